@@ -1,0 +1,78 @@
+/// Measures the time-stepping error of ETDRK4 against the step size on the default
+/// Burgers and KdV datasets (GP initial conditions, default grids): the maximum error
+/// over all output times and experiments against a reference solved with a step 8x
+/// smaller than the smallest one tested, and the observed order between successive steps.
+/// This is how the default time steps in io/simulate_config.cpp were chosen.
+///
+/// Usage: etdrk4_accuracy [experiments=4]
+
+#include <ATen/ATen.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pde/dataset_defaults.h"
+#include "pde/equation.h"
+#include "pde/initial_condition.h"
+#include "pde/periodic_solve.h"
+
+using namespace bhpm::pde;
+
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<double> steps;
+};
+
+void study(const Case& c, std::int64_t experiments) {
+  EquationOptions eq_options;
+  eq_options.name = c.name;
+  const Equation equation = make_equation(eq_options);
+  const DatasetDefaults d = dataset_defaults(c.name);
+  const PeriodicGrid grid(d.x_min, d.x_max, d.modes);
+  InitialConditionOptions ic;
+  ic.gp = {d.ic_amplitude, d.ic_length_scale};
+  const at::Tensor u0 = make_initial_conditions(grid, ic, experiments, 1, "accuracy");
+  SolveOptions options;
+  options.t_end = d.t_end;
+  options.output_dt = d.output_dt;
+  options.stepper.dt = c.steps.back() / 8.0;
+  const at::Tensor reference = solve_periodic(grid, equation, u0, options).u;
+  const double scale = reference.abs().max().item<double>();
+  std::printf("\n%s: %lld modes on [%g, %g] x [0, %g], %lld GP initial conditions, "
+              "max|u| = %.3g, reference dt = %.3g\n",
+              c.name.c_str(), static_cast<long long>(d.modes), d.x_min, d.x_max, d.t_end,
+              static_cast<long long>(experiments), scale, options.stepper.dt);
+  std::printf("%10s %14s %8s %12s\n", "dt", "max error", "order", "seconds");
+  double previous_error = 0, previous_dt = 0;
+  for (double dt : c.steps) {
+    options.stepper.dt = dt;
+    const auto start = std::chrono::steady_clock::now();
+    double error = INFINITY;
+    try {
+      error = (solve_periodic(grid, equation, u0, options).u - reference).abs().max().item<double>();
+    } catch (const SolverDivergence&) {
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double order = previous_error > 0 && std::isfinite(error)
+                             ? std::log(previous_error / error) / std::log(previous_dt / dt)
+                             : NAN;
+    std::printf("%10.3g %14.3e %8.2f %12.3f\n", dt, error, order, seconds);
+    previous_error = error;
+    previous_dt = dt;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 4;
+  study({"burgers", {2e-2, 1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3}}, experiments);
+  study({"kdv", {1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3, 1e-3}}, experiments);
+  return 0;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian package BHPM needs to build, test and benchmark.
+# Idempotent and non-interactive: packages already present are left alone.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libtorch-dev             # LibTorch 1.13 (find_package(Torch))
+  libopenblas0-openmp      # OpenMP OpenBLAS, selected per binary by RPATH
+  libopenblas-dev
+  libhdf5-dev              # data and result files
+  libtomlplusplus-dev      # configuration
+  libcli11-dev             # command line
+  libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
+  libgtest-dev libgmock-dev googletest
+  libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

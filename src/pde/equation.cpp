@@ -1,0 +1,73 @@
+#include "pde/equation.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace bhpm::pde {
+
+const std::vector<std::string>& equation_names() {
+  static const std::vector<std::string> names = {"burgers", "kdv", "heat",
+                                                 "kuramoto_sivashinsky", "general"};
+  return names;
+}
+
+namespace {
+
+void require_finite(double value, const std::string& field) {
+  if (!std::isfinite(value))
+    throw std::invalid_argument(field + ": must be a finite number (got " +
+                                std::to_string(value) + ")");
+}
+
+}  // namespace
+
+Equation make_equation(const EquationOptions& options) {
+  const std::string& prefix = options.field_prefix;
+  require_finite(options.nu, prefix + ".nu");
+  require_finite(options.delta, prefix + ".delta");
+  const auto advection = std::make_shared<AdvectionTerm>();
+  const std::string& name = options.name;
+  if (name == "burgers") return {name, {0.0, 0.0, options.nu}, advection};
+  if (name == "kdv") return {name, {0.0, 0.0, 0.0, -options.delta}, advection};
+  if (name == "heat") return {name, {0.0, 0.0, options.nu}, nullptr};
+  if (name == "kuramoto_sivashinsky") return {name, {0.0, 0.0, -1.0, 0.0, -1.0}, advection};
+  if (name == "general") {
+    for (std::size_t m = 0; m < options.linear.size(); ++m)
+      require_finite(options.linear[m], prefix + ".linear[" + std::to_string(m) + "]");
+    std::shared_ptr<const NonlinearTerm> nonlinear;
+    if (!options.nonlinear.empty())
+      nonlinear = std::make_shared<ExpressionTerm>(options.nonlinear, prefix + ".nonlinear");
+    if (options.linear.empty() && !nonlinear)
+      throw std::invalid_argument(prefix + ": a general equation needs linear coefficients, "
+                                  "a nonlinear expression, or both");
+    return {name, options.linear, nonlinear};
+  }
+  std::string known;
+  for (const auto& n : equation_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument(prefix + ".name: unknown equation '" + name + "' (known: " + known +
+                              ")");
+}
+
+std::string Equation::describe() const {
+  std::ostringstream out;
+  out << "u_t =";
+  bool first = true;
+  for (std::size_t m = 0; m < linear.size(); ++m) {
+    if (linear[m] == 0.0) continue;
+    out << (first ? " " : " + ") << linear[m] << " " << derivative_name(static_cast<int>(m));
+    first = false;
+  }
+  if (nonlinear) out << (first ? " " : " + ") << "(" << nonlinear->describe() << ")";
+  if (first && !nonlinear) out << " 0";
+  return out.str();
+}
+
+int Equation::order() const {
+  int order = nonlinear ? nonlinear->max_derivative() : 0;
+  for (std::size_t m = 0; m < linear.size(); ++m)
+    if (linear[m] != 0.0) order = std::max(order, static_cast<int>(m));
+  return order;
+}
+
+}  // namespace bhpm::pde

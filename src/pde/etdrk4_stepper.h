@@ -1,0 +1,47 @@
+#pragma once
+/// ETDRK4 (Cox and Matthews 2002) with the contour-integral coefficients of Kassam and
+/// Trefethen (2005) for u_hat_t = L u_hat + N_hat(u_hat) on a periodic grid.
+///
+/// With E = exp(hL), E2 = exp(hL/2) and the phi-function combinations Q, f1, f2, f3
+/// evaluated as contour integrals (pde/etdrk4_coefficients.h):
+///   a = E2 v + Q N(v),  b = E2 v + Q N(a),  c = E2 a + Q (2 N(b) - N(v)),
+///   v+ = E v + f1 N(v) + 2 f2 (N(a) + N(b)) + f3 N(c).
+/// Fourth order in h.
+
+#include <ATen/core/Tensor.h>
+
+#include "pde/equation.h"
+#include "pde/periodic_grid.h"
+
+namespace bhpm::pde {
+
+struct Etdrk4Options {
+  double dt = 1e-2;          ///< time step h (> 0)
+  int contour_points = 64;   ///< M, points on the contour (>= 8)
+  bool dealias = true;       ///< apply the 2/3 rule to N_hat
+};
+
+class Etdrk4Stepper {
+ public:
+  /// Precomputes the coefficients; throws std::invalid_argument for dt <= 0 or M < 8.
+  Etdrk4Stepper(const PeriodicGrid& grid, Equation equation, const Etdrk4Options& options);
+
+  /// One step: v [B, n/2+1] complex -> [B, n/2+1].
+  at::Tensor step(const at::Tensor& v) const;
+
+  /// N_hat(v) [B, n/2+1]: derivatives in physical space, N pointwise, back to Fourier space.
+  at::Tensor nonlinear_spectral(const at::Tensor& v) const;
+
+  double dt() const { return dt_; }
+  const PeriodicGrid& grid() const { return grid_; }
+
+ private:
+  PeriodicGrid grid_;
+  Equation equation_;
+  double dt_;
+  at::Tensor derivative_symbols_;  ///< [K+1, 1, n/2+1]
+  at::Tensor mask_;                ///< [n/2+1] or undefined when not dealiasing
+  at::Tensor e_, e2_, q_, f1_, f2_, f3_;  ///< [n/2+1] complex
+};
+
+}  // namespace bhpm::pde

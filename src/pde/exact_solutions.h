@@ -1,0 +1,31 @@
+#pragma once
+/// Exact solutions used to verify the solvers (tests, bench/simulate_datasets).
+
+#include <ATen/core/Tensor.h>
+
+#include "pde/periodic_grid.h"
+
+namespace bhpm::pde {
+
+/// KdV soliton of u_t = -u u_x - u_xxx on a periodic domain:
+///   u = 3c sech^2(sqrt(c)/2 (x - c t - x0)),
+/// with x - c t - x0 wrapped into [-L/2, L/2). Exact on the line; on the periodic domain
+/// it is exact up to the tail 12 c exp(-sqrt(c) L/2) (2e-10 for c = 1.5, L = 40).
+/// x [n] -> [n].
+at::Tensor kdv_soliton(const at::Tensor& x, double t, double c, double x0, double length);
+
+/// Viscous Burgers u_t = -u u_x + nu u_xx through the Cole-Hopf transform
+/// u = -2 nu phi_x / phi, phi_t = nu phi_xx, phi(0) = exp(-(1/(2 nu)) int u0 dx).
+/// u0 [n] on `grid` must have zero mean (else phi0 is not periodic); it is interpolated
+/// spectrally onto a grid `refine` times finer, where phi is evolved exactly in Fourier
+/// space, and u is sampled back on `grid`. Returns [T, n] for times [T].
+/// Throws std::invalid_argument if u0's mean is not zero to 1e-12 relative.
+at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, double nu,
+                             const at::Tensor& times, int refine = 8);
+
+/// Linear constant-coefficient equation u_t = sum_m c_m d^m u/dx^m solved exactly in
+/// Fourier space: u_hat(t) = exp(t L(k)) u_hat(0). u0 [n] -> [T, n].
+at::Tensor linear_exact(const PeriodicGrid& grid, const std::vector<double>& coefficients,
+                        const at::Tensor& u0, const at::Tensor& times);
+
+}  // namespace bhpm::pde

@@ -1,0 +1,71 @@
+#include "pde/experiment_set.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "pde/random.h"
+
+namespace bhpm::pde {
+
+void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed) {
+  const std::int64_t experiments = set.u.size(0), times = set.u.size(1), points = set.u.size(2);
+  if (options.n_st < 1 || options.n_st > times * points)
+    throw std::invalid_argument("measurements: n_st must be in [1, " +
+                                std::to_string(times * points) + "] (got " +
+                                std::to_string(options.n_st) + ")");
+  if (!(options.noise >= 0.0 && std::isfinite(options.noise)))
+    throw std::invalid_argument("measurements: noise must be finite and >= 0");
+  set.noise = options.noise;
+  set.sample_index = at::empty({experiments, options.n_st}, at::kLong);
+  at::Tensor noise = at::empty({experiments, options.n_st}, at::kDouble);
+  for (std::int64_t e = 0; e < experiments; ++e) {
+    Rng rng(derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
+    const auto chosen = rng.sample_without_replacement(times * points, options.n_st);
+    std::int64_t* index = set.sample_index[e].data_ptr<std::int64_t>();
+    double* eta = noise[e].data_ptr<double>();
+    for (std::int64_t j = 0; j < options.n_st; ++j) {
+      index[j] = chosen[static_cast<std::size_t>(j)];
+      eta[j] = rng.normal();
+    }
+  }
+  const at::Tensor t_index = at::floor_divide(set.sample_index, points);
+  const at::Tensor x_index = at::remainder(set.sample_index, points);
+  set.sample_t = set.t.index({t_index});
+  set.sample_x = set.x.index({x_index});
+  set.sample_u_clean = at::gather(set.u.reshape({experiments, times * points}), 1, set.sample_index);
+  set.sample_u = set.sample_u_clean + options.noise * noise;
+}
+
+ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
+                                      const ExperimentSetOptions& options,
+                                      const SetProgressCallback& progress) {
+  if (options.experiments < 1)
+    throw std::invalid_argument("experiment set '" + options.name +
+                                "': number of experiments must be >= 1");
+  const std::int64_t times = std::llround(options.solve.t_end / options.solve.output_dt) + 1;
+  if (options.measurements.n_st > times * grid.points())
+    throw std::invalid_argument("experiment set '" + options.name + "': n_st = " +
+                                std::to_string(options.measurements.n_st) +
+                                " exceeds the grid's " + std::to_string(times) + " x " +
+                                std::to_string(grid.points()) + " points");
+  const at::Tensor u0 = make_initial_conditions(grid, options.initial_condition,
+                                                options.experiments, options.seed,
+                                                options.name + "/initial_condition");
+  ProgressCallback solve_progress;
+  if (progress)
+    solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
+  Solution solution = solve_periodic(grid, equation, u0, options.solve, solve_progress);
+
+  ExperimentSet set;
+  set.name = options.name;
+  set.x = grid.x();
+  set.t = solution.t;
+  set.u = solution.u;
+  set.dt = solution.dt;
+  draw_measurements(set, options.measurements, options.seed);
+  return set;
+}
+
+}  // namespace bhpm::pde

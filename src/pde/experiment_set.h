@@ -1,0 +1,59 @@
+#pragma once
+/// A set of simulated experiments (the paper's appendix "Datasets"): full solution grids
+/// u[e, t, x] and, per experiment, n_st measurement points drawn at random without
+/// replacement from the space-time grid, with Gaussian noise of standard deviation epsilon.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "pde/equation.h"
+#include "pde/initial_condition.h"
+#include "pde/periodic_grid.h"
+#include "pde/periodic_solve.h"
+
+namespace bhpm::pde {
+
+struct MeasurementOptions {
+  std::int64_t n_st = 8192;  ///< points per experiment (<= T * n)
+  double noise = 0.0;        ///< epsilon, standard deviation of the additive noise (>= 0)
+};
+
+struct ExperimentSetOptions {
+  std::string name = "train";  ///< names the random streams and the HDF5 group
+  std::int64_t experiments = 10;
+  std::uint64_t seed = 0;      ///< the configuration seed
+  InitialConditionOptions initial_condition;
+  MeasurementOptions measurements;
+  SolveOptions solve;
+};
+
+struct ExperimentSet {
+  std::string name;
+  at::Tensor x;               ///< [n] grid points
+  at::Tensor t;               ///< [T] output times
+  at::Tensor u;               ///< [E, T, n] solutions
+  at::Tensor sample_index;    ///< [E, n_st] int64, flat index t_index * n + x_index
+  at::Tensor sample_x;        ///< [E, n_st]
+  at::Tensor sample_t;        ///< [E, n_st]
+  at::Tensor sample_u_clean;  ///< [E, n_st] noise-free values
+  at::Tensor sample_u;        ///< [E, n_st] measured values, clean + epsilon * N(0, 1)
+  double noise = 0.0;
+  double dt = 0.0;            ///< solver step actually used
+};
+
+/// Progress of a set: (set name, t, t_end).
+using SetProgressCallback = std::function<void(const std::string&, double, double)>;
+
+/// Simulates every experiment of the set in one batched solve and draws the measurements.
+/// Throws std::invalid_argument for inconsistent options and SolverDivergence on blow-up.
+ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
+                                      const ExperimentSetOptions& options,
+                                      const SetProgressCallback& progress = {});
+
+/// Draws the measurement points of a set whose solutions `set.u` are filled in.
+void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed);
+
+}  // namespace bhpm::pde

@@ -1,0 +1,134 @@
+#include "pde/initial_condition.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "pde/expression.h"
+#include "pde/random.h"
+
+namespace bhpm::pde {
+
+namespace {
+
+void validate(const PeriodicGpOptions& options) {
+  if (!(options.amplitude > 0.0 && std::isfinite(options.amplitude)))
+    throw std::invalid_argument("periodic GP: amplitude must be positive (got " +
+                                std::to_string(options.amplitude) + ")");
+  if (!(options.length_scale >= kMinLengthScale && std::isfinite(options.length_scale)))
+    throw std::invalid_argument("periodic GP: length_scale must be >= " +
+                                std::to_string(kMinLengthScale) + " (got " +
+                                std::to_string(options.length_scale) + ")");
+}
+
+at::Tensor kernel_of_lag(const at::Tensor& lag, double period, const PeriodicGpOptions& o) {
+  const at::Tensor s = at::sin(M_PI * lag / period);
+  return o.amplitude * o.amplitude * at::exp(-2.0 * s * s / (o.length_scale * o.length_scale));
+}
+
+}  // namespace
+
+at::Tensor periodic_kernel_matrix(const PeriodicGrid& grid, const PeriodicGpOptions& options) {
+  validate(options);
+  const at::Tensor x = grid.x();
+  return kernel_of_lag(x.unsqueeze(1) - x.unsqueeze(0), grid.length(), options);
+}
+
+at::Tensor periodic_kernel_eigenvalues(const PeriodicGrid& grid, const PeriodicGpOptions& options) {
+  validate(options);
+  // k(d) = s^2 e^{-a} sum_p I_p(a) e^{2 pi i p d / L}, a = 1/l^2, so the circulant's
+  // eigenvalues are lambda_j = n s^2 e^{-a} sum_{p = j mod n} I_|p|(a); I_p(a) decays
+  // faster than geometrically in p, so three aliases either side are plenty.
+  const double a = 1.0 / (options.length_scale * options.length_scale);
+  const std::int64_t n = grid.points();
+  at::Tensor eigenvalues = at::zeros({grid.modes()}, at::kDouble);
+  double* lambda = eigenvalues.data_ptr<double>();
+  for (std::int64_t j = 0; j < grid.modes(); ++j) {
+    double sum = 0.0;
+    for (std::int64_t q = -3; q <= 3; ++q)
+      sum += std::exp(-a) * std::cyl_bessel_i(static_cast<double>(std::llabs(j + q * n)), a);
+    lambda[j] = static_cast<double>(n) * options.amplitude * options.amplitude * sum;
+  }
+  return eigenvalues;
+}
+
+at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions& options,
+                              std::uint64_t seed) {
+  const at::Tensor eigenvalues = periodic_kernel_eigenvalues(grid, options);
+  Rng rng(seed);
+  at::Tensor noise = at::empty({grid.points()}, at::kDouble);
+  double* values = noise.data_ptr<double>();
+  for (std::int64_t j = 0; j < grid.points(); ++j) values[j] = rng.normal();
+  return grid.to_physical(at::sqrt(eigenvalues) * grid.to_spectral(noise));
+}
+
+at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std::string& text,
+                                             const std::string& field) {
+  Expression expression(text, {"x"}, field,
+                        {{"L", grid.length()}, {"x_min", grid.x_min()}, {"x_max", grid.x_max()}});
+  const at::Tensor x = grid.x().contiguous();
+  at::Tensor u0 = at::empty_like(x);
+  expression.evaluate({x.data_ptr<double>()}, static_cast<std::size_t>(x.numel()),
+                      u0.data_ptr<double>());
+  if (!at::isfinite(u0).all().item<bool>())
+    throw std::invalid_argument(field + ": expression '" + text +
+                                "' is not finite at every grid point");
+  return u0;
+}
+
+at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::string& path,
+                                       const std::string& field) {
+  std::ifstream file(path);
+  if (!file) throw std::invalid_argument(field + ": cannot open '" + path + "'");
+  std::vector<double> values;
+  std::string token;
+  while (file >> token) {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(token, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != token.size() || !std::isfinite(value))
+      throw std::invalid_argument(field + ": '" + path + "': value " +
+                                  std::to_string(values.size() + 1) + " ('" + token +
+                                  "') is not a finite number");
+    values.push_back(value);
+  }
+  if (static_cast<std::int64_t>(values.size()) != grid.points())
+    throw std::invalid_argument(field + ": '" + path + "' holds " + std::to_string(values.size()) +
+                                " values; the grid has " + std::to_string(grid.points()) +
+                                " points (solver.modes)");
+  return at::tensor(values, at::kDouble);
+}
+
+}  // namespace bhpm::pde
+
+namespace bhpm::pde {
+
+at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialConditionOptions& options,
+                                   std::int64_t count, std::uint64_t seed,
+                                   const std::string& stream) {
+  const std::string& prefix = options.field_prefix;
+  if (options.kind == "gp") {
+    std::vector<at::Tensor> samples;
+    for (std::int64_t e = 0; e < count; ++e)
+      samples.push_back(sample_periodic_gp(grid, options.gp,
+                                           derive_seed(seed, stream, static_cast<std::uint64_t>(e))));
+    return at::stack(samples);
+  }
+  at::Tensor u0;
+  if (options.kind == "expression")
+    u0 = initial_condition_from_expression(grid, options.expression, prefix + ".expression");
+  else if (options.kind == "file")
+    u0 = initial_condition_from_file(grid, options.file, prefix + ".file");
+  else
+    throw std::invalid_argument(prefix + ".kind: unknown kind '" + options.kind +
+                                "' (known: gp, expression, file)");
+  return u0.unsqueeze(0).expand({count, grid.points()}).contiguous();
+}
+
+}  // namespace bhpm::pde

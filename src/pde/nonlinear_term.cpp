@@ -1,0 +1,42 @@
+#include "pde/nonlinear_term.h"
+
+#include <ATen/ATen.h>
+
+#include "pde/expression.h"
+
+namespace bhpm::pde {
+
+std::string derivative_name(int order) {
+  return order == 0 ? "u" : "u_" + std::string(static_cast<std::size_t>(order), 'x');
+}
+
+at::Tensor AdvectionTerm::evaluate(const at::Tensor& derivatives) const {
+  return -(derivatives[0] * derivatives[1]);
+}
+
+ExpressionTerm::ExpressionTerm(const std::string& text, const std::string& field) {
+  std::vector<std::string> names;
+  for (int m = 0; m <= kMaxDerivative; ++m) names.push_back(derivative_name(m));
+  auto full = std::make_unique<Expression>(text, names, field);
+  for (int m = 0; m <= kMaxDerivative; ++m)
+    if (full->uses(names[m])) max_derivative_ = m;
+  names.resize(max_derivative_ + 1);
+  expression_ = std::make_unique<Expression>(text, names, field);
+}
+
+ExpressionTerm::~ExpressionTerm() = default;
+
+at::Tensor ExpressionTerm::evaluate(const at::Tensor& derivatives) const {
+  at::Tensor inputs = derivatives.contiguous();
+  const std::int64_t count = inputs[0].numel();
+  std::vector<const double*> pointers;
+  for (int m = 0; m <= max_derivative_; ++m)
+    pointers.push_back(inputs.data_ptr<double>() + m * count);
+  at::Tensor out = at::empty(inputs[0].sizes(), inputs.options());
+  expression_->evaluate(pointers, static_cast<std::size_t>(count), out.data_ptr<double>());
+  return out;
+}
+
+std::string ExpressionTerm::describe() const { return expression_->text(); }
+
+}  // namespace bhpm::pde

@@ -1,0 +1,57 @@
+#pragma once
+/// The explicitly treated part N(u, u_x, ..., d^K u/dx^K) of u_t = L u + N.
+///
+/// Implementations: the advection term -u u_x shared by Burgers, KdV and
+/// Kuramoto-Sivashinsky, and an expression read from configuration. Later stages plug
+/// in sampled operators through the same interface.
+
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <string>
+
+namespace bhpm::pde {
+
+class Expression;
+
+class NonlinearTerm {
+ public:
+  virtual ~NonlinearTerm() = default;
+  /// Highest x-derivative K the term reads.
+  virtual int max_derivative() const = 0;
+  /// derivatives [K+1, B, n] (u, u_x, ..., physical space) -> N [B, n].
+  virtual at::Tensor evaluate(const at::Tensor& derivatives) const = 0;
+  /// Human-readable form, e.g. "-u*u_x".
+  virtual std::string describe() const = 0;
+};
+
+/// N = -u u_x.
+class AdvectionTerm final : public NonlinearTerm {
+ public:
+  int max_derivative() const override { return 1; }
+  at::Tensor evaluate(const at::Tensor& derivatives) const override;
+  std::string describe() const override { return "-u*u_x"; }
+};
+
+/// N given by an expression in u, u_x, u_xx, ... (names from derivative_name()).
+class ExpressionTerm final : public NonlinearTerm {
+ public:
+  /// Throws ExpressionError naming `field` if `text` does not parse or uses a variable
+  /// other than u, u_x, ..., up to kMaxDerivative.
+  ExpressionTerm(const std::string& text, const std::string& field);
+  ~ExpressionTerm() override;
+  int max_derivative() const override { return max_derivative_; }
+  at::Tensor evaluate(const at::Tensor& derivatives) const override;
+  std::string describe() const override;
+
+  static constexpr int kMaxDerivative = 6;
+
+ private:
+  std::unique_ptr<Expression> expression_;
+  int max_derivative_ = 0;
+};
+
+/// "u", "u_x", "u_xx", ... for order 0, 1, 2, ...
+std::string derivative_name(int order);
+
+}  // namespace bhpm::pde

@@ -1,0 +1,54 @@
+#pragma once
+/// Time integration of u_t = L u + N on a periodic grid with ETDRK4, sampled at uniform
+/// output times 0, output_dt, ..., t_end, for a batch of initial conditions at once.
+
+#include <ATen/core/Tensor.h>
+
+#include <functional>
+#include <stdexcept>
+
+#include "pde/equation.h"
+#include "pde/etdrk4_stepper.h"
+#include "pde/periodic_grid.h"
+
+namespace bhpm::pde {
+
+/// A solve that produced NaN/Inf or a runaway amplitude; the message names the time.
+class SolverDivergence : public std::runtime_error {
+ public:
+  SolverDivergence(const std::string& message, double time)
+      : std::runtime_error(message), time_(time) {}
+  /// Last time at which the solution was checked and found sound.
+  double time_reached() const { return time_; }
+
+ private:
+  double time_;
+};
+
+struct SolveOptions {
+  double t_end = 10.0;        ///< final time (> 0)
+  double output_dt = 0.05;    ///< spacing of stored snapshots; must divide t_end
+  Etdrk4Options stepper;      ///< stepper.dt is lowered so that it divides output_dt
+  double blowup_factor = 1e3; ///< stop when max|u| > factor * max(1, max|u0|)
+  int check_every = 16;       ///< steps between non-finite checks inside an output interval
+};
+
+struct Solution {
+  at::Tensor t;  ///< [T] output times
+  at::Tensor u;  ///< [B, T, n] snapshots
+  double dt = 0;           ///< time step actually used
+  std::int64_t steps = 0;  ///< total steps taken
+};
+
+/// Called after each output time with (t, t_end).
+using ProgressCallback = std::function<void(double, double)>;
+
+/// Steps per output interval: ceil(output_dt / dt), so the used step is <= dt.
+std::int64_t steps_per_output(double output_dt, double dt);
+
+/// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times and
+/// SolverDivergence on blow-up.
+Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
+                        const SolveOptions& options, const ProgressCallback& progress = {});
+
+}  // namespace bhpm::pde
