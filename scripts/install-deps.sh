@@ -14,6 +14,7 @@ packages=(
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
+  python3-h5py             # tests read our files with h5py alone, as users will
 )
 
 missing=()

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "io/atomic_file.h"
 #include "io/config_reader.h"
 #include "io/dataset_file.h"
 #include "io/simulate_config.h"
@@ -74,6 +75,7 @@ int run_simulate(const SimulateOptions& options) {
   const std::string base_dir = std::filesystem::path(options.config_path).parent_path().string();
   const io::SimulateConfig config = io::read_simulate_config(reader, base_dir);
   reader.reject_unknown_keys();
+  io::require_output_folder(options.output_path);
 
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const pde::Equation equation = pde::make_equation(config.equation);

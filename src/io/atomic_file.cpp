@@ -15,11 +15,15 @@ namespace {
 std::atomic<int> temporary_counter{0};
 }
 
-AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
-  const std::filesystem::path parent = std::filesystem::path(target_).parent_path();
+void require_output_folder(const std::string& target) {
+  const std::filesystem::path parent = std::filesystem::path(target).parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw std::runtime_error("output '" + target_ + "': folder '" + parent.string() +
+    throw std::runtime_error("output '" + target + "': folder '" + parent.string() +
                              "' does not exist");
+}
+
+AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
+  require_output_folder(target_);
   temporary_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" +
                std::to_string(temporary_counter++);
 }

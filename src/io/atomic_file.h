@@ -8,6 +8,10 @@
 
 namespace bhpm::io {
 
+/// Throws std::runtime_error naming `target` unless its folder exists; call it before
+/// long work whose result goes to `target`.
+void require_output_folder(const std::string& target);
+
 class AtomicFile {
  public:
   /// Reserves "<target>.tmp-<pid>-<counter>" in the target's folder; the folder must exist.

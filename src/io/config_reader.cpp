@@ -77,6 +77,7 @@ void ConfigReader::apply_override(const std::string& assignment) {
     target = input_.get_as<toml::table>(section);
     if (!target) throw ConfigError("--set '" + assignment + "': '" + section + "' is not a section");
   }
+  override_text_[section + "." + key] = text;
   toml::table parsed;
   try {
     parsed = toml::parse("value = " + text);
@@ -204,9 +205,14 @@ bool ConfigSection::boolean(const std::string& key, bool fallback) {
 
 std::string ConfigSection::string(const std::string& key, const std::string& fallback) {
   std::string value = fallback;
+  const auto typed = reader_.override_text_.find(name_ + "." + key);
   if (const toml::node* node = lookup(key)) {
-    if (!node->is_string()) type_error(key, "a string", *node);
-    value = node->value<std::string>().value();
+    if (node->is_string())
+      value = node->value<std::string>().value();
+    else if (typed != reader_.override_text_.end())
+      value = typed->second;
+    else
+      type_error(key, "a string", *node);
   }
   reader_.record(name_, key, toml::value<std::string>(value));
   return value;

@@ -33,7 +33,8 @@ class ConfigReader {
   static ConfigReader from_string(const std::string& text, const std::string& source);
 
   /// Applies "section.key=value"; the value is read as TOML (`3`, `1e-2`, `[1, 2]`,
-  /// `"text"`, `true`) and as a plain string if it is not valid TOML.
+  /// `"text"`, `true`) and as a plain string if it is not valid TOML. A key read as a
+  /// string gets the text as written, so `--set initial_condition.expression=1` works.
   void apply_override(const std::string& assignment);
 
   /// The section `name` ("" for top-level keys); reading it marks its keys as known.
@@ -57,6 +58,7 @@ class ConfigReader {
   toml::table resolved_;
   std::string source_;
   std::map<std::string, std::set<std::string>> read_keys_;
+  std::map<std::string, std::string> override_text_;  ///< "section.key" -> value as typed
 };
 
 /// Typed access to one section; every getter takes the default used when the key is absent.

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "io/atomic_file.h"
+#include "io/config_reader.h"
 #include "io/hdf5_file.h"
 
 namespace bhpm::io {
@@ -83,6 +84,10 @@ DatasetMetadata read_dataset_metadata(const std::string& path) {
   if (!file.has_attribute("format") || file.string_attribute("format") != kFormat)
     throw Hdf5Error(path + ": not a BHPM dataset (attribute 'format' is not '" +
                     std::string(kFormat) + "')");
+  const double version = file.number_attribute("format_version");
+  if (version > static_cast<double>(kFormatVersion))
+    throw Hdf5Error(path + ": dataset format_version " + format_number(version) +
+                    " is newer than this program reads (" + std::to_string(kFormatVersion) + ")");
   return {file.string_attribute("equation"), file.string_attribute("config"),
           file.string_attribute("created_by")};
 }
@@ -106,6 +111,11 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
   set.sample_index = at::tensor(index.values, at::kLong)
                          .reshape({static_cast<int64_t>(index.shape[0]),
                                    static_cast<int64_t>(index.shape[1])});
+  const std::int64_t grid_size = set.u.size(1) * set.u.size(2);
+  require_shape(set.sample_index.numel() == 0 ||
+                    (set.sample_index.min().item<std::int64_t>() >= 0 &&
+                     set.sample_index.max().item<std::int64_t>() < grid_size),
+                samples, "index", "values must lie in [0, len(t) * len(x))");
   for (auto [field, target] : {std::pair{"x", &set.sample_x}, {"t", &set.sample_t},
                                {"u", &set.sample_u}, {"u_clean", &set.sample_u_clean}}) {
     *target = read_tensor(samples, field, 2);

@@ -68,8 +68,10 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
                  "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
                  text(config.solve.output_dt));
   config.solve.stepper.dealias = solver.boolean("dealias", true);
-  config.solve.stepper.contour_points =
-      static_cast<int>(at_least(solver, "contour_points", 64, 8));
+  const std::int64_t contour_points = at_least(solver, "contour_points", 64, 8);
+  solver.require(contour_points <= 4096, "contour_points", "must be <= 4096",
+                 text(contour_points));
+  config.solve.stepper.contour_points = static_cast<int>(contour_points);
   config.solve.blowup_factor = positive(solver, "blowup_factor", 1e3);
 }
 

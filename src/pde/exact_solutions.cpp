@@ -20,21 +20,36 @@ at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, dou
     throw std::invalid_argument("Cole-Hopf: u0 must have zero mean (got " + std::to_string(mean) +
                                 ")");
   const PeriodicGrid fine(grid.x_min(), grid.x_max(), grid.points() * refine);
-  // Spectral interpolation: copy the coefficients below Nyquist, scale for the longer FFT.
+  // psi = antiderivative of u0 on the fine grid, by spectral interpolation (coefficients
+  // below Nyquist copied, scaled for the longer FFT) and division by i k.
   at::Tensor u0_hat = at::zeros({fine.modes()}, at::kComplexDouble);
   u0_hat.slice(0, 0, grid.modes() - 1).copy_(grid.to_spectral(u0).slice(0, 0, grid.modes() - 1));
-  u0_hat = u0_hat * static_cast<double>(refine);
-  // psi = antiderivative of u0 (zero-mean), phi0 = exp(-(psi - min psi) / (2 nu)).
-  const at::Tensor k = fine.wavenumbers();
-  at::Tensor inverse_ik = at::zeros_like(u0_hat);
-  inverse_ik.slice(0, 1) = 1.0 / at::complex(at::zeros_like(k.slice(0, 1)), k.slice(0, 1));
-  const at::Tensor psi = fine.to_physical(u0_hat * inverse_ik);
-  const at::Tensor phi0_hat = fine.to_spectral(at::exp(-(psi - psi.min()) / (2.0 * nu)));
-  const at::Tensor decay = at::exp(-nu * at::outer(times.to(at::kDouble), k * k));  // [T, modes]
-  const at::Tensor phi_hat = phi0_hat.unsqueeze(0) * decay;
-  const at::Tensor phi = fine.to_physical(phi_hat);
-  const at::Tensor phi_x = fine.to_physical(phi_hat * fine.derivative_symbol(1));
-  return (-2.0 * nu * phi_x / phi).slice(1, 0, fine.points(), refine);
+  const at::Tensor k = fine.wavenumbers().slice(0, 1);
+  at::Tensor psi_hat = at::zeros_like(u0_hat);
+  psi_hat.slice(0, 1) = u0_hat.slice(0, 1) * static_cast<double>(refine) /
+                        at::complex(at::zeros_like(k), k);
+  const at::Tensor psi = fine.to_physical(psi_hat);  // [m]
+  const at::Tensor x = grid.x().unsqueeze(1);        // [n, 1]
+  std::vector<at::Tensor> images;
+  for (int image = -2; image <= 2; ++image) images.push_back(fine.x() + image * grid.length());
+  const at::Tensor y = at::cat(images).unsqueeze(0);            // [1, 5m]
+  const at::Tensor psi_y = psi.repeat({5}).unsqueeze(0);        // [1, 5m]
+  const at::Tensor offset = x - y;                              // [n, 5m]
+  at::Tensor u = at::empty({times.size(0), grid.points()}, at::kDouble);
+  for (int64_t i = 0; i < times.size(0); ++i) {
+    const double t = times[i].item<double>();
+    if (t <= 0.0) {
+      u[i] = u0;
+      continue;
+    }
+    // phi(x, t) = int G(x - y, t) exp(-psi(y) / (2 nu)) dy over the line (periodic psi);
+    // u = -2 nu phi_x / phi = <(x - y) / t> under weights exp(exponent): positive weights,
+    // so no cancellation however small phi gets.
+    const at::Tensor exponent = -offset * offset / (4.0 * nu * t) - psi_y / (2.0 * nu);
+    const at::Tensor weights = at::softmax(exponent, 1);
+    u[i] = (weights * offset).sum(1) / t;
+  }
+  return u;
 }
 
 at::Tensor linear_exact(const PeriodicGrid& grid, const std::vector<double>& coefficients,

@@ -56,7 +56,13 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
   ProgressCallback solve_progress;
   if (progress)
     solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
-  Solution solution = solve_periodic(grid, equation, u0, options.solve, solve_progress);
+  Solution solution;
+  try {
+    solution = solve_periodic(grid, equation, u0, options.solve, solve_progress);
+  } catch (const SolverDivergence& error) {
+    throw SolverDivergence("experiment set '" + options.name + "': " + error.what(),
+                           error.time_reached());
+  }
 
   ExperimentSet set;
   set.name = options.name;

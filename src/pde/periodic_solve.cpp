@@ -20,6 +20,11 @@ std::int64_t output_intervals(const SolveOptions& options) {
   if (!(options.output_dt > 0.0 && options.output_dt <= options.t_end))
     throw std::invalid_argument("solve: output_dt must be in (0, t_end] (got " +
                                 std::to_string(options.output_dt) + ")");
+  if (!(options.stepper.dt > 0.0 && std::isfinite(options.stepper.dt)))
+    throw std::invalid_argument("solve: time step must be positive (got " +
+                                std::to_string(options.stepper.dt) + ")");
+  if (options.check_every < 1)
+    throw std::invalid_argument("solve: check_every must be >= 1");
   const double ratio = options.t_end / options.output_dt;
   const auto intervals = static_cast<std::int64_t>(std::llround(ratio));
   if (std::abs(ratio - static_cast<double>(intervals)) > 1e-9 * ratio)

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# `bhpm simulate` from the outside: a small valid run writes its file; every bad input
+# exits non-zero with "error:" and the offending field on stderr, and leaves neither an
+# output file nor a temporary one behind.
+#
+# Usage: bash simulate_cli_test.sh PATH_TO_BHPM
+set -u
+
+BHPM=${1:?usage: simulate_cli_test.sh PATH_TO_BHPM}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bhpm-cli-test-XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok: $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
+
+# 11 output times x 32 points = 352 grid points per experiment.
+SMALL=(--set solver.modes=32 --set data.n_st=50 --set data.train_experiments=2
+       --set data.test_experiments=1 --set domain.t_end=1 --set solver.output_dt=0.1)
+
+write_config() {  # write_config NAME LINES...: one TOML line per argument
+  local path="$WORK/$1.toml"
+  shift
+  printf '%s\n' "$@" >"$path"
+  echo "$path"
+}
+
+no_temporaries() { ! compgen -G "$WORK/*.tmp-*" >/dev/null; }
+
+# expect_failure NAME EXPECTED_TEXT CONFIG [ARGS...]: the run must fail cleanly.
+expect_failure() {
+  local name=$1 expected=$2 config=$3
+  shift 3
+  local out="$WORK/$name.h5" stderr="$WORK/$name.stderr" problems=""
+  "$BHPM" simulate "$config" -o "$out" -q "$@" >"$WORK/$name.stdout" 2>"$stderr"
+  local rc=$?
+  if [ "$rc" -eq 0 ]; then
+    problems+="; exit status 0"
+  elif [ "$rc" -ge 128 ]; then
+    problems+="; killed by a signal (exit status $rc)"
+  fi
+  grep -q "error:" "$stderr" || problems+="; no 'error:' on stderr"
+  grep -qF -- "$expected" "$stderr" || problems+="; stderr lacks '$expected'"
+  [ -e "$out" ] && problems+="; output file $out was created"
+  if ! no_temporaries; then
+    problems+="; temporary left: $(compgen -G "$WORK/*.tmp-*" | tr '\n' ' ')"
+    rm -f "$WORK"/*.tmp-*
+  fi
+  if [ -z "$problems" ]; then
+    pass "$name"
+  else
+    fail "$name${problems}"
+    echo "  stderr was:"; sed 's/^/    /' "$stderr"
+  fi
+}
+
+BURGERS=$(write_config burgers '[equation]' 'name = "burgers"')
+
+# --- a small valid run -------------------------------------------------------------------
+VALID="$WORK/valid.h5"
+"$BHPM" simulate "$BURGERS" -o "$VALID" -q "${SMALL[@]}" --set data.noise=0.01 \
+  >"$WORK/valid.stdout" 2>"$WORK/valid.stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && [ -s "$VALID" ] && no_temporaries; then
+  pass "valid run exits 0 and writes $VALID"
+else
+  fail "valid run: exit status $rc, file present: $([ -e "$VALID" ] && echo yes || echo no)"
+  sed 's/^/    /' "$WORK/valid.stderr"
+fi
+if grep -q "^wrote " "$WORK/valid.stdout"; then
+  pass "valid run reports what it wrote"
+else
+  fail "valid run: stdout lacks 'wrote ...'"
+fi
+
+# --- bad inputs --------------------------------------------------------------------------
+expect_failure unknown_key "solver.mode" "$BURGERS" "${SMALL[@]}" --set solver.mode=3
+
+expect_failure malformed_set "section.key=value" "$BURGERS" "${SMALL[@]}" --set solver.modes
+
+WRONG_TYPE=$(write_config wrong_type '[equation]' 'name = "burgers"' '[solver]' 'modes = "abc"')
+expect_failure wrong_type "solver.modes" "$WRONG_TYPE" --set data.n_st=50
+
+expect_failure modes_zero "solver.modes" "$BURGERS" "${SMALL[@]}" --set solver.modes=0
+
+expect_failure negative_dt "solver.dt" "$BURGERS" "${SMALL[@]}" --set solver.dt=-1
+
+BAD_NONLINEAR=$(write_config bad_nonlinear '[equation]' 'name = "general"' \
+  'linear = [0, 0, 0.1]' 'nonlinear = "-u*u_y"')
+expect_failure bad_nonlinear "equation.nonlinear" "$BAD_NONLINEAR" "${SMALL[@]}"
+
+printf '0.1 0.2 0.3\n0.4 0.5\n' >"$WORK/u0_short.txt"
+SHORT_FILE=$(write_config short_file '[equation]' 'name = "burgers"' '[initial_condition]' \
+  'kind = "file"' 'file = "u0_short.txt"')
+expect_failure short_initial_condition "initial_condition.file" "$SHORT_FILE" "${SMALL[@]}"
+
+expect_failure n_st_too_large "data.n_st" "$BURGERS" "${SMALL[@]}" --set data.n_st=353
+
+# u_t = -u_xx, the backward heat equation: every high wavenumber grows without bound.
+BACKWARD=$(write_config backward_heat '[equation]' 'name = "general"' 'linear = [0, 0, -1]')
+expect_failure blow_up "blew up" "$BACKWARD" "${SMALL[@]}"
+if grep -q "t = " "$WORK/blow_up.stderr"; then
+  pass "blow_up names the time"
+else
+  fail "blow_up: stderr lacks 't = '"
+fi
+
+# A failed run over an existing file leaves that file as it was.
+if [ -s "$VALID" ]; then
+  cp "$VALID" "$WORK/valid.copy"
+  "$BHPM" simulate "$BACKWARD" -o "$VALID" -q "${SMALL[@]}" >/dev/null 2>&1
+  rc=$?
+  if [ "$rc" -ne 0 ] && cmp -s "$VALID" "$WORK/valid.copy" && no_temporaries; then
+    pass "failed run keeps the previous output"
+  else
+    fail "failed run over an existing file: exit status $rc, file changed or temporary left"
+  fi
+  rm -f "$WORK/valid.copy"
+fi
+
+# --- the file as h5py users see it ---------------------------------------------------------
+PYTHON=""
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c "import h5py" >/dev/null 2>&1; then
+    PYTHON=$candidate
+    break
+  fi
+done
+if [ -z "$PYTHON" ]; then
+  echo "note: h5py is not importable; skipping the h5py check of $VALID"
+elif [ -s "$VALID" ]; then
+  if "$PYTHON" - "$VALID" <<'EOF'
+import sys
+import h5py
+
+with h5py.File(sys.argv[1], "r") as f:
+    assert f["train/u"].shape == (2, 11, 32), f["train/u"].shape
+    assert f["train/measurements/u"].shape == (2, 50), f["train/measurements/u"].shape
+    assert f["test/u"].shape == (1, 11, 32), f["test/u"].shape
+    config = f.attrs["config"]
+    if isinstance(config, bytes):
+        config = config.decode()
+    assert "[solver]" in config, config
+EOF
+  then
+    pass "h5py reads the expected shapes and the config attribute"
+  else
+    fail "h5py check of $VALID"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+if [ "$failed" -ne 0 ]; then exit 1; fi
+exit 0

@@ -1,0 +1,170 @@
+// ETDRK4 solves against exact solutions: heat (closed form), the KdV soliton, viscous
+// Burgers through Cole-Hopf, and the fourth-order convergence in the time step.
+
+#include <ATen/ATen.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "pde/dataset_defaults.h"
+#include "pde/equation.h"
+#include "pde/exact_solutions.h"
+#include "pde/initial_condition.h"
+#include "pde/periodic_solve.h"
+
+using namespace bhpm::pde;
+using testing::HasSubstr;
+
+namespace {
+
+Equation equation_named(const std::string& name, double nu = 0.1) {
+  EquationOptions options;
+  options.name = name;
+  options.nu = nu;
+  return make_equation(options);
+}
+
+SolveOptions solve_options(double t_end, double output_dt, double dt) {
+  SolveOptions options;
+  options.t_end = t_end;
+  options.output_dt = output_dt;
+  options.stepper.dt = dt;
+  return options;
+}
+
+double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+
+}  // namespace
+
+TEST(PeriodicSolve, heat_equation_is_exact) {
+  // u0 = sin x + 0.5 cos 3x on [-pi, pi): u = e^{-nu t} sin x + 0.5 e^{-9 nu t} cos 3x.
+  const double nu = 0.3;
+  const PeriodicGrid grid(-M_PI, M_PI, 32);
+  const at::Tensor x = grid.x();
+  const Solution s = solve_periodic(grid, equation_named("heat", nu),
+                                    at::sin(x) + 0.5 * at::cos(3 * x), solve_options(2, 0.25, 0.1));
+  ASSERT_EQ(s.u.sizes(), (at::IntArrayRef{1, 9, 32}));
+  for (int64_t i = 0; i < s.t.size(0); ++i) {
+    const double t = s.t[i].item<double>();
+    const at::Tensor exact =
+        std::exp(-nu * t) * at::sin(x) + 0.5 * std::exp(-9 * nu * t) * at::cos(3 * x);
+    EXPECT_LT(max_abs(s.u[0][i] - exact), 1e-14) << "t = " << t;
+  }
+}
+
+TEST(PeriodicSolve, kdv_soliton_over_forty_time_units) {
+  const DatasetDefaults d = dataset_defaults("kdv");
+  const PeriodicGrid grid(d.x_min, d.x_max, d.modes);
+  const double c = 1.5, x0 = -5.0;
+  const at::Tensor x = grid.x();
+  const Solution s = solve_periodic(grid, equation_named("kdv"),
+                                    kdv_soliton(x, 0, c, x0, grid.length()),
+                                    solve_options(d.t_end, d.output_dt * 10, d.dt));
+  double error = 0;
+  for (int64_t i = 0; i < s.t.size(0); ++i) {
+    const at::Tensor exact = kdv_soliton(x, s.t[i].item<double>(), c, x0, grid.length());
+    error = std::max(error, max_abs(s.u[0][i] - exact));
+  }
+  EXPECT_LT(error, 1e-7) << "amplitude " << 3 * c;
+}
+
+TEST(PeriodicSolve, burgers_matches_cole_hopf_for_gp_initial_conditions) {
+  const DatasetDefaults d = dataset_defaults("burgers");
+  const PeriodicGrid grid(d.x_min, d.x_max, d.modes);
+  InitialConditionOptions ic;
+  ic.gp = {d.ic_amplitude, d.ic_length_scale};
+  at::Tensor u0 = make_initial_conditions(grid, ic, 3, 7, "cole-hopf");
+  u0 = u0 - u0.mean(1, true);
+  const Solution s = solve_periodic(grid, equation_named("burgers", 0.1), u0,
+                                    solve_options(d.t_end, 0.5, d.dt));
+  for (int64_t e = 0; e < 3; ++e) {
+    const at::Tensor exact = burgers_cole_hopf(grid, u0[e], 0.1, s.t);
+    EXPECT_LT(max_abs(s.u[e] - exact), 1e-6) << "experiment " << e;
+  }
+}
+
+TEST(PeriodicSolve, cole_hopf_rejects_nonzero_mean) {
+  const PeriodicGrid grid(-8, 8, 32);
+  EXPECT_THROW(burgers_cole_hopf(grid, at::ones({32}, at::kDouble), 0.1, at::zeros({1})),
+               std::invalid_argument);
+}
+
+TEST(PeriodicSolve, etdrk4_converges_at_fourth_order) {
+  const PeriodicGrid grid(-8, 8, 128);
+  const at::Tensor u0 = -at::sin(M_PI * grid.x() / 8.0);
+  const Equation burgers = equation_named("burgers", 0.1);
+  auto solve = [&](double dt) {
+    return solve_periodic(grid, burgers, u0, solve_options(2.0, 2.0, dt)).u.select(1, 1);
+  };
+  const at::Tensor reference = solve(0.02 / 64);
+  double previous = max_abs(solve(0.08) - reference);
+  for (double dt : {0.04, 0.02}) {
+    const double error = max_abs(solve(dt) - reference);
+    const double order = std::log2(previous / error);
+    EXPECT_GT(order, 3.7) << "dt = " << dt << " error " << error;
+    EXPECT_LT(order, 4.5) << "dt = " << dt << " error " << error;
+    previous = error;
+  }
+}
+
+TEST(PeriodicSolve, batch_members_are_solved_independently) {
+  const PeriodicGrid grid(-8, 8, 64);
+  const at::Tensor x = grid.x();
+  const at::Tensor a = 0.5 * at::sin(M_PI * x / 8), b = 0.3 * at::cos(M_PI * x / 4);
+  const SolveOptions options = solve_options(1, 0.5, 0.01);
+  const Equation burgers = equation_named("burgers");
+  const at::Tensor both = solve_periodic(grid, burgers, at::stack({a, b}), options).u;
+  EXPECT_LT(max_abs(both[0] - solve_periodic(grid, burgers, a, options).u[0]), 1e-15);
+  EXPECT_LT(max_abs(both[1] - solve_periodic(grid, burgers, b, options).u[0]), 1e-15);
+}
+
+TEST(PeriodicSolve, time_step_is_lowered_to_divide_the_output_interval) {
+  const PeriodicGrid grid(-8, 8, 32);
+  const Solution s = solve_periodic(grid, equation_named("heat"), at::sin(M_PI * grid.x() / 8),
+                                    solve_options(1.0, 0.1, 0.03));
+  EXPECT_NEAR(s.dt, 0.025, 1e-15);
+  EXPECT_EQ(s.steps, 40);
+  EXPECT_EQ(steps_per_output(0.1, 0.1), 1);
+}
+
+TEST(PeriodicSolve, backward_heat_blows_up_with_the_time_named) {
+  EquationOptions options;
+  options.name = "general";
+  options.linear = {0.0, 0.0, -1.0};  // u_t = -u_xx: every mode grows like e^{k^2 t}
+  const PeriodicGrid grid(-8, 8, 64);
+  InitialConditionOptions ic;
+  const at::Tensor u0 = make_initial_conditions(grid, ic, 1, 3, "blowup");
+  try {
+    solve_periodic(grid, make_equation(options), u0, solve_options(10, 0.1, 0.01));
+    FAIL() << "expected SolverDivergence";
+  } catch (const SolverDivergence& error) {
+    EXPECT_THAT(error.what(), HasSubstr("blew up by t = "));
+    EXPECT_GT(error.time_reached(), 0.0);
+    EXPECT_LT(error.time_reached(), 10.0);
+  }
+}
+
+TEST(PeriodicSolve, nan_from_the_nonlinear_term_is_caught) {
+  EquationOptions options;
+  options.name = "general";
+  options.nonlinear = "sqrt(u)";  // NaN wherever u < 0
+  const PeriodicGrid grid(-8, 8, 32);
+  EXPECT_THROW(solve_periodic(grid, make_equation(options), at::sin(M_PI * grid.x() / 8),
+                              solve_options(1, 0.5, 0.01)),
+               SolverDivergence);
+}
+
+TEST(PeriodicSolve, rejects_inconsistent_times_and_shapes) {
+  const PeriodicGrid grid(-8, 8, 32);
+  const Equation heat = equation_named("heat");
+  const at::Tensor u0 = at::sin(M_PI * grid.x() / 8);
+  EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(1.0, 0.3, 0.01)),
+               std::invalid_argument);
+  EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(1.0, 0.1, 0.0)),
+               std::invalid_argument);
+  EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(-1.0, 0.1, 0.01)),
+               std::invalid_argument);
+  EXPECT_THROW(solve_periodic(grid, heat, at::zeros({31}, at::kDouble), solve_options(1, 0.1, 0.01)),
+               std::invalid_argument);
+}
