@@ -54,8 +54,11 @@ std::string Equation::describe() const {
   out << "u_t =";
   bool first = true;
   for (std::size_t m = 0; m < linear.size(); ++m) {
-    if (linear[m] == 0.0) continue;
-    out << (first ? " " : " + ") << linear[m] << " " << derivative_name(static_cast<int>(m));
+    const double c = linear[m];
+    if (c == 0.0) continue;
+    out << (first ? (c < 0 ? " -" : " ") : (c < 0 ? " - " : " + "));
+    if (std::abs(c) != 1.0) out << std::abs(c) << " ";
+    out << derivative_name(static_cast<int>(m));
     first = false;
   }
   if (nonlinear) out << (first ? " " : " + ") << "(" << nonlinear->describe() << ")";

@@ -24,7 +24,9 @@ TEST(Equation, builtins_have_the_documented_linear_parts) {
   EXPECT_EQ(named("kuramoto_sivashinsky").linear, (std::vector<double>{0, 0, -1, 0, -1}));
   EXPECT_EQ(named("heat").nonlinear, nullptr);
   EXPECT_EQ(named("kdv").order(), 3);
-  EXPECT_EQ(named("kdv").describe(), "u_t = -1 u_xxx + (-u*u_x)");
+  EXPECT_EQ(named("kdv").describe(), "u_t = -u_xxx + (-u*u_x)");
+  EXPECT_EQ(named("burgers").describe(), "u_t = 0.1 u_xx + (-u*u_x)");
+  EXPECT_EQ(named("kuramoto_sivashinsky").describe(), "u_t = -u_xx - u_xxxx + (-u*u_x)");
 }
 
 TEST(Equation, advection_term_is_minus_u_u_x) {
