@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/process_setup.h"
 #include "pde/dataset_defaults.h"
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
@@ -71,6 +72,7 @@ void study(const Case& c, std::int64_t experiments) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bhpm::cli::configure_process();
   const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 4;
   study({"burgers", {2e-2, 1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3}}, experiments);
   study({"kdv", {1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3, 1e-3}}, experiments);

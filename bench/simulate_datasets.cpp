@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli/process_setup.h"
 #include "io/config_reader.h"
 #include "io/simulate_config.h"
 #include "pde/exact_solutions.h"
@@ -93,6 +94,7 @@ void burgers_cole_hopf_accuracy(std::int64_t experiments) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  bhpm::cli::configure_process();
   const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 10;
   std::printf("threads: %d\n", at::get_num_threads());
   const double total = time_training_set("burgers", experiments) + time_training_set("kdv", experiments);

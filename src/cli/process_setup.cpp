@@ -1,12 +1,32 @@
 #include "cli/process_setup.h"
 
+#include <ATen/Parallel.h>
+#include <dlfcn.h>
 #include <malloc.h>
 
+#include <thread>
+
 namespace bhpm::cli {
+
+namespace {
+/// openblas_set_num_threads, looked up at run time so that no binary links OpenBLAS
+/// directly (LibTorch reaches it through libblas.so.3).
+void set_openblas_threads(int threads) {
+  using Setter = void (*)(int);
+  if (auto setter = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    setter(threads);
+}
+}  // namespace
 
 void configure_process() {
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, -1);
+  set_openblas_threads(1);
+}
+
+void use_threads(int threads) {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  at::set_num_threads(threads > 0 ? threads : (cores > 0 ? cores : 1));
 }
 
 }  // namespace bhpm::cli

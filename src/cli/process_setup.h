@@ -6,6 +6,13 @@ namespace bhpm::cli {
 /// Keeps freed memory in the process instead of returning it to the kernel
 /// (mallopt M_MMAP_MAX = 0, M_TRIM_THRESHOLD = -1): tensors freed every step otherwise
 /// cost millions of page faults per run (measured 775 -> 462 ms per leaf step).
+/// Also pins OpenBLAS to one thread: inside ATen's OpenMP regions its own OpenMP threads
+/// oversubscribe the cores (measured: a 4 x 1024-point leaf step took 329 ms with two
+/// ATen threads and threaded OpenBLAS, 60 ms with OpenBLAS on one thread).
 void configure_process();
+
+/// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = one per core. ATen starts
+/// with one thread here (omp_get_max_threads() is 1 on these machines).
+void use_threads(int threads);
 
 }  // namespace bhpm::cli

@@ -1,0 +1,66 @@
+#include "gp/gaussian_likelihood.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gp/argument_checks.h"
+#include "gp/softplus.h"
+
+namespace bhpm::gp {
+
+namespace {
+const char* const kWhere = "gaussian likelihood";
+
+void require_variance_above_floor(double variance, double floor) {
+  if (!(std::isfinite(variance) && variance > floor))
+    throw std::invalid_argument("gaussian likelihood: variance must be finite and > "
+                                "variance_floor " + std::to_string(floor) + " (got " +
+                                std::to_string(variance) + ")");
+}
+}  // namespace
+
+void validate(const GaussianLikelihoodOptions& options) {
+  if (!(std::isfinite(options.variance_floor) && options.variance_floor >= 0.0))
+    throw std::invalid_argument("gaussian likelihood: variance_floor must be finite and >= 0 "
+                                "(got " + std::to_string(options.variance_floor) + ")");
+  require_variance_above_floor(options.variance, options.variance_floor);
+}
+
+GaussianLikelihoodImpl::GaussianLikelihoodImpl(const GaussianLikelihoodOptions& options)
+    : options_(options) {
+  validate(options_);
+  raw_variance_ = register_parameter(
+      "raw_variance",
+      at::scalar_tensor(inverse_softplus(options_.variance - options_.variance_floor, "variance"),
+                        at::TensorOptions().dtype(at::kDouble)));
+}
+
+at::Tensor GaussianLikelihoodImpl::variance() const {
+  return options_.variance_floor + at::softplus(raw_variance_);
+}
+
+void GaussianLikelihoodImpl::set_variance(double variance) {
+  require_variance_above_floor(variance, options_.variance_floor);
+  const at::NoGradGuard no_grad;
+  raw_variance_.fill_(inverse_softplus(variance - options_.variance_floor, "variance"));
+}
+
+at::Tensor GaussianLikelihoodImpl::log_prob(const at::Tensor& y, const at::Tensor& f) const {
+  require_vector(y, -1, kWhere, "y");
+  require_vector(f, y.size(0), kWhere, "f");
+  const at::Tensor sigma2 = variance();
+  return -0.5 * (std::log(2.0 * M_PI) + at::log(sigma2) + (y - f).square() / sigma2);
+}
+
+at::Tensor GaussianLikelihoodImpl::expected_log_prob(const at::Tensor& y, const at::Tensor& mean,
+                                                     const at::Tensor& variance) const {
+  require_vector(y, -1, kWhere, "y");
+  require_vector(variance, y.size(0), kWhere, "variance");
+  return log_prob(y, mean) - variance / (2.0 * this->variance());
+}
+
+}  // namespace bhpm::gp

@@ -1,0 +1,24 @@
+#pragma once
+/// The covariance-function interface of the GP (paper section 2.2: f ~ GP(mu_f, k_f)).
+/// A kernel is a torch module: its (raw) hyperparameters are registered parameters, so
+/// an optimiser trains them and a GP that holds a `std::shared_ptr<Kernel>` works with
+/// any implementation (RbfKernelImpl is the paper's).
+
+#include <ATen/core/Tensor.h>
+#include <torch/nn/module.h>
+
+#include <cstdint>
+
+namespace bhpm::gp {
+
+class Kernel : public torch::nn::Module {
+ public:
+  /// Input dimension D the kernel accepts (K + 1 for the root's v = (u, .., d^K u/dx^K)).
+  virtual std::int64_t dimensions() const = 0;
+  /// Cross-covariance k(x1_i, x2_j) [N, M] for x1 [N, D], x2 [M, D], differentiable.
+  virtual at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const = 0;
+  /// k(x_i, x_i) [N] for x [N, D] without forming the matrix.
+  virtual at::Tensor diagonal(const at::Tensor& x) const = 0;
+};
+
+}  // namespace bhpm::gp

@@ -1,0 +1,83 @@
+#include "gp/rbf_kernel.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gp/argument_checks.h"
+#include "gp/softplus.h"
+
+namespace bhpm::gp {
+
+namespace {
+const char* const kWhere = "rbf kernel";
+}
+
+void validate(const RbfKernelOptions& options) {
+  if (options.dimensions < 1)
+    throw std::invalid_argument("rbf kernel: dimensions must be >= 1 (got " +
+                                std::to_string(options.dimensions) + ")");
+  if (!(std::isfinite(options.lengthscale) && options.lengthscale > 0.0))
+    throw std::invalid_argument("rbf kernel: lengthscale must be finite and > 0 (got " +
+                                std::to_string(options.lengthscale) + ")");
+  if (!(std::isfinite(options.signal_variance) && options.signal_variance > 0.0))
+    throw std::invalid_argument("rbf kernel: signal_variance must be finite and > 0 (got " +
+                                std::to_string(options.signal_variance) + ")");
+}
+
+RbfKernelImpl::RbfKernelImpl(const RbfKernelOptions& options) : options_(options) {
+  validate(options_);
+  const auto real = at::TensorOptions().dtype(at::kDouble);
+  raw_lengthscale_ = register_parameter(
+      "raw_lengthscale",
+      at::full({options_.dimensions}, inverse_softplus(options_.lengthscale, "lengthscale"), real));
+  raw_signal_variance_ = register_parameter(
+      "raw_signal_variance",
+      at::scalar_tensor(inverse_softplus(options_.signal_variance, "signal_variance"), real));
+}
+
+at::Tensor RbfKernelImpl::lengthscales() const { return at::softplus(raw_lengthscale_); }
+
+at::Tensor RbfKernelImpl::signal_variance() const {
+  return at::softplus(raw_signal_variance_);
+}
+
+at::Tensor RbfKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
+  require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
+  require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  const at::Tensor inverse_l = lengthscales().reciprocal();
+  const at::Tensor a = x1 * inverse_l;
+  const at::Tensor b = x2 * inverse_l;
+  // |a_i - b_j|^2 = |a_i|^2 + |b_j|^2 - 2 a_i . b_j, one matrix product; clamped at 0
+  // against rounding (the exact value is >= 0).
+  const at::Tensor squared = at::addmm(a.square().sum(1, true) + b.square().sum(1).unsqueeze(0),
+                                       a, b.t(), /*beta=*/1, /*alpha=*/-2)
+                                 .clamp_min(0.0);
+  return signal_variance() * at::exp(-0.5 * squared);
+}
+
+at::Tensor RbfKernelImpl::diagonal(const at::Tensor& x) const {
+  require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  return signal_variance() * at::ones({x.size(0)}, x.options());
+}
+
+void RbfKernelImpl::set_lengthscales(const at::Tensor& lengthscales) {
+  require_vector(lengthscales, options_.dimensions, kWhere, "lengthscales");
+  const at::NoGradGuard no_grad;
+  raw_lengthscale_.copy_(inverse_softplus(lengthscales, "rbf kernel: lengthscales"));
+}
+
+void RbfKernelImpl::set_lengthscales(double lengthscale) {
+  const at::NoGradGuard no_grad;
+  raw_lengthscale_.fill_(inverse_softplus(lengthscale, "rbf kernel: lengthscale"));
+}
+
+void RbfKernelImpl::set_signal_variance(double signal_variance) {
+  const at::NoGradGuard no_grad;
+  raw_signal_variance_.fill_(inverse_softplus(signal_variance, "rbf kernel: signal_variance"));
+}
+
+}  // namespace bhpm::gp

@@ -1,0 +1,184 @@
+#include "nn/sine_mlp.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+#include "pde/random.h"
+
+namespace bhpm::nn {
+
+namespace {
+
+const auto kReal = at::TensorOptions().dtype(at::kDouble);
+
+void require_at_least_one(const std::string& field, std::int64_t value) {
+  if (value < 1)
+    throw std::invalid_argument("sine MLP: " + field + " must be >= 1 (got " +
+                                std::to_string(value) + ")");
+}
+
+void require_positive(const std::string& field, double value) {
+  if (!(std::isfinite(value) && value > 0.0))
+    throw std::invalid_argument("sine MLP: " + field + " must be finite and > 0 (got " +
+                                std::to_string(value) + ")");
+}
+
+/// Bounds of the uniform initial weights and biases of layer `layer` (0-based).
+struct UniformBounds {
+  double weight, bias;
+};
+
+UniformBounds initial_bounds(const SineMlpOptions& o, std::int64_t layer) {
+  const double in = layer == 0 ? SineMlpOptions::kInputs : static_cast<double>(o.width);
+  const double out = layer == o.hidden_layers ? 1.0 : static_cast<double>(o.width);
+  if (o.initialization == "glorot") return {std::sqrt(6.0 / (in + out)), 0.0};
+  const double hidden = std::sqrt(6.0 / in) / o.hidden_omega;
+  return {layer == 0 ? 1.0 / in : hidden, 1.0 / std::sqrt(in)};
+}
+
+/// Fills `count` values of U(-bound, bound) into `values` from `rng`.
+void append_uniform(pde::Rng& rng, double bound, std::int64_t count, std::vector<double>& values) {
+  for (std::int64_t i = 0; i < count; ++i) values.push_back(bound * (2.0 * rng.uniform() - 1.0));
+}
+
+at::Tensor check_box_extent(const std::vector<DomainBox>& boxes, bool along_x) {
+  std::vector<double> scale;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const double lo = along_x ? boxes[i].x_min : boxes[i].t_min;
+    const double hi = along_x ? boxes[i].x_max : boxes[i].t_max;
+    if (!(std::isfinite(lo) && std::isfinite(hi) && hi > lo))
+      throw std::invalid_argument("sine MLP: boxes[" + std::to_string(i) + "]." +
+                                  (along_x ? "x_max" : "t_max") + " must be finite and > " +
+                                  (along_x ? "x_min" : "t_min") + " (got [" + std::to_string(lo) +
+                                  ", " + std::to_string(hi) + "])");
+    scale.push_back(2.0 / (hi - lo));
+  }
+  return at::tensor(scale, kReal);
+}
+
+at::Tensor box_lower_corner(const std::vector<DomainBox>& boxes, bool along_x) {
+  std::vector<double> lower;
+  for (const DomainBox& box : boxes) lower.push_back(along_x ? box.x_min : box.t_min);
+  return at::tensor(lower, kReal);
+}
+
+std::string shape_text(const at::Tensor& tensor) {
+  std::string text = "[";
+  for (std::int64_t d = 0; d < tensor.dim(); ++d)
+    text += (d ? ", " : "") + std::to_string(tensor.size(d));
+  return text + "]";
+}
+
+}  // namespace
+
+void validate(const SineMlpOptions& options) {
+  require_at_least_one("leaves", options.leaves);
+  require_at_least_one("hidden_layers", options.hidden_layers);
+  require_at_least_one("width", options.width);
+  require_positive("first_omega", options.first_omega);
+  require_positive("hidden_omega", options.hidden_omega);
+  if (options.initialization != "siren" && options.initialization != "glorot")
+    throw std::invalid_argument("sine MLP: initialization must be 'siren' or 'glorot' (got '" +
+                                options.initialization + "')");
+}
+
+SineMlpImpl::SineMlpImpl(const SineMlpOptions& options) : options_(options) {
+  validate(options_);
+  reset();
+}
+
+void SineMlpImpl::reset() {
+  const SineMlpOptions& o = options_;
+  const std::int64_t layers = o.hidden_layers + 1;
+  // Per leaf, layer by layer: the weights [in, out], then the biases [out].
+  std::vector<std::vector<double>> weights(layers), biases(layers);
+  for (std::int64_t leaf = 0; leaf < o.leaves; ++leaf) {
+    pde::Rng rng(pde::derive_seed(o.seed, "sine_mlp", static_cast<std::uint64_t>(leaf)));
+    for (std::int64_t l = 0; l < layers; ++l) {
+      const std::int64_t in = l == 0 ? SineMlpOptions::kInputs : o.width;
+      const std::int64_t out = l == o.hidden_layers ? 1 : o.width;
+      const UniformBounds bounds = initial_bounds(o, l);
+      append_uniform(rng, bounds.weight, in * out, weights[l]);
+      append_uniform(rng, bounds.bias, out, biases[l]);
+    }
+  }
+  weights_.clear();
+  biases_.clear();
+  for (std::int64_t l = 0; l < layers; ++l) {
+    const std::int64_t in = l == 0 ? SineMlpOptions::kInputs : o.width;
+    const std::int64_t out = l == o.hidden_layers ? 1 : o.width;
+    weights_.push_back(set_parameter("weight_" + std::to_string(l),
+                                     at::tensor(weights[l], kReal).view({o.leaves, in, out})));
+    biases_.push_back(set_parameter("bias_" + std::to_string(l),
+                                    at::tensor(biases[l], kReal).view({o.leaves, 1, out})));
+  }
+}
+
+at::Tensor SineMlpImpl::set_parameter(const std::string& name, const at::Tensor& value) {
+  // A second reset() keeps the registered tensors (an optimiser may hold them).
+  if (at::Tensor* existing = parameters_.find(name)) {
+    existing->set_data(value);
+    return *existing;
+  }
+  return register_parameter(name, value);
+}
+
+UnitBoxInputs SineMlpImpl::map_to_unit_box(const at::Tensor& x, const at::Tensor& t,
+                                           const std::vector<DomainBox>& boxes) const {
+  const std::int64_t leaves = options_.leaves;
+  if (x.dim() != 2 || x.size(0) != leaves || !x.sizes().equals(t.sizes()))
+    throw std::invalid_argument("sine MLP: x and t must both have shape [L, P] with L = leaves = " +
+                                std::to_string(leaves) + " (got x " + shape_text(x) + ", t " +
+                                shape_text(t) + ")");
+  if (x.scalar_type() != at::kDouble || t.scalar_type() != at::kDouble)
+    throw std::invalid_argument("sine MLP: x and t must be double tensors");
+  if (static_cast<std::int64_t>(boxes.size()) != leaves)
+    throw std::invalid_argument("sine MLP: boxes must hold one box per leaf (got " +
+                                std::to_string(boxes.size()) + " for " + std::to_string(leaves) +
+                                " leaves)");
+  UnitBoxInputs in;
+  in.dx_scale = check_box_extent(boxes, true).to(x.device()).view({leaves, 1});
+  in.dt_scale = check_box_extent(boxes, false).to(x.device()).view({leaves, 1});
+  const at::Tensor x_min = box_lower_corner(boxes, true).to(x.device()).view({leaves, 1});
+  const at::Tensor t_min = box_lower_corner(boxes, false).to(x.device()).view({leaves, 1});
+  in.x = (x - x_min) * in.dx_scale - 1.0;
+  in.t = (t - t_min) * in.dt_scale - 1.0;
+  return in;
+}
+
+std::vector<AffineLayer> SineMlpImpl::scaled_layers() const {
+  std::vector<AffineLayer> layers;
+  for (std::size_t l = 0; l < weights_.size(); ++l) {
+    const double omega = l == 0                     ? options_.first_omega
+                         : l + 1 == weights_.size() ? 1.0
+                                                    : options_.hidden_omega;
+    if (omega == 1.0)
+      layers.push_back({weights_[l], biases_[l]});
+    else
+      layers.push_back({weights_[l] * omega, biases_[l] * omega});
+  }
+  return layers;
+}
+
+at::Tensor SineMlpImpl::forward(const at::Tensor& x, const at::Tensor& t,
+                                const std::vector<DomainBox>& boxes) const {
+  const UnitBoxInputs in = map_to_unit_box(x, t, boxes);
+  const std::vector<AffineLayer> layers = scaled_layers();
+  at::Tensor h = at::stack({in.x, in.t}, -1);  // [L, P, 2]
+  for (std::size_t l = 0; l + 1 < layers.size(); ++l)
+    h = at::sin(at::baddbmm(layers[l].bias, h, layers[l].weight));
+  return at::baddbmm(layers.back().bias, h, layers.back().weight).squeeze(-1);
+}
+
+void SineMlpImpl::pretty_print(std::ostream& stream) const {
+  stream << "bhpm::nn::SineMlp(leaves=" << options_.leaves
+         << ", hidden_layers=" << options_.hidden_layers << ", width=" << options_.width
+         << ", first_omega=" << options_.first_omega << ", hidden_omega=" << options_.hidden_omega
+         << ", initialization=" << options_.initialization << ", seed=" << options_.seed << ")";
+}
+
+}  // namespace bhpm::nn

@@ -1,0 +1,127 @@
+#pragma once
+/// L independent sine MLPs ("leaves", paper section 2.2 and appendix B) held as batched
+/// tensors, so one matrix product serves every leaf.
+///
+/// Leaf i maps a point (x, t) of its domain box [x_min, x_max] x [t_min, t_max] to
+///   x^ = 2 (x - x_min) / (x_max - x_min) - 1,  t^ = 2 (t - t_min) / (t_max - t_min) - 1,
+///   h_1 = sin(omega_0 (W_1 [x^, t^] + b_1)),
+///   h_l = sin(omega_h (W_l h_{l-1} + b_l)),  l = 2..H   (H = hidden_layers),
+///   u   = W_{H+1} h_H + b_{H+1},
+/// with W_l [in, out] and b_l [1, out] stored for all leaves at once as weight_l
+/// [L, in, out] and bias_l [L, 1, out] (parameters "weight_0", "bias_0", ...,
+/// "weight_H", "bias_H"; in = 2 for l = 0 and width elsewhere, out = 1 for the last).
+///
+/// Initialisation "siren" (Sitzmann et al. 2020, "Implicit neural representations with
+/// periodic activation functions", section 3.2): W_1 ~ U(-1/in, 1/in);
+/// W_l ~ U(-sqrt(6/in)/omega_h, sqrt(6/in)/omega_h) for l >= 2 (the last layer included),
+/// so omega_h W_l ~ U(-sqrt(6/in), sqrt(6/in)) and every pre-activation stays of order
+/// one whatever omega_h; biases ~ U(-1/sqrt(in), 1/sqrt(in)) (PyTorch's nn.Linear
+/// default, which SIREN keeps). "glorot": W_l ~ U(-a, a), a = sqrt(6/(in + out)), zero
+/// biases: a plain sine network as in the paper's JAX code.
+///
+/// Why first_omega = 3 and not SIREN's 30: the first layer's angular frequencies along
+/// x^ are omega_0 w with |w| <= 1/2, so a first-layer feature makes at most
+/// omega_0 / (2 pi) periods across the box. SIREN's 30 (built for images with hundreds of
+/// pixels of detail) starts with u_xxx far larger than u, and the fitted leaf keeps
+/// oscillations between the measurements that ruin the derivatives the root learns from.
+/// Our fields are smooth PDE solutions whose finest features (Burgers fronts, KdV
+/// solitons) the network reaches through its depth. bench/leaf_omega (one leaf, 2048
+/// noise-free samples, Adam lr 1e-3, 3000 steps, two seeds; relative RMSE on other grid
+/// points) measured:
+///   Burgers  omega_0 =  1: u 1.6-1.9e-2, u_xxx 0.48;  3: u 1.2-1.4e-2, u_xxx 0.48-0.69;
+///            10: u 1.9-2.1e-2, u_xxx 5.2-6.2;  30: u 0.33-0.34, u_xxx 450-520.
+///   KdV      omega_0 =  1: u 4.1-5.3e-2, u_xxx 0.33-0.38;  3: u 2.0-4.5e-2, u_xxx 0.23-0.25;
+///            10: u 1.3-1.5e-2, u_xxx 0.30-0.38;  30: u 0.16-0.18, u_xxx 12-13.
+/// omega_0 = 3 is the best compromise on both; SIREN's full scheme (omega_0 = omega_h =
+/// 30) gave worse derivatives still. A dataset with finer features can raise omega_0.
+///
+/// Weights are deterministic: leaf i draws from pde::Rng(derive_seed(seed, "sine_mlp",
+/// i)), so leaf i has the same weights whatever the number of leaves.
+
+#include <torch/nn/cloneable.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace bhpm::nn {
+
+struct SineMlpOptions {
+  /// Inputs of every leaf: (x, t).
+  static constexpr std::int64_t kInputs = 2;
+
+  std::int64_t leaves = 1;               ///< L (>= 1): independent networks
+  std::int64_t hidden_layers = 6;        ///< H (>= 1): sine layers
+  std::int64_t width = 64;               ///< units per hidden layer (>= 1)
+  double first_omega = 3.0;              ///< omega_0 (> 0, finite): first-layer frequency scale
+  double hidden_omega = 1.0;             ///< omega_h (> 0, finite): later layers' scale
+  std::string initialization = "siren";  ///< "siren" | "glorot"
+  std::uint64_t seed = 0;                ///< weights of leaf i come from derive_seed(seed, ., i)
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+void validate(const SineMlpOptions& options);
+
+/// The domain box [x_min, x_max] x [t_min, t_max] of one leaf (max > min, finite).
+struct DomainBox {
+  double x_min = -1.0, x_max = 1.0, t_min = -1.0, t_max = 1.0;
+};
+
+/// Inputs of L leaves mapped to [-1, 1]: x^, t^ [L, P] and the chain-rule factors
+/// dx^/dx = 2 / (x_max - x_min), dt^/dt = 2 / (t_max - t_min) as [L, 1].
+struct UnitBoxInputs {
+  at::Tensor x, t;
+  at::Tensor dx_scale, dt_scale;
+};
+
+/// One layer's affine map as the forward pass applies it: (omega W, omega b) with omega
+/// the layer's frequency scale (1 for the output layer); [L, in, out] and [L, 1, out].
+struct AffineLayer {
+  at::Tensor weight, bias;
+};
+
+class SineMlpImpl : public torch::nn::Cloneable<SineMlpImpl> {
+ public:
+  /// Validates `options` and draws the weights.
+  explicit SineMlpImpl(const SineMlpOptions& options = {});
+
+  /// Draws every parameter from options().seed (the same values each time); registers
+  /// them the first time (and in clone()), later overwrites the registered tensors.
+  void reset() override;
+
+  /// u [L, P] at x, t [L, P] (double), leaf i on boxes[i]. Value only: for predictions,
+  /// and differentiable through autograd (the nested-autograd reference uses it).
+  at::Tensor forward(const at::Tensor& x, const at::Tensor& t,
+                     const std::vector<DomainBox>& boxes) const;
+
+  /// x^, t^ and the chain-rule factors; throws std::invalid_argument unless x and t are
+  /// double [L, P] of the same shape with L = options().leaves and boxes.size() == L
+  /// with finite boxes of positive extent.
+  UnitBoxInputs map_to_unit_box(const at::Tensor& x, const at::Tensor& t,
+                                const std::vector<DomainBox>& boxes) const;
+
+  /// The H + 1 affine maps (omega_0 W_1, omega_0 b_1), (omega_h W_l, omega_h b_l),
+  /// (W_{H+1}, b_{H+1}), built from the parameters (differentiable).
+  std::vector<AffineLayer> scaled_layers() const;
+
+  const SineMlpOptions& options() const { return options_; }
+  /// weight_l [L, in, out] and bias_l [L, 1, out], l = 0..H (the registered parameters).
+  const std::vector<at::Tensor>& weights() const { return weights_; }
+  const std::vector<at::Tensor>& biases() const { return biases_; }
+
+  void pretty_print(std::ostream& stream) const override;
+
+ private:
+  /// Registers `name` with `value`, or sets the data of the parameter already there.
+  at::Tensor set_parameter(const std::string& name, const at::Tensor& value);
+
+  SineMlpOptions options_;
+  std::vector<at::Tensor> weights_;
+  std::vector<at::Tensor> biases_;
+};
+
+TORCH_MODULE(SineMlp);
+
+}  // namespace bhpm::nn

@@ -1,0 +1,368 @@
+// Sine MLP leaves and their Taylor-mode derivatives: nested autograd is the oracle for
+// values, derivatives and parameter gradients; finite differences and the chain rule of
+// the input map check the oracle's meaning.
+
+#include "nn/sine_mlp.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "nn/faa_di_bruno.h"
+#include "nn/taylor_forward.h"
+
+using namespace bhpm::nn;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// max |a - b| / max |b|.
+double relative_error(const at::Tensor& a, const at::Tensor& b) {
+  const double scale = b.abs().max().item<double>();
+  return (a - b).abs().max().item<double>() / std::max(scale, 1e-300);
+}
+
+struct Points {
+  at::Tensor x, t;  // [L, P]
+};
+
+/// P points uniform in each leaf's box.
+Points points_in(const std::vector<DomainBox>& boxes, std::int64_t points, std::uint64_t seed) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
+  std::vector<at::Tensor> xs, ts;
+  for (const DomainBox& b : boxes) {
+    xs.push_back(at::empty({points}, at::kDouble).uniform_(b.x_min, b.x_max, gen));
+    ts.push_back(at::empty({points}, at::kDouble).uniform_(b.t_min, b.t_max, gen));
+  }
+  return {at::stack(xs), at::stack(ts)};
+}
+
+const std::vector<DomainBox> kThreeBoxes{
+    {-8.0, 8.0, 0.0, 10.0}, {-20.0, 20.0, 0.0, 40.0}, {0.5, 2.0, -1.0, 0.25}};
+
+SineMlpOptions three_leaves(SineMlpOptions options) {
+  options.leaves = 3;
+  return options;
+}
+
+/// Option sets the contract tests run over: the defaults, SIREN's omega_0 = 30, and a
+/// small "glorot" network with a hidden frequency scale.
+struct NamedOptions {
+  std::string name;
+  SineMlpOptions options;
+};
+
+std::vector<NamedOptions> option_sets() {
+  SineMlpOptions siren30;
+  siren30.first_omega = 30.0;
+  siren30.seed = 5;
+  SineMlpOptions glorot;
+  glorot.initialization = "glorot";
+  glorot.hidden_layers = 2;
+  glorot.width = 16;
+  glorot.first_omega = 2.0;
+  glorot.hidden_omega = 1.7;
+  glorot.seed = 9;
+  return {{"defaults", SineMlpOptions{}}, {"siren30", siren30}, {"glorot", glorot}};
+}
+
+void PrintTo(const NamedOptions& options, std::ostream* out) { *out << options.name; }
+
+class TaylorForwardContract : public ::testing::TestWithParam<NamedOptions> {};
+
+}  // namespace
+
+TEST_P(TaylorForwardContract, derivatives_match_nested_autograd_at_every_order) {
+  const SineMlp net(three_leaves(GetParam().options));
+  const Points p = points_in(kThreeBoxes, 24, 1);
+  const at::Tensor &x = p.x, &t = p.t;
+  const LeafDerivatives oracle = nested_autograd_derivatives(*net, x, t, kThreeBoxes, kMaxOrder);
+  for (int order = 0; order <= kMaxOrder; ++order) {
+    const LeafDerivatives jet = taylor_forward(*net, x, t, kThreeBoxes, order);
+    ASSERT_EQ(jet.u_x_derivatives.sizes(), (at::IntArrayRef{order + 1, 3, 24}));
+    ASSERT_EQ(jet.u_t.sizes(), (at::IntArrayRef{3, 24}));
+    for (int leaf = 0; leaf < 3; ++leaf) {
+      EXPECT_LT(relative_error(jet.u_t[leaf], oracle.u_t[leaf]), 1e-10)
+          << "u_t of K = " << order << ", leaf " << leaf;
+      for (int n = 0; n <= order; ++n)
+        EXPECT_LT(relative_error(jet.u_x_derivatives[n][leaf], oracle.u_x_derivatives[n][leaf]),
+                  1e-10)
+            << "order " << n << " of K = " << order << ", leaf " << leaf;
+    }
+  }
+}
+
+TEST_P(TaylorForwardContract, parameter_gradients_match_nested_autograd) {
+  SineMlp net(three_leaves(GetParam().options));
+  const Points p = points_in(kThreeBoxes, 32, 2);
+  const at::Tensor &x = p.x, &t = p.t;
+  // A loss that mixes every output, as the root's likelihood will.
+  const auto loss_of = [](const LeafDerivatives& d) {
+    const at::Tensor& v = d.u_x_derivatives;
+    at::Tensor loss = (d.u_t - v[0] * v[v.size(0) - 1]).square().mean();
+    for (std::int64_t n = 0; n < v.size(0); ++n) loss = loss + (n + 1.0) * v[n].square().mean();
+    return loss;
+  };
+  const auto gradients_of = [&](const LeafDerivatives& d) {
+    net->zero_grad(/*set_to_none=*/true);
+    loss_of(d).backward();
+    std::vector<at::Tensor> grads;
+    for (const at::Tensor& w : net->parameters()) grads.push_back(w.grad().clone());
+    return grads;
+  };
+  const auto names = net->named_parameters().keys();
+  for (int order : {0, 1, 3, kMaxOrder}) {
+    const auto taylor = gradients_of(taylor_forward(*net, x, t, kThreeBoxes, order));
+    const auto nested = gradients_of(nested_autograd_derivatives(*net, x, t, kThreeBoxes, order));
+    ASSERT_EQ(taylor.size(), nested.size());
+    for (std::size_t i = 0; i < taylor.size(); ++i) {
+      EXPECT_GT(nested[i].abs().max().item<double>(), 0.0) << names[i] << ", K = " << order;
+      EXPECT_LT(relative_error(taylor[i], nested[i]), 1e-10) << names[i] << ", K = " << order;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SineMlpOptionSets, TaylorForwardContract,
+                         ::testing::ValuesIn(option_sets()),
+                         [](const auto& info) { return info.param.name; });
+
+TEST(TaylorForward, derivatives_match_central_differences_of_the_plain_forward) {
+  const SineMlp net(SineMlpOptions{});
+  const std::vector<DomainBox> box{{-8.0, 8.0, 0.0, 10.0}};
+  const Points p = points_in(box, 16, 3);
+  const at::Tensor &x = p.x, &t = p.t;
+  const LeafDerivatives jet = taylor_forward(*net, x, t, box, 4);
+  const auto u = [&](double dx, double dt) { return net->forward(x + dx, t + dt, box); };
+  // d^n u/dx^n ~ h^-n sum_k (-1)^k C(n, k) u(x + (n/2 - k) h): error O(h^2).
+  const double h = 2e-2;
+  for (int n = 1; n <= 4; ++n) {
+    at::Tensor difference = at::zeros_like(x);
+    double binomial = 1.0;
+    for (int k = 0; k <= n; ++k) {
+      difference = difference + ((k % 2 ? -1.0 : 1.0) * binomial) * u((0.5 * n - k) * h, 0.0);
+      binomial = binomial * (n - k) / (k + 1);
+    }
+    difference = difference / std::pow(h, n);
+    EXPECT_LT(relative_error(jet.u_x_derivatives[n], difference), 2e-3) << "order " << n;
+  }
+  const at::Tensor u_t = (u(0.0, 1e-4) - u(0.0, -1e-4)) / 2e-4;
+  EXPECT_LT(relative_error(jet.u_t, u_t), 1e-6);
+}
+
+TEST(TaylorForward, domain_map_scales_derivatives_by_the_chain_rule) {
+  // Three copies of one network: on [-1, 1]^2 (no map), on Burgers' [-8, 8] x [0, 10] and
+  // on [2, 6] x [1, 3], evaluated at the same points of [-1, 1]^2.
+  SineMlpOptions options;
+  options.leaves = 3;
+  const SineMlp net(options);
+  {
+    at::NoGradGuard no_grad;
+    for (at::Tensor w : net->parameters())
+      w.copy_(w.select(0, 0).unsqueeze(0).expand_as(w).clone());
+  }
+  const std::vector<DomainBox> boxes{
+      {-1.0, 1.0, -1.0, 1.0}, {-8.0, 8.0, 0.0, 10.0}, {2.0, 6.0, 1.0, 3.0}};
+  const Points unit = points_in({boxes[0]}, 20, 4);
+  const at::Tensor &unit_x = unit.x, &unit_t = unit.t;
+  const at::Tensor x = at::cat({unit_x, 8.0 * unit_x, 4.0 + 2.0 * unit_x});
+  const at::Tensor t = at::cat({unit_t, 5.0 * (unit_t + 1.0), 2.0 + unit_t});
+  const LeafDerivatives d = taylor_forward(*net, x, t, boxes, kMaxOrder);
+  const double x_scale[] = {1.0, 1.0 / 8.0, 1.0 / 2.0}, t_scale[] = {1.0, 1.0 / 5.0, 1.0};
+  for (int leaf = 1; leaf < 3; ++leaf) {
+    EXPECT_LT(relative_error(d.u_t[leaf], t_scale[leaf] * d.u_t[0]), 1e-12) << "leaf " << leaf;
+    for (int n = 0; n <= kMaxOrder; ++n)
+      EXPECT_LT(relative_error(d.u_x_derivatives[n][leaf],
+                               std::pow(x_scale[leaf], n) * d.u_x_derivatives[n][0]),
+                1e-12)
+          << "order " << n << ", leaf " << leaf;
+  }
+}
+
+TEST(SineMlp, same_seed_gives_the_same_weights_and_leaves_do_not_depend_on_their_count) {
+  SineMlpOptions options;
+  options.leaves = 3;
+  const SineMlp a(options), b(options);
+  options.leaves = 1;
+  const SineMlp single(options);
+  options.seed = 1;
+  const SineMlp other(options);
+  const auto pa = a->parameters(), pb = b->parameters(), p1 = single->parameters(),
+             po = other->parameters();
+  ASSERT_EQ(pa.size(), 14u);  // 7 layers: weight and bias each
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    EXPECT_TRUE(pa[i].equal(pb[i])) << i;
+    EXPECT_TRUE(pa[i].narrow(0, 0, 1).equal(p1[i])) << i;
+    EXPECT_FALSE(p1[i].equal(po[i])) << i;
+    EXPECT_FALSE(pa[i][0].equal(pa[i][1])) << i;  // leaves differ
+  }
+}
+
+TEST(SineMlp, reset_redraws_the_same_weights_and_clone_copies_them) {
+  SineMlp net(SineMlpOptions{});
+  const at::Tensor before = net->weights()[2].clone();
+  {
+    at::NoGradGuard no_grad;
+    net->weights()[2].add_(1.0);
+  }
+  const auto copy = std::dynamic_pointer_cast<SineMlpImpl>(net->clone());
+  EXPECT_TRUE(copy->weights()[2].equal(before + 1.0));
+  net->reset();
+  EXPECT_TRUE(net->weights()[2].equal(before));
+  EXPECT_TRUE(copy->weights()[2].equal(before + 1.0));
+  EXPECT_EQ(net->parameters().size(), copy->parameters().size());
+}
+
+TEST(SineMlp, siren_initialisation_respects_its_bounds) {
+  SineMlpOptions options;
+  options.leaves = 2;
+  options.hidden_omega = 2.0;
+  const SineMlp net(options);
+  const auto& w = net->weights();
+  const auto check = [](const at::Tensor& tensor, double bound, const std::string& what) {
+    const double largest = tensor.abs().max().item<double>();
+    EXPECT_LE(largest, bound) << what;
+    EXPECT_GT(largest, 0.95 * bound) << what;  // uniform over the whole interval
+    EXPECT_LT(std::abs(tensor.mean().item<double>()), 0.1 * bound) << what;
+  };
+  check(w[0], 1.0 / 2.0, "first layer");
+  for (std::size_t l = 1; l < w.size(); ++l)
+    check(w[l], std::sqrt(6.0 / 64.0) / 2.0, "layer " + std::to_string(l));
+  EXPECT_EQ(w[0].sizes(), (at::IntArrayRef{2, 2, 64}));
+  EXPECT_EQ(w[3].sizes(), (at::IntArrayRef{2, 64, 64}));
+  EXPECT_EQ(w[6].sizes(), (at::IntArrayRef{2, 64, 1}));
+  EXPECT_EQ(net->biases()[6].sizes(), (at::IntArrayRef{2, 1, 1}));
+}
+
+TEST(SineMlp, bad_options_throw_naming_the_field) {
+  const auto message_of = [](SineMlpOptions options) {
+    try {
+      SineMlp net(options);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  SineMlpOptions o;
+  o.leaves = 0;
+  EXPECT_THAT(message_of(o), HasSubstr("leaves must be >= 1 (got 0)"));
+  o = {};
+  o.hidden_layers = -2;
+  EXPECT_THAT(message_of(o), HasSubstr("hidden_layers must be >= 1 (got -2)"));
+  o = {};
+  o.width = 0;
+  EXPECT_THAT(message_of(o), HasSubstr("width"));
+  o = {};
+  o.first_omega = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THAT(message_of(o), HasSubstr("first_omega must be finite and > 0"));
+  o = {};
+  o.hidden_omega = -1.0;
+  EXPECT_THAT(message_of(o), HasSubstr("hidden_omega must be finite and > 0 (got -1"));
+  o = {};
+  o.initialization = "xavier";
+  EXPECT_THAT(message_of(o),
+              HasSubstr("initialization must be 'siren' or 'glorot' (got 'xavier')"));
+}
+
+TEST(TaylorForward, order_out_of_range_and_bad_inputs_throw) {
+  SineMlpOptions options;
+  options.leaves = 2;
+  options.hidden_layers = 1;
+  const SineMlp net(options);
+  const std::vector<DomainBox> boxes{{-1, 1, 0, 1}, {0, 2, 0, 1}};
+  const at::Tensor x = at::zeros({2, 5}, at::kDouble), t = at::zeros({2, 5}, at::kDouble);
+  const auto message_of = [&](auto&& call) {
+    try {
+      call();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  for (int order : {-1, kMaxOrder + 1}) {
+    const std::string expected = "K = " + std::to_string(order);
+    EXPECT_THAT(message_of([&] { taylor_forward(*net, x, t, boxes, order); }), HasSubstr(expected));
+    EXPECT_THAT(message_of([&] { nested_autograd_derivatives(*net, x, t, boxes, order); }),
+                HasSubstr(expected));
+  }
+  EXPECT_THAT(message_of([&] { taylor_forward(*net, x[0], t[0], boxes, 2); }), HasSubstr("[L, P]"));
+  EXPECT_THAT(message_of([&] { net->forward(x, t.narrow(1, 0, 4), boxes); }),
+              HasSubstr("t [2, 4]"));
+  EXPECT_THAT(message_of([&] { net->forward(x, t, {boxes[0]}); }), HasSubstr("one box per leaf"));
+  EXPECT_THAT(message_of([&] { net->forward(x.to(at::kFloat), t, boxes); }), HasSubstr("double"));
+  const std::vector<DomainBox> flat{{-1, 1, 0, 1}, {2, 2, 0, 1}};
+  EXPECT_THAT(message_of([&] { net->forward(x, t, flat); }), HasSubstr("boxes[1].x_max"));
+}
+
+TEST(TaylorFaaDiBruno, bell_polynomials_have_the_known_coefficients) {
+  const FaaDiBrunoTable table(kMaxOrder);
+  using Poly = std::vector<std::pair<double, std::vector<int>>>;
+  EXPECT_EQ(table.bell_polynomial(3, 2), (Poly{{3.0, {2, 1}}}));
+  EXPECT_EQ(table.bell_polynomial(4, 2), (Poly{{4.0, {3, 1}}, {3.0, {2, 2}}}));
+  EXPECT_EQ(table.bell_polynomial(6, 3),
+            (Poly{{15.0, {4, 1, 1}}, {60.0, {3, 2, 1}}, {15.0, {2, 2, 2}}}));
+  // sum_k B_{n,k}(1, 1, ...) counts the set partitions of n things: the Bell numbers.
+  const double bell_numbers[] = {1, 2, 5, 15, 52, 203};
+  for (int n = 1; n <= 6; ++n) {
+    double total = 0;
+    for (int k = 1; k <= n; ++k)
+      for (const auto& term : table.bell_polynomial(n, k)) total += term.first;
+    EXPECT_EQ(total, bell_numbers[n - 1]) << n;
+  }
+  EXPECT_THROW(table.bell_polynomial(7, 1), std::invalid_argument);
+}
+
+TEST(TaylorFaaDiBruno, sine_of_a_linear_function_has_closed_form_derivatives) {
+  // z = a x: d^n sin(a x)/dx^n = a^n sin(a x + n pi/2).
+  const FaaDiBrunoTable table(kMaxOrder);
+  const at::Tensor x = at::linspace(-2.0, 2.0, 9, at::kDouble);
+  const double a = 1.3;
+  std::vector<at::Tensor> z{at::full_like(x, a)};
+  for (int n = 2; n <= kMaxOrder; ++n) z.push_back(at::zeros_like(x));
+  const auto y = table.sine_derivatives(at::sin(a * x), at::cos(a * x), z);
+  for (int n = 1; n <= kMaxOrder; ++n)
+    EXPECT_LT(relative_error(y[n - 1], std::pow(a, n) * at::sin(a * x + n * M_PI / 2)), 1e-14) << n;
+}
+
+TEST(TaylorFaaDiBruno, written_out_forward_and_backward_match_autograd) {
+  // Random jets z, z_1..z_6 and output gradients g_1..g_6: the _into values and the
+  // hand-written vector-Jacobian product against autograd through sine_derivatives.
+  const FaaDiBrunoTable table(kMaxOrder);
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(21);
+  const auto random = [&] { return at::empty({3, 5}, at::kDouble).normal_(0.0, 1.0, gen); };
+  const at::Tensor z = random().requires_grad_(true);
+  std::vector<at::Tensor> z_x, g;
+  for (int n = 1; n <= kMaxOrder; ++n) {
+    z_x.push_back(random().requires_grad_(true));
+    g.push_back(random());
+  }
+  const std::vector<at::Tensor> y = table.sine_derivatives(at::sin(z), at::cos(z), z_x);
+  at::Tensor loss = at::zeros({}, at::kDouble);
+  for (int n = 0; n < kMaxOrder; ++n) loss = loss + (y[n] * g[n]).sum();
+  loss.backward();
+
+  at::NoGradGuard no_grad;
+  const at::Tensor s = at::sin(z), c = at::cos(z);
+  std::vector<at::Tensor> y_into, g_z;
+  for (int n = 0; n < kMaxOrder; ++n) {
+    y_into.push_back(at::empty_like(s));
+    g_z.push_back(at::empty_like(s));
+  }
+  table.sine_derivatives_into(s, c, z_x, y_into);
+  at::Tensor g_value = at::zeros_like(s);
+  table.sine_derivatives_backward(s, c, z_x, g, g_value, g_z);
+  EXPECT_LT(relative_error(g_value, z.grad()), 1e-13);
+  for (int n = 0; n < kMaxOrder; ++n) {
+    EXPECT_LT(relative_error(y_into[n], y[n]), 1e-14) << "order " << n + 1;
+    EXPECT_LT(relative_error(g_z[n], z_x[n].grad()), 1e-13) << "z_" << n + 1;
+  }
+}
