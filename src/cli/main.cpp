@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/fit_leaves_command.h"
 #include "cli/process_setup.h"
 #include "cli/simulate_command.h"
 
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "bhpm " BHPM_VERSION);
   bhpm::cli::setup_simulate(app);
+  bhpm::cli::setup_fit_leaves(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {

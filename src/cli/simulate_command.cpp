@@ -5,13 +5,11 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "io/atomic_file.h"
-#include "io/config_reader.h"
 #include "io/dataset_file.h"
-#include "io/simulate_config.h"
+#include "io/run_config.h"
 #include "pde/experiment_set.h"
 
 namespace bhpm::cli {
@@ -70,11 +68,8 @@ void setup_simulate(CLI::App& app) {
 }
 
 int run_simulate(const SimulateOptions& options) {
-  io::ConfigReader reader = io::ConfigReader::from_file(options.config_path);
-  for (const auto& assignment : options.overrides) reader.apply_override(assignment);
-  const std::string base_dir = std::filesystem::path(options.config_path).parent_path().string();
-  const io::SimulateConfig config = io::read_simulate_config(reader, base_dir);
-  reader.reject_unknown_keys();
+  const io::RunConfig run = io::read_run_config(options.config_path, options.overrides);
+  const io::SimulateConfig& config = run.simulate;
   io::require_output_folder(options.output_path);
 
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
@@ -88,7 +83,7 @@ int run_simulate(const SimulateOptions& options) {
     sets.push_back(pde::simulate_experiment_set(
         grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
   io::write_dataset(options.output_path, sets,
-                    {equation.describe(), reader.resolved_toml(), "bhpm " BHPM_VERSION " simulate"});
+                    {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
               "dt %.3g, %.2f s\n",

@@ -1,0 +1,39 @@
+#include "cli/training_printer.h"
+
+#include <cstdio>
+#include <string>
+
+namespace bhpm::cli {
+
+namespace {
+
+std::string duration(double seconds) {
+  const long total = static_cast<long>(seconds + 0.5);
+  char text[32];
+  if (total >= 3600)
+    std::snprintf(text, sizeof text, "%ldh%02ldm", total / 3600, (total / 60) % 60);
+  else
+    std::snprintf(text, sizeof text, "%ldm%02lds", total / 60, total % 60);
+  return text;
+}
+
+}  // namespace
+
+model::TrainingCallback training_printer(bool quiet) {
+  if (quiet) return {};
+  return [](const model::TrainingProgress& p) {
+    std::string line = p.phase + "  " + std::to_string(p.iteration) + "/" +
+                       std::to_string(p.iterations);
+    for (const auto& [name, value] : p.terms) {
+      char term[64];
+      std::snprintf(term, sizeof term, "  %s %.5g", name.c_str(), value);
+      line += term;
+    }
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "  %.1f it/s  %s left", p.iterations_per_second,
+                  duration(p.seconds_left).c_str());
+    std::fprintf(stderr, "%s%s\n", line.c_str(), rate);
+  };
+}
+
+}  // namespace bhpm::cli

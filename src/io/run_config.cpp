@@ -1,0 +1,21 @@
+#include "io/run_config.h"
+
+#include <filesystem>
+
+namespace bhpm::io {
+
+RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides) {
+  ConfigReader reader = ConfigReader::from_file(path);
+  for (const auto& assignment : overrides) reader.apply_override(assignment);
+  RunConfig config;
+  config.simulate = read_simulate_config(reader, std::filesystem::path(path).parent_path().string());
+  config.leaves = read_leaf_config(reader);
+  reader.reject_unknown_keys();
+  config.resolved_toml = reader.resolved_toml();
+  config.leaves.training.seed = config.simulate.seed;
+  config.leaves.model.network.seed = config.simulate.seed;
+  config.leaves.training.config = config.resolved_toml;
+  return config;
+}
+
+}  // namespace bhpm::io

@@ -1,0 +1,35 @@
+#pragma once
+/// The measurements the leaves are fitted to (paper Eq. 2): for each of L experiments,
+/// P points (x_j, t_j, u_hat_j) and the experiment's domain box.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nn/sine_mlp.h"
+#include "pde/experiment_set.h"
+
+namespace bhpm::model {
+
+struct LeafData {
+  at::Tensor x, t, u;                ///< [L, P] double
+  std::vector<nn::DomainBox> boxes;  ///< [L]
+
+  std::int64_t leaves() const { return x.size(0); }
+  std::int64_t points() const { return x.size(1); }
+};
+
+/// Throws std::invalid_argument naming `source` unless x, t, u are [L, P] double with
+/// L, P >= 1, equal shapes, finite values and one finite box of positive extent per leaf.
+void validate(const LeafData& data, const std::string& source);
+
+/// The first `experiments` experiments of a set and the first `points` of their
+/// measurements (measurement order is random, so this is a random subset). The box of
+/// an experiment is its periodic grid [x_0, x_0 + n dx] x [t_0, t_last]. Throws
+/// std::invalid_argument naming `source` when the set offers fewer experiments or points.
+LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
+                            std::int64_t points, const std::string& source);
+
+}  // namespace bhpm::model

@@ -1,0 +1,30 @@
+#include "model/leaf_model.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace bhpm::model {
+
+LeafModelImpl::LeafModelImpl(const LeafModelOptions& options) : options_(options) {
+  if (!(options.initial_noise > 0.0 && std::isfinite(options.initial_noise)))
+    throw std::invalid_argument("leaves.initial_noise: must be a positive number (got " +
+                                std::to_string(options.initial_noise) + ")");
+  network_ = register_module("network", nn::SineMlp(options.network));
+  log_noise_ = register_parameter(
+      "log_noise", at::full({options.network.leaves}, std::log(options.initial_noise), at::kDouble));
+}
+
+at::Tensor LeafModelImpl::noise_scale() const { return at::exp(log_noise_); }
+
+at::Tensor LeafModelImpl::negative_log_likelihood(const at::Tensor& predicted,
+                                                  const at::Tensor& measured) const {
+  const at::Tensor log_sigma = log_noise_.unsqueeze(1);                    // [L, 1]
+  const at::Tensor squared = (measured - predicted).pow(2);                // [L, B]
+  return (log_sigma + 0.5 * std::log(2.0 * M_PI) + 0.5 * squared * at::exp(-2.0 * log_sigma))
+      .mean(1);
+}
+
+}  // namespace bhpm::model
