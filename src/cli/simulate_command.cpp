@@ -3,7 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -18,25 +21,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Prints "simulate train: t = 4.50 / 10 (45%), 1.2 s elapsed" at most a few times a second.
+/// Prints "simulate train: t = 4.50 / 10 (45%), 1.2 s elapsed": rewritten in place on a
+/// terminal (at most four times a second), one line per tenth of the run otherwise.
 class ProgressPrinter {
  public:
-  explicit ProgressPrinter(bool quiet) : quiet_(quiet), start_(Clock::now()) {}
+  explicit ProgressPrinter(bool quiet)
+      : quiet_(quiet), terminal_(isatty(fileno(stderr)) != 0), start_(Clock::now()) {}
   void operator()(const std::string& set, double t, double t_end) {
     if (quiet_) return;
     const auto now = Clock::now();
-    if (t < t_end && now - last_ < std::chrono::milliseconds(250)) return;
+    const bool done = t >= t_end;
+    if (terminal_ ? (!done && now - last_ < std::chrono::milliseconds(250))
+                  : (!done && t < next_fraction_ * t_end))
+      return;
     last_ = now;
+    next_fraction_ = done ? 0.1 : std::floor(10.0 * t / t_end + 1.0) / 10.0;
     const double elapsed = std::chrono::duration<double>(now - start_).count();
-    std::fprintf(stderr, "\rsimulate %s: t = %.4g / %.4g (%3.0f%%), %.1f s elapsed%s",
-                 set.c_str(), t, t_end, 100.0 * t / t_end, elapsed, t >= t_end ? "\n" : "");
+    std::fprintf(stderr, "%ssimulate %s: t = %.4g / %.4g (%3.0f%%), %.1f s elapsed%s",
+                 terminal_ ? "\r" : "", set.c_str(), t, t_end, 100.0 * t / t_end, elapsed,
+                 done || !terminal_ ? "\n" : "");
     std::fflush(stderr);
   }
 
  private:
   bool quiet_;
+  bool terminal_;
   Clock::time_point start_;
   Clock::time_point last_{};
+  double next_fraction_ = 0.1;
 };
 
 pde::ExperimentSetOptions set_options(const io::SimulateConfig& config, const std::string& name,
