@@ -1,5 +1,6 @@
 #include "io/config_reader.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -215,6 +216,21 @@ std::string ConfigSection::string(const std::string& key, const std::string& fal
       type_error(key, "a string", *node);
   }
   reader_.record(name_, key, toml::value<std::string>(value));
+  return value;
+}
+
+double ConfigSection::positive_number(const std::string& key, double fallback) {
+  const double value = number(key, fallback);
+  require(value > 0.0 && std::isfinite(value), key, "must be a positive number",
+          format_number(value));
+  return value;
+}
+
+std::int64_t ConfigSection::integer_at_least(const std::string& key, std::int64_t fallback,
+                                             std::int64_t minimum) {
+  const std::int64_t value = integer(key, fallback);
+  require(value >= minimum, key, "must be an integer >= " + std::to_string(minimum),
+          std::to_string(value));
   return value;
 }
 

@@ -70,6 +70,11 @@ class ConfigSection {
   std::string string(const std::string& key, const std::string& fallback);
   std::vector<double> numbers(const std::string& key, const std::vector<double>& fallback);
 
+  /// number() that must be positive and finite; integer() that must be >= minimum.
+  double positive_number(const std::string& key, double fallback);
+  std::int64_t integer_at_least(const std::string& key, std::int64_t fallback,
+                                std::int64_t minimum);
+
   /// True when the key is present in the input (before defaults).
   bool has(const std::string& key) const;
 

@@ -13,21 +13,6 @@ namespace {
 std::string text(double value) { return format_number(value); }
 std::string text(std::int64_t value) { return std::to_string(value); }
 
-double positive(ConfigSection& section, const std::string& key, double fallback) {
-  const double value = section.number(key, fallback);
-  section.require(value > 0.0 && std::isfinite(value), key, "must be a positive number",
-                  text(value));
-  return value;
-}
-
-std::int64_t at_least(ConfigSection& section, const std::string& key, std::int64_t fallback,
-                      std::int64_t minimum) {
-  const std::int64_t value = section.integer(key, fallback);
-  section.require(value >= minimum, key, "must be an integer >= " + std::to_string(minimum),
-                  text(value));
-  return value;
-}
-
 void read_equation(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("equation");
   auto& eq = config.equation;
@@ -54,25 +39,25 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
   domain.require(std::isfinite(config.x_min) && std::isfinite(config.x_max) &&
                      config.x_max > config.x_min,
                  "x_max", "must be finite and greater than domain.x_min", text(config.x_max));
-  config.solve.t_end = positive(domain, "t_end", d.t_end);
+  config.solve.t_end = domain.positive_number("t_end", d.t_end);
 
   ConfigSection solver = reader.section("solver");
   config.modes = solver.integer("modes", d.modes);
   solver.require(config.modes >= 4 && config.modes % 2 == 0, "modes",
                  "must be an even integer >= 4", text(config.modes));
-  config.solve.stepper.dt = positive(solver, "dt", d.dt);
-  config.solve.output_dt = positive(solver, "output_dt", d.output_dt);
+  config.solve.stepper.dt = solver.positive_number("dt", d.dt);
+  config.solve.output_dt = solver.positive_number("output_dt", d.output_dt);
   const double ratio = config.solve.t_end / config.solve.output_dt;
   solver.require(config.solve.output_dt <= config.solve.t_end &&
                      std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio,
                  "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
                  text(config.solve.output_dt));
   config.solve.stepper.dealias = solver.boolean("dealias", true);
-  const std::int64_t contour_points = at_least(solver, "contour_points", 64, 8);
+  const std::int64_t contour_points = solver.integer_at_least("contour_points", 64, 8);
   solver.require(contour_points <= 4096, "contour_points", "must be <= 4096",
                  text(contour_points));
   config.solve.stepper.contour_points = static_cast<int>(contour_points);
-  config.solve.blowup_factor = positive(solver, "blowup_factor", 1e3);
+  config.solve.blowup_factor = solver.positive_number("blowup_factor", 1e3);
 }
 
 void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
@@ -83,7 +68,7 @@ void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
   ic.kind = section.string("kind", "gp");
   section.require(ic.kind == "gp" || ic.kind == "expression" || ic.kind == "file", "kind",
                   "must be one of gp, expression, file", "\"" + ic.kind + "\"");
-  ic.gp.amplitude = positive(section, "amplitude", d.ic_amplitude);
+  ic.gp.amplitude = section.positive_number("amplitude", d.ic_amplitude);
   ic.gp.length_scale = section.number("length_scale", d.ic_length_scale);
   section.require(ic.gp.length_scale >= pde::kMinLengthScale && std::isfinite(ic.gp.length_scale),
                   "length_scale", "must be >= " + text(pde::kMinLengthScale),
@@ -99,9 +84,9 @@ void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
 
 void read_data(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("data");
-  config.train_experiments = at_least(section, "train_experiments", 10, 1);
-  config.test_experiments = at_least(section, "test_experiments", 10, 0);
-  config.measurements.n_st = at_least(section, "n_st", 8192, 1);
+  config.train_experiments = section.integer_at_least("train_experiments", 10, 1);
+  config.test_experiments = section.integer_at_least("test_experiments", 10, 0);
+  config.measurements.n_st = section.integer_at_least("n_st", 8192, 1);
   config.measurements.noise = section.number("noise", 0.0);
   section.require(config.measurements.noise >= 0.0 && std::isfinite(config.measurements.noise),
                   "noise", "must be a finite number >= 0", text(config.measurements.noise));
