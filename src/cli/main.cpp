@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
 #include "cli/process_setup.h"
 #include "cli/simulate_command.h"
+#include "cli/train_command.h"
 
 int main(int argc, char** argv) {
   bhpm::cli::configure_process();
@@ -17,6 +19,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "bhpm " BHPM_VERSION);
   bhpm::cli::setup_simulate(app);
   bhpm::cli::setup_fit_leaves(app);
+  bhpm::cli::setup_train(app);
+  bhpm::cli::setup_evaluate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {

@@ -156,10 +156,20 @@ void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mea
 
 SparseVariationalGp sparse_gp_from_exact(const ExactGpImpl& exact, const at::Tensor& inputs,
                                          const KMeansOptions& inducing,
-                                         const SparseVariationalGpOptions& options) {
-  require_matrix(inputs, -1, exact.kernel()->dimensions(), kWhere, "inputs to cluster");
+                                         const SparseVariationalGpOptions& options,
+                                         const at::Tensor& cluster_scale) {
+  const std::int64_t dimensions = exact.kernel()->dimensions();
+  require_matrix(inputs, -1, dimensions, kWhere, "inputs to cluster");
+  const bool scaled = cluster_scale.defined();
+  if (scaled && !(cluster_scale.dim() == 1 && cluster_scale.size(0) == dimensions &&
+                  (cluster_scale > 0).all().item<bool>()))
+    throw std::invalid_argument(std::string(kWhere) + ": cluster_scale must be [" +
+                                std::to_string(dimensions) + "] and positive");
   const at::Tensor z =
-      inputs.size(0) <= inducing.clusters ? inputs.detach() : kmeans(inputs, inducing);
+      inputs.size(0) <= inducing.clusters
+          ? inputs.detach()
+          : (scaled ? kmeans(inputs.detach() / cluster_scale, inducing) * cluster_scale
+                    : kmeans(inputs, inducing));
   SparseVariationalGp sparse(exact.mean(), exact.kernel(), exact.likelihood(), z, options);
   sparse->initialize_from(exact);
   return sparse;

@@ -113,9 +113,12 @@ TORCH_MODULE(SparseVariationalGp);
 /// The paper's phase-3 start (appendix B): Z = k-means centres of `inputs` [N, D]
 /// (inducing.clusters = M, default 128; Z = inputs when N <= M), parts SHARED with
 /// `exact` (the same modules, so training the sparse GP moves them), q(u) = the exact
-/// GP's posterior at Z (initialize_from).
+/// GP's posterior at Z (initialize_from). With `cluster_scale` [D] (positive), k-means
+/// runs on inputs / cluster_scale and the centres are scaled back, e.g. to cluster in
+/// the metric of an ARD kernel's lengthscales.
 SparseVariationalGp sparse_gp_from_exact(const ExactGpImpl& exact, const at::Tensor& inputs,
                                          const KMeansOptions& inducing = {},
-                                         const SparseVariationalGpOptions& options = {});
+                                         const SparseVariationalGpOptions& options = {},
+                                         const at::Tensor& cluster_scale = {});
 
 }  // namespace bhpm::gp

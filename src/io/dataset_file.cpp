@@ -5,6 +5,7 @@
 #include "io/atomic_file.h"
 #include "io/config_reader.h"
 #include "io/hdf5_file.h"
+#include "io/hdf5_tensor.h"
 
 namespace bhpm::io {
 
@@ -12,19 +13,6 @@ namespace {
 
 constexpr const char* kFormat = "bhpm-dataset";
 constexpr std::int64_t kFormatVersion = 1;
-
-std::vector<std::size_t> shape_of(const at::Tensor& tensor) {
-  return {tensor.sizes().begin(), tensor.sizes().end()};
-}
-
-void write_tensor(const Hdf5Location& group, const std::string& name, const at::Tensor& tensor,
-                  const ArrayInfo& info) {
-  const at::Tensor data = tensor.contiguous();
-  if (data.scalar_type() == at::kLong)
-    group.write_array(name, data.data_ptr<std::int64_t>(), shape_of(data), info);
-  else
-    group.write_array(name, data.to(at::kDouble).data_ptr<double>(), shape_of(data), info);
-}
 
 void write_set(const Hdf5Location& file, const pde::ExperimentSet& set) {
   const Hdf5Location group = file.create_group(set.name);

@@ -1,6 +1,6 @@
 #include "io/leaf_config.h"
 
-#include <cmath>
+#include "io/root_config.h"
 
 namespace bhpm::io {
 
@@ -21,15 +21,8 @@ LeafConfig read_leaf_config(ConfigReader& reader) {
 
   ConfigSection train = reader.section("train_leaves");
   model::LeafTrainingOptions& t = config.training;
-  t.iterations = train.integer_at_least("iterations", t.iterations, 0);
-  t.learning_rate = train.positive_number("learning_rate", t.learning_rate);
-  t.final_learning_rate = train.number("final_learning_rate", t.final_learning_rate);
-  train.require(t.final_learning_rate < 0 || (t.final_learning_rate > 0 &&
-                                              std::isfinite(t.final_learning_rate)),
-                "final_learning_rate", "must be positive, or negative for a constant rate",
-                format_number(t.final_learning_rate));
+  read_schedule(train, t);
   t.batch_size = train.integer_at_least("batch_size", t.batch_size, 0);
-  t.checkpoint_every = train.integer_at_least("checkpoint_every", t.checkpoint_every, 1);
   return config;
 }
 

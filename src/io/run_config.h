@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "io/leaf_config.h"
+#include "io/root_config.h"
+#include "model/bhpm_training.h"
 #include "io/simulate_config.h"
 
 namespace bhpm::io {
@@ -14,11 +16,18 @@ namespace bhpm::io {
 struct RunConfig {
   SimulateConfig simulate;
   LeafConfig leaves;
+  RootConfig root;
   std::string resolved_toml;  ///< every value read, defaults included
 };
 
 /// Reads `path` with "section.key=value" overrides applied; throws ConfigError naming the
 /// file, the field and the rule.
 RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides);
+
+/// The three-phase training options of `config` for N = `experiments` leaves, with
+/// checkpoints in `run_dir` ("" = none), the configuration's seed and resolved text.
+model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config,
+                                                 std::int64_t experiments,
+                                                 const std::string& run_dir);
 
 }  // namespace bhpm::io

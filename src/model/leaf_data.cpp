@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "pde/random.h"
+
 namespace bhpm::model {
 
 namespace {
@@ -68,6 +70,24 @@ LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experime
   data.boxes.assign(static_cast<std::size_t>(experiments), box);
   validate(data, source);
   return data;
+}
+
+at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
+                             const std::string& stream, std::int64_t iteration) {
+  if (batch_size <= 0 || batch_size >= data.points()) return {};
+  pde::Rng rng(pde::derive_seed(seed, stream, static_cast<std::uint64_t>(iteration)));
+  at::Tensor indices = at::empty({data.leaves(), batch_size}, at::kLong);
+  for (std::int64_t leaf = 0; leaf < data.leaves(); ++leaf) {
+    const auto chosen = rng.sample_without_replacement(data.points(), batch_size);
+    std::copy(chosen.begin(), chosen.end(), indices[leaf].data_ptr<std::int64_t>());
+  }
+  return indices;
+}
+
+LeafData select_points(const LeafData& data, const at::Tensor& indices) {
+  if (!indices.defined()) return data;
+  return {at::gather(data.x, 1, indices), at::gather(data.t, 1, indices),
+          at::gather(data.u, 1, indices), data.boxes};
 }
 
 }  // namespace bhpm::model

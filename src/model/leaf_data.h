@@ -32,4 +32,13 @@ void validate(const LeafData& data, const std::string& source);
 LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
                             std::int64_t points, const std::string& source);
 
+/// Minibatch indices [L, B] for training step `iteration`: B = batch_size distinct points
+/// per leaf drawn from derive_seed(seed, stream, iteration) alone (so a resumed run draws
+/// the same batches). Undefined tensor when batch_size is 0 or >= P (full batches).
+at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
+                             const std::string& stream, std::int64_t iteration);
+
+/// The measurements at `indices` [L, B] (all of them when indices is undefined).
+LeafData select_points(const LeafData& data, const at::Tensor& indices);
+
 }  // namespace bhpm::model

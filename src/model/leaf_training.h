@@ -10,25 +10,21 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "model/adam_phase.h"
 #include "model/leaf_data.h"
 #include "model/leaf_model.h"
 #include "model/training_progress.h"
 
 namespace bhpm::model {
 
-struct LeafTrainingOptions {
-  std::int64_t iterations = 10000;     ///< total Adam steps (>= 0)
-  double learning_rate = 1e-3;         ///< > 0, the rate at the first step
-  /// Rate at the last step, reached by cosine annealing; < 0 keeps the rate constant (the
-  /// paper's schedule). Annealing to ~1e-4 lets Adam settle instead of hovering.
-  double final_learning_rate = -1.0;
-  std::int64_t batch_size = 0;         ///< points per leaf per step; 0 = all (>= 0)
-  std::string checkpoint_path;         ///< "" = no checkpoints
-  std::int64_t checkpoint_every = 1000;  ///< steps between checkpoints (>= 1)
-  std::int64_t report_every = 100;     ///< steps between progress reports (>= 1)
-  std::uint64_t seed = 0;              ///< minibatch draws
-  std::string config;                  ///< resolved configuration, stored in checkpoints
+/// The schedule (defaults: the paper's 1e4 steps at a constant 1e-3) plus minibatching.
+/// Cosine annealing to final_learning_rate ~1e-4 lets Adam settle instead of hovering.
+struct LeafTrainingOptions : AdamSchedule {
+  std::int64_t batch_size = 0;  ///< points per leaf per step; 0 = all (>= 0)
+  std::uint64_t seed = 0;       ///< minibatch draws
 };
 
 struct LeafTrainingResult {
@@ -36,10 +32,17 @@ struct LeafTrainingResult {
   double final_loss = 0;          ///< sum over leaves of the per-point NLL at the last step
 };
 
+/// The configuration fields a leaves checkpoint must agree on, as (field, value).
+std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafModelImpl& model);
+
+/// Appends ("sigma[i]", sigma_i) for every leaf to a progress report's terms.
+void append_noise_scales(const LeafModelImpl& model,
+                         std::vector<std::pair<std::string, double>>& terms);
+
 /// Trains `model` on `data` (validated first). Throws std::invalid_argument for bad
 /// options or data, io::CheckpointError for a checkpoint of another architecture, and
-/// std::runtime_error naming the phase and iteration when the objective is not finite
-/// (the last good checkpoint is left as it was).
+/// TrainingError naming the phase and iteration when the objective is not finite (the
+/// last good checkpoint is left as it was).
 LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
                                 const LeafTrainingOptions& options,
                                 const TrainingCallback& progress = {});

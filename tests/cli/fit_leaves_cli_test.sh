@@ -1,15 +1,7 @@
 #!/usr/bin/env bash
 # bhpm fit-leaves: a small fit, resuming from its checkpoint, and refusals of bad input
 # (architecture mismatch, too many experiments, NaN in the measurements).
-set -u
-bhpm="$1"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-check() {  # check NAME CONDITION-EXIT-CODE
-  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok: $1"; else failed=$((failed + 1)); echo "FAILED: $1"; fi
-}
+source "$(dirname "$0")/common.sh"
 
 cat > "$work/run.toml" <<'TOML'
 seed = 3
@@ -57,10 +49,6 @@ expect_error "too many experiments" "N = 3 experiments requested" -o "$work/othe
 expect_error "too many points" "n_st = 65 points requested" -o "$work/other" --points 65
 expect_error "unknown key" "train_leaves.iteration" -o "$work/other" --set train_leaves.iteration=5
 
-python=""
-for candidate in python3 /usr/bin/python3; do
-  if "$candidate" -c "import h5py" 2>/dev/null; then python="$candidate"; break; fi
-done
 if [ -n "$python" ]; then
   cp "$work/data.h5" "$work/nan.h5"
   "$python" -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['train/measurements/u'][1, 5] = float('nan')" "$work/nan.h5"

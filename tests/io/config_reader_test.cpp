@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error_message.h"
 #include "io/config_reader.h"
 
 using bhpm::io::ConfigError;
@@ -19,13 +20,7 @@ namespace {
 /// The message of the ConfigError that `action` throws; fails the test when none is thrown.
 template <typename Action>
 std::string config_error(Action action) {
-  try {
-    action();
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected a ConfigError";
-  return "";
+  return bhpm::testing_support::error_message<ConfigError>(action);
 }
 
 }  // namespace

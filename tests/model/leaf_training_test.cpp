@@ -16,46 +16,13 @@
 #include "nn/taylor_forward.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
+#include "model/training_fixture.h"
 
 using namespace bhpm;
 using testing::HasSubstr;
 
-namespace {
+using namespace bhpm::testing_fixture;
 
-/// One default Burgers experiment (256 modes, [-8, 8] x [0, 10]) with n_st points.
-pde::ExperimentSet burgers_set(std::int64_t n_st, double noise, std::int64_t experiments = 1) {
-  const pde::DatasetDefaults d = pde::dataset_defaults("burgers");
-  pde::ExperimentSetOptions options;
-  options.experiments = experiments;
-  options.seed = 3;
-  options.initial_condition.gp = {d.ic_amplitude, d.ic_length_scale};
-  options.measurements = {n_st, noise};
-  options.solve.t_end = d.t_end;
-  options.solve.output_dt = 0.1;
-  options.solve.stepper.dt = d.dt;
-  return pde::simulate_experiment_set(pde::PeriodicGrid(d.x_min, d.x_max, d.modes),
-                                      pde::make_equation({}), options);
-}
-
-model::LeafModelOptions leaf_options(std::int64_t leaves, std::int64_t width = 64) {
-  model::LeafModelOptions options;
-  options.network.leaves = leaves;
-  options.network.width = width;
-  options.network.seed = 5;
-  return options;
-}
-
-double relative_l2(const at::Tensor& predicted, const at::Tensor& truth) {
-  return ((predicted - truth).norm() / truth.norm()).item<double>();
-}
-
-std::string temp_path(const std::string& name) {
-  const std::string path = testing::TempDir() + name;
-  std::filesystem::remove(path);
-  return path;
-}
-
-}  // namespace
 
 TEST(LeafTraining, noise_free_burgers_leaf_reproduces_u_and_its_derivatives) {
   const pde::ExperimentSet set = burgers_set(8192, 0.0);

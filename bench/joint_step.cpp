@@ -1,0 +1,135 @@
+/// Time of one iteration of each training phase (paper appendix B) and the projected time
+/// of the paper's full protocol (N = 4, n_st = 8192, K = 2) on this machine:
+///   phase 1  leaves alone: forward + NLL + backward + Adam step, 4 leaves x B points
+///   phase 2  exact GP on 1024 root rows: -log p(y | X) + backward + Adam step
+///   phase 3  joint: Taylor pass (u, u_x, u_xx, u_t) of 4 leaves x 1024 points, leaf NLL,
+///            sparse-GP ELBO over the 4096 root rows (128 inducing inputs), backward
+///            through leaves and root, Adam step over every parameter.
+/// Leaves are the default 6 x 64 sine MLPs, double precision, 2 ATen threads (every core
+/// here). Data: smooth Burgers-like fields on the default Burgers box. Each figure is the
+/// median of several iterations after warm-up. Target for phase 3: < 100 ms.
+///
+/// Usage: joint_step [repetitions=15]
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/optim/adam.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli/process_setup.h"
+#include "model/bhpm_model.h"
+#include "model/exact_root_training.h"
+#include "model/root_data.h"
+#include "model/root_gp.h"
+
+using namespace bhpm;
+
+namespace {
+
+constexpr std::int64_t kLeaves = 4;
+constexpr int kOrder = 2;
+
+/// 4 experiments of `points` measurements of u = 0.4 sin(pi x / 8 + phase) exp(-t / 20).
+model::LeafData synthetic_data(std::int64_t points) {
+  at::manual_seed(3);
+  model::LeafData data;
+  data.x = at::rand({kLeaves, points}, at::kDouble) * 16 - 8;
+  data.t = at::rand({kLeaves, points}, at::kDouble) * 10;
+  const at::Tensor phase = at::arange(kLeaves, at::kDouble).unsqueeze(1);
+  data.u = 0.4 * at::sin(M_PI * data.x / 8 + phase) * at::exp(-data.t / 20);
+  data.boxes.assign(kLeaves, nn::DomainBox{-8, 8, 0, 10});
+  return data;
+}
+
+model::LeafModelOptions leaf_options() {
+  model::LeafModelOptions options;
+  options.network.leaves = kLeaves;
+  return options;
+}
+
+/// Median milliseconds of `step` after three warm-up calls.
+double median_ms(const std::function<void()>& step, int repetitions) {
+  for (int i = 0; i < 3; ++i) step();
+  std::vector<double> times;
+  for (int i = 0; i < repetitions; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    step();
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+  return times[times.size() / 2];
+}
+
+/// An Adam step on `loss()` over `parameters`.
+std::function<void()> adam_step(std::vector<at::Tensor> parameters,
+                                std::function<at::Tensor()> loss) {
+  auto adam = std::make_shared<torch::optim::Adam>(parameters, torch::optim::AdamOptions(1e-4));
+  return [adam, loss] {
+    adam->zero_grad();
+    loss().backward();
+    adam->step();
+  };
+}
+
+double leaves_ms(std::int64_t points, int repetitions) {
+  const model::LeafData data = synthetic_data(points);
+  model::LeafModel leaves(leaf_options());
+  return median_ms(adam_step(leaves->parameters(), [&] {
+    return leaves->negative_log_likelihood(
+        leaves->network().forward(data.x, data.t, data.boxes), data.u).sum();
+  }), repetitions);
+}
+
+double exact_gp_ms(int repetitions) {
+  const model::LeafData data = synthetic_data(256);
+  model::LeafModel leaves(leaf_options());
+  gp::ExactGp exact = model::make_exact_root(model::root_data_detached(*leaves, data, kOrder));
+  return median_ms(adam_step(exact->parameters(), [&] {
+    return -exact->log_marginal_likelihood() / 1024.0;
+  }), repetitions);
+}
+
+double joint_ms(int repetitions) {
+  const model::LeafData data = synthetic_data(1024);
+  model::LeafModel leaves(leaf_options());
+  const model::RootData root = model::root_data_detached(*leaves, data, kOrder);
+  gp::ExactGp exact = model::make_exact_root(model::random_rows(root, 1024, 1));
+  model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder);
+  return median_ms(adam_step(bhpm->parameters(), [&] {
+    return bhpm->objective(data, 8192).loss;
+  }), repetitions);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  cli::configure_process();
+  cli::use_threads(0);
+  const int repetitions = argc > 1 ? std::max(1, std::stoi(argv[1])) : 15;
+  std::printf("ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
+              at::get_num_threads(), repetitions);
+  const double joint = joint_ms(repetitions);
+  std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n", joint);
+  const double exact = exact_gp_ms(repetitions);
+  std::printf("phase 2 exact GP on 1024 root rows:                                %8.1f ms\n", exact);
+  const double minibatch = leaves_ms(1024, repetitions);
+  std::printf("phase 1 leaves, 4 x 1024 points:                                   %8.1f ms\n", minibatch);
+  const double full = leaves_ms(8192, std::max(3, repetitions / 3));
+  std::printf("phase 1 leaves, 4 x 8192 points (the paper's full batch):          %8.1f ms\n\n", full);
+
+  const double phases_23 = 2000 * exact + 50000 * joint;
+  std::printf("projected paper protocol (N = 4, n_st = 8192; 1e4 + 2000 + 5e4 iterations):\n");
+  std::printf("  phase 1 full batch (as the paper), phase 3 minibatch 1024: %6.2f h\n",
+              (1e4 * full + phases_23) / 3.6e6);
+  std::printf("  phases 1 and 3 on minibatches of 1024 per leaf:            %6.2f h\n",
+              (1e4 * minibatch + phases_23) / 3.6e6);
+  std::printf("  (the paper: slightly under 4 h on an RTX 2070)\n");
+  return 0;
+}

@@ -1,0 +1,114 @@
+#include "cli/evaluate_command.h"
+
+#include <CLI/CLI.hpp>
+#include <ATen/ATen.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/process_setup.h"
+#include "eval/held_out_operator_data.h"
+#include "eval/metrics_json.h"
+#include "eval/operator_metrics.h"
+#include "eval/root_predictive.h"
+#include "gp/linear_mean.h"
+#include "io/atomic_file.h"
+#include "io/checkpoint.h"
+#include "io/dataset_equation.h"
+#include "io/dataset_file.h"
+#include "model/bhpm_training.h"
+#include "model/root_gp.h"
+#include "pde/nonlinear_term.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// The trained root of a run folder; refuses an unfinished or missing joint phase.
+gp::SparseVariationalGp trained_root(const std::string& run_dir) {
+  const std::string path = model::joint_checkpoint_path(run_dir);
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(run_dir + ": no trained model (" + path +
+                             " is missing; run `bhpm train` first)");
+  const io::Checkpoint checkpoint = io::load_checkpoint(path);
+  return model::sparse_root_from_checkpoint(checkpoint, "root.", path);
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  io::AtomicFile output(path);
+  {
+    std::ofstream file(output.temporary_path());
+    file << text;
+    if (!file) throw std::runtime_error(path + ": could not be written");
+  }
+  output.commit();
+}
+
+std::string learned_mean(const gp::SparseVariationalGpImpl& root) {
+  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
+  std::string text;
+  char term[64];
+  for (std::int64_t m = 0; m < mean.weight().size(0); ++m) {
+    std::snprintf(term, sizeof term, " %+.4g %s", mean.weight()[m].item<double>(),
+                  pde::derivative_name(static_cast<int>(m)).c_str());
+    text += term;
+  }
+  std::snprintf(term, sizeof term, " %+.4g", mean.bias().item<double>());
+  return "u_t ~" + text + term;
+}
+
+}  // namespace
+
+void setup_evaluate(CLI::App& app) {
+  auto options = std::make_shared<EvaluateOptions>();
+  CLI::App* command = app.add_subcommand(
+      "evaluate", "Score the learned operator on held-out experiments (RMSE, NLPD, coverage)");
+  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--data", options->data_path, "Dataset with a test set (HDF5)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", options->output_path,
+                      "Metrics file (JSON; default RUN_DIR/metrics.json)");
+  command->add_option("--max-points", options->max_points,
+                      "Score an evenly spread subset of this many grid points (0 = all)")
+      ->check(CLI::NonNegativeNumber);
+  command->callback([options] { throw CLI::RuntimeError(run_evaluate(*options)); });
+}
+
+int run_evaluate(const EvaluateOptions& options) {
+  const std::string output = options.output_path.empty()
+                                 ? (std::filesystem::path(options.run_dir) / "metrics.json").string()
+                                 : options.output_path;
+  io::require_output_folder(output);
+  const gp::SparseVariationalGp root = trained_root(options.run_dir);
+  const pde::Equation equation = io::read_dataset_equation(options.data_path);
+  const pde::ExperimentSet set = io::read_experiment_set(options.data_path, "test");
+  use_threads(0);
+  const int order = static_cast<int>(root->kernel()->dimensions() - 1);
+  const eval::OperatorTestData test =
+      eval::held_out_operator_data(set, equation, order, options.max_points);
+  const gp::MarginalNormal predictive = eval::root_predictive(*root, test.inputs);
+  const eval::OperatorMetrics metrics =
+      eval::operator_metrics(predictive.mean, predictive.variance, test.target);
+  const std::vector<double> per_experiment =
+      eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0));
+  write_text(output, eval::metrics_json(metrics,
+                                        {{"run_dir", options.run_dir},
+                                         {"data", options.data_path},
+                                         {"true_equation", equation.describe()},
+                                         {"learned_mean", learned_mean(*root)}},
+                                        per_experiment));
+  std::printf("held-out experiments: %lld of %s (test set)\ntrue operator: %s\nlearned mean:  %s\n%s",
+              static_cast<long long>(set.u.size(0)), options.data_path.c_str(),
+              equation.describe().c_str(), learned_mean(*root).c_str(),
+              eval::metrics_table(metrics).c_str());
+  std::printf("metrics: %s\n", output.c_str());
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,70 @@
+#include "cli/train_command.h"
+
+#include <CLI/CLI.hpp>
+#include <ATen/ATen.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include "cli/training_printer.h"
+#include "gp/linear_mean.h"
+#include "gp/rbf_kernel.h"
+#include "model/bhpm_training.h"
+#include "model/root_export.h"
+#include "pde/nonlinear_term.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// "u_t ~ 0.0012 u - 0.013 u_x + 0.098 u_xx + 0.0004" and the kernel's scales.
+void print_root(const gp::SparseVariationalGpImpl& root) {
+  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
+  const auto& kernel = dynamic_cast<const gp::RbfKernelImpl&>(*root.kernel());
+  const at::Tensor w = mean.weight().detach(), l = kernel.lengthscales().detach();
+  std::printf("root mean: u_t ~");
+  for (std::int64_t m = 0; m < w.size(0); ++m)
+    std::printf(" %+.4g %s", w[m].item<double>(), pde::derivative_name(static_cast<int>(m)).c_str());
+  std::printf(" %+.4g\nroot kernel: signal sd %.4g, lengthscales", mean.bias().item<double>(),
+              std::sqrt(kernel.signal_variance().item<double>()));
+  for (std::int64_t m = 0; m < l.size(0); ++m) std::printf(" %.4g", l[m].item<double>());
+  std::printf("; noise sd %.4g; %lld inducing inputs\n",
+              std::sqrt(root.likelihood()->variance().item<double>()),
+              static_cast<long long>(root.inducing_points()));
+}
+
+}  // namespace
+
+void setup_train(CLI::App& app) {
+  auto options = std::make_shared<TrainingCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "train", "Train leaves and root GP by the paper's three phases (resumes from RUN_DIR)");
+  add_training_options(*command, *options);
+  command->callback([options] { throw CLI::RuntimeError(run_train(*options)); });
+}
+
+int run_train(const TrainingCommandOptions& options) {
+  const TrainingInputs inputs = load_training_inputs(options);
+  const model::BhpmTrainingOptions training =
+      io::bhpm_training_options(inputs.config, inputs.data.leaves(), options.run_dir);
+  const model::BhpmTrainingResult result =
+      model::train_bhpm(inputs.data, training, training_printer(options.quiet));
+  const std::string root_file = (std::filesystem::path(options.run_dir) / "root.h5").string();
+  model::write_root_file(root_file, *result.model, inputs.data, inputs.config.resolved_toml);
+
+  std::printf("trained %lld leaves on %lld points each (K = %d)%s\n",
+              static_cast<long long>(inputs.data.leaves()),
+              static_cast<long long>(inputs.data.points()), result.model->order(),
+              result.skipped_to_joint ? ", resumed in the joint phase" : "");
+  const at::Tensor sigma = result.model->leaves().noise_scale().detach();
+  std::printf("leaf noise sd:");
+  for (std::int64_t i = 0; i < sigma.size(0); ++i) std::printf(" %.4g", sigma[i].item<double>());
+  std::printf("\n");
+  print_root(result.model->root());
+  std::printf("model: %s\nroot inputs and GP: %s\n",
+              model::joint_checkpoint_path(options.run_dir).c_str(), root_file.c_str());
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,114 @@
+#include "eval/held_out_operator_data.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "gp/argument_checks.h"
+#include "pde/periodic_grid.h"
+
+namespace bhpm::eval {
+
+namespace {
+
+const auto kReal = at::TensorOptions().dtype(at::kDouble);
+const auto kIndex = at::TensorOptions().dtype(at::kLong);
+
+bool is_double_tensor(const at::Tensor& tensor, std::int64_t dims) {
+  return tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == dims;
+}
+
+/// Checks shapes and the grid; returns the grid spacing.
+double check_set(const pde::ExperimentSet& set, const std::string& where) {
+  if (!is_double_tensor(set.u, 3) || set.u.size(0) < 1 || set.u.size(1) < 1)
+    throw std::invalid_argument(where + ": u must be a double tensor [E, T, n] with E, T >= 1 "
+                                "(got " + gp::describe_tensor(set.u) + ")");
+  const std::int64_t times = set.u.size(1), n = set.u.size(2);
+  if (!is_double_tensor(set.t, 1) || set.t.size(0) != times)
+    throw std::invalid_argument(where + ": t must be a double tensor [" + std::to_string(times) +
+                                "] matching u (got " + gp::describe_tensor(set.t) + ")");
+  if (!is_double_tensor(set.x, 1) || set.x.size(0) != n || n < 4 || n % 2 != 0)
+    throw std::invalid_argument(where + ": x must be a double tensor [n] matching u, n even and "
+                                ">= 4 (got " + gp::describe_tensor(set.x) + ", u " +
+                                gp::describe_tensor(set.u) + ")");
+  const double x0 = set.x[0].item<double>();
+  const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
+  const double deviation =
+      (set.x - (x0 + dx * at::arange(n, kReal))).abs().max().item<double>();
+  if (!(std::isfinite(dx) && dx > 0.0 && deviation <= 1e-9 * dx * static_cast<double>(n)))
+    throw std::invalid_argument(where + ": x must be a finite, increasing uniform grid (got "
+                                "spacing " + std::to_string(dx) + ", largest deviation " +
+                                std::to_string(deviation) + ")");
+  return dx;
+}
+
+/// values [E, ...]: throws naming the first experiment with a NaN or infinity.
+void require_finite(const at::Tensor& values, const std::string& where, const std::string& name) {
+  const at::Tensor bad = values.reshape({values.size(0), -1}).isfinite().logical_not().any(1);
+  if (!bad.any().item<bool>()) return;
+  const std::int64_t e = bad.nonzero()[0][0].item<std::int64_t>();
+  throw std::invalid_argument(where + ": experiment " + std::to_string(e) + ": " + name +
+                              " must be finite (got NaN or infinity)");
+}
+
+/// The kept flat indices [max_points] (sorted), as documented in the header.
+at::Tensor strided_subset(std::int64_t total, std::int64_t keep) {
+  std::int64_t stride = (total + keep - 1) / keep;
+  while (std::gcd(stride, total) != 1) ++stride;
+  return std::get<0>(at::sort(at::remainder(at::arange(keep, kIndex) * stride, total)));
+}
+
+}  // namespace
+
+OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
+                                        const pde::Equation& equation, int order,
+                                        std::int64_t max_points) {
+  const std::string where = "held-out operator data of set '" + set.name + "'";
+  if (order < 0 || order > 6)
+    throw std::invalid_argument(where + ": order must be in [0, 6] (got " +
+                                std::to_string(order) + ")");
+  if (max_points < 0)
+    throw std::invalid_argument(where + ": max_points must be >= 0 (got " +
+                                std::to_string(max_points) + ")");
+  const double dx = check_set(set, where);
+  require_finite(set.u, where, "u");
+
+  const std::int64_t experiments = set.u.size(0), times = set.u.size(1), n = set.u.size(2);
+  const std::int64_t rows = experiments * times, total = rows * n;
+  const double x0 = set.x[0].item<double>();
+  const pde::PeriodicGrid grid(x0, x0 + dx * static_cast<double>(n), n);
+  const int needed = std::max(order, equation.order());
+  // [K'+1, E T, n]: d^m u/dx^m of every snapshot; u itself as stored, not round-tripped.
+  const at::Tensor u = set.u.reshape({rows, n});
+  const at::Tensor derivatives = at::cat(
+      {u.unsqueeze(0), grid.derivatives_from_spectral(grid.to_spectral(u), needed).slice(0, 1)});
+
+  at::Tensor target = at::zeros({rows, n}, kReal);
+  for (std::size_t m = 0; m < equation.linear.size(); ++m)
+    if (equation.linear[m] != 0.0)
+      target = target + equation.linear[m] * derivatives[static_cast<std::int64_t>(m)];
+  if (equation.nonlinear) target = target + equation.nonlinear->evaluate(derivatives);
+  require_finite(target.reshape({experiments, times, n}), where, "the target u_t");
+
+  OperatorTestData data;
+  data.inputs = derivatives.slice(0, 0, order + 1).reshape({order + 1, total}).t().contiguous();
+  data.target = target.reshape({total});
+  data.experiment = at::arange(experiments, kIndex).repeat_interleave(times * n);
+  data.x = set.x.repeat({rows});
+  data.t = set.t.repeat_interleave(n).repeat({experiments});
+  if (max_points == 0 || max_points >= total) return data;
+
+  const at::Tensor keep = strided_subset(total, max_points);
+  data.inputs = data.inputs.index_select(0, keep);
+  data.target = data.target.index_select(0, keep);
+  data.experiment = data.experiment.index_select(0, keep);
+  data.x = data.x.index_select(0, keep);
+  data.t = data.t.index_select(0, keep);
+  return data;
+}
+
+}  // namespace bhpm::eval

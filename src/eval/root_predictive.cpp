@@ -1,0 +1,24 @@
+#include "eval/root_predictive.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace bhpm::eval {
+
+gp::MarginalNormal root_predictive(const gp::SparseVariationalGpImpl& root,
+                                   const at::Tensor& inputs, std::int64_t chunk) {
+  at::NoGradGuard no_grad;
+  const at::Tensor noise = root.likelihood()->variance();
+  std::vector<at::Tensor> means, variances;
+  for (std::int64_t start = 0; start < inputs.size(0); start += chunk) {
+    const gp::MarginalNormal part =
+        root.marginals(inputs.slice(0, start, std::min(inputs.size(0), start + chunk)));
+    means.push_back(part.mean);
+    variances.push_back(part.variance + noise);
+  }
+  return {at::cat(means), at::cat(variances)};
+}
+
+}  // namespace bhpm::eval

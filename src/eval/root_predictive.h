@@ -1,0 +1,21 @@
+#pragma once
+/// The root's predictive distribution of u_t at inputs v (paper section 3: the posterior of
+/// f plus the likelihood noise, the normal whose density and intervals are scored):
+///   y | v ~ N(mean_q(v), var_q(v) + sigma_f^2),
+/// with q(f(v)) the sparse GP's marginal (gp/sparse_variational_gp.h).
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+#include "gp/normal_distribution.h"
+#include "gp/sparse_variational_gp.h"
+
+namespace bhpm::eval {
+
+/// Predictive marginals at inputs [P, K+1]: mean [P], variance [P]; computed without a
+/// graph in chunks of at most `chunk` rows to bound memory (an [M, chunk] product).
+gp::MarginalNormal root_predictive(const gp::SparseVariationalGpImpl& root,
+                                   const at::Tensor& inputs, std::int64_t chunk = 32768);
+
+}  // namespace bhpm::eval

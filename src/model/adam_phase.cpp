@@ -1,0 +1,145 @@
+#include "model/adam_phase.h"
+
+#include <ATen/ATen.h>
+#include <torch/nn/module.h>
+#include <torch/optim/adam.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "io/checkpoint.h"
+#include "model/module_checkpoint.h"
+#include "model/optimizer_state.h"
+
+namespace bhpm::model {
+
+namespace {
+
+io::Checkpoint make_checkpoint(const AdamPhase& phase, torch::optim::Adam& adam,
+                               std::int64_t iteration, const AdamSchedule& schedule) {
+  io::Checkpoint checkpoint;
+  store_parameters(*phase.module, "", checkpoint);
+  checkpoint.tensors["optimizer"] = optimizer_state_bytes(adam);
+  checkpoint.integers["iteration"] = iteration;
+  checkpoint.strings["phase"] = phase.name;
+  checkpoint.strings["config"] = schedule.config;
+  for (const auto& [field, value] : phase.architecture) checkpoint.strings["arch/" + field] = value;
+  return checkpoint;
+}
+
+/// Loads parameters and Adam's state; returns the iteration the checkpoint reached.
+std::int64_t restore(const AdamPhase& phase, torch::optim::Adam& adam, const std::string& path) {
+  const io::Checkpoint checkpoint = io::load_checkpoint(path);
+  const std::string& stored_phase = checkpoint.string("phase", path);
+  if (stored_phase != phase.name)
+    throw io::CheckpointError(path + ": checkpoint is of phase '" + stored_phase + "', not '" +
+                              phase.name + "'");
+  for (const auto& [field, value] : phase.architecture) {
+    const std::string& stored = checkpoint.string("arch/" + field, path);
+    if (stored != value)
+      throw io::CheckpointError(path + ": checkpoint was made with " + field + " = " + stored +
+                                ", the configuration asks for " + value);
+  }
+  load_parameters(*phase.module, "", checkpoint, path);
+  load_optimizer_state(adam, checkpoint.tensor("optimizer", path));
+  return checkpoint.integer("iteration", path);
+}
+
+void set_learning_rate(torch::optim::Adam& adam, double rate) {
+  for (auto& group : adam.param_groups())
+    static_cast<torch::optim::AdamOptions&>(group.options()).lr(rate);
+}
+
+std::string kept_checkpoint(const AdamSchedule& schedule) {
+  return schedule.checkpoint_path.empty()
+             ? std::string()
+             : "; the last good checkpoint is kept at " + schedule.checkpoint_path;
+}
+
+/// The objective at `iteration`, its failures turned into TrainingError naming the phase.
+PhaseObjective evaluate(const AdamPhase& phase, const AdamSchedule& schedule,
+                        std::int64_t iteration) {
+  const std::string where = "phase " + phase.name + ", iteration " + std::to_string(iteration + 1);
+  PhaseObjective objective;
+  try {
+    objective = phase.objective(iteration);
+  } catch (const std::exception& error) {
+    throw TrainingError(where + ": " + error.what() + kept_checkpoint(schedule));
+  }
+  const double value = objective.loss.item<double>();
+  if (!std::isfinite(value))
+    throw TrainingError(where + ": the objective is not finite (" + std::to_string(value) + ")" +
+                        kept_checkpoint(schedule));
+  return objective;
+}
+
+/// A step can turn parameters non-finite while its loss was finite; such a state is never
+/// written over the last good checkpoint.
+void require_finite_parameters(const AdamPhase& phase, const AdamSchedule& schedule,
+                               std::int64_t iteration) {
+  for (const auto& item : phase.module->named_parameters())
+    if (!at::isfinite(item.value()).all().item<bool>())
+      throw TrainingError("phase " + phase.name + ", iteration " + std::to_string(iteration) +
+                          ": parameter " + item.key() + " is not finite after the step" +
+                          kept_checkpoint(schedule));
+}
+
+}  // namespace
+
+void validate(const AdamSchedule& s, const std::string& phase) {
+  auto require = [&](bool ok, const std::string& rule, double value) {
+    if (!ok)
+      throw std::invalid_argument(phase + " training: " + rule + " (got " + std::to_string(value) + ")");
+  };
+  require(s.iterations >= 0, "iterations must be >= 0", static_cast<double>(s.iterations));
+  require(s.learning_rate > 0 && std::isfinite(s.learning_rate), "learning_rate must be > 0",
+          s.learning_rate);
+  require(s.final_learning_rate < 0 || std::isfinite(s.final_learning_rate),
+          "final_learning_rate must be finite", s.final_learning_rate);
+  require(s.checkpoint_every >= 1, "checkpoint_every must be >= 1",
+          static_cast<double>(s.checkpoint_every));
+  require(s.report_every >= 1, "report_every must be >= 1", static_cast<double>(s.report_every));
+}
+
+double learning_rate_at(const AdamSchedule& s, std::int64_t iteration) {
+  if (s.final_learning_rate < 0 || s.iterations <= 1) return s.learning_rate;
+  const double progress = static_cast<double>(iteration) / static_cast<double>(s.iterations - 1);
+  return s.final_learning_rate +
+         0.5 * (s.learning_rate - s.final_learning_rate) * (1.0 + std::cos(M_PI * progress));
+}
+
+PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
+                           const TrainingCallback& progress) {
+  validate(schedule, phase.name);
+  if (phase.module == nullptr || !phase.objective)
+    throw std::invalid_argument(phase.name + " training: no module or objective");
+  torch::optim::Adam adam(phase.module->parameters(),
+                          torch::optim::AdamOptions(schedule.learning_rate));
+  PhaseResult result;
+  if (!schedule.checkpoint_path.empty() && std::filesystem::exists(schedule.checkpoint_path))
+    result.resumed_from = restore(phase, adam, schedule.checkpoint_path);
+
+  const RateMeter meter(result.resumed_from);
+  for (std::int64_t iteration = result.resumed_from; iteration < schedule.iterations;) {
+    const PhaseObjective objective = evaluate(phase, schedule, iteration);
+    adam.zero_grad();
+    objective.loss.backward();
+    set_learning_rate(adam, learning_rate_at(schedule, iteration));
+    adam.step();
+    ++iteration;
+    result.final_loss = objective.loss.item<double>();
+    if (progress && (iteration % schedule.report_every == 0 || iteration == schedule.iterations)) {
+      TrainingProgress report{phase.name, iteration, schedule.iterations, objective.terms, 0, 0};
+      meter.update(report);
+      progress(report);
+    }
+    if (!schedule.checkpoint_path.empty() &&
+        (iteration % schedule.checkpoint_every == 0 || iteration == schedule.iterations)) {
+      require_finite_parameters(phase, schedule, iteration);
+      io::save_checkpoint(schedule.checkpoint_path, make_checkpoint(phase, adam, iteration, schedule));
+    }
+  }
+  return result;
+}
+
+}  // namespace bhpm::model

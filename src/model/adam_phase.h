@@ -1,0 +1,85 @@
+#pragma once
+/// The loop every training phase shares (paper appendix B: each phase is Adam on one
+/// objective): resume from the phase's checkpoint, step, anneal the rate, detect a
+/// non-finite objective or a failed factorisation, report progress and checkpoint
+/// atomically. A phase supplies only its objective, so leaves alone (phase 1), the exact
+/// root GP (phase 2) and the joint ELBO (phase 3) differ in nothing else.
+///
+/// A checkpoint holds the module's named parameters ("param/<name>"), Adam's state, the
+/// iteration, the phase name, the architecture strings it must agree on, and the
+/// resolved configuration. A run restarted on the same path resumes and ends with the
+/// numbers of an uninterrupted run, provided the objective draws its randomness from the
+/// iteration number alone (e.g. derive_seed(seed, name, iteration)).
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/training_progress.h"
+
+namespace torch::nn {
+class Module;
+}
+
+namespace bhpm::model {
+
+/// How long and how fast a phase runs, and where it keeps its checkpoint.
+struct AdamSchedule {
+  std::int64_t iterations = 10000;     ///< total Adam steps (>= 0)
+  double learning_rate = 1e-3;         ///< > 0, the rate at the first step
+  /// Rate at the last step, reached by cosine annealing; < 0 keeps the rate constant (the
+  /// paper's schedule).
+  double final_learning_rate = -1.0;
+  std::string checkpoint_path;         ///< "" = no checkpoints
+  std::int64_t checkpoint_every = 1000;  ///< steps between checkpoints (>= 1)
+  std::int64_t report_every = 100;     ///< steps between progress reports (>= 1)
+  std::string config;                  ///< resolved configuration, stored in checkpoints
+};
+
+/// Throws std::invalid_argument naming `phase`, the field and the rule.
+void validate(const AdamSchedule& schedule, const std::string& phase);
+
+/// Cosine annealing from learning_rate (step 0) to final_learning_rate (last step).
+double learning_rate_at(const AdamSchedule& schedule, std::int64_t iteration);
+
+/// One evaluation of a phase's objective: the scalar Adam minimises and the terms the
+/// progress report shows (values of the objective's parts, noise estimates, weights).
+struct PhaseObjective {
+  at::Tensor loss;                                     ///< [] with a graph to the parameters
+  std::vector<std::pair<std::string, double>> terms;   ///< shown with the loss
+};
+
+/// A phase: its name, what it trains, and the architecture a checkpoint must match.
+struct AdamPhase {
+  std::string name;                  ///< "leaves", "exact_gp", "joint"
+  torch::nn::Module* module = nullptr;  ///< every named parameter is checkpointed
+  /// (configuration field, value) pairs; a checkpoint that disagrees is refused.
+  std::vector<std::pair<std::string, std::string>> architecture;
+  /// The objective at a given iteration (0-based), drawing any randomness from it.
+  std::function<PhaseObjective(std::int64_t iteration)> objective;
+};
+
+struct PhaseResult {
+  std::int64_t resumed_from = 0;  ///< iteration read from an existing checkpoint (0: fresh)
+  double final_loss = 0;          ///< loss at the last step taken (0 when none was)
+};
+
+/// Raised when a phase cannot go on: the message names the phase and the iteration, says
+/// why (non-finite objective, failed Cholesky, ...) and where the last good checkpoint is.
+class TrainingError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Runs `phase` under `schedule`. Throws std::invalid_argument for a bad schedule,
+/// io::CheckpointError for a checkpoint of another phase or architecture, and
+/// TrainingError when the objective fails (the last good checkpoint is left as it was).
+PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
+                           const TrainingCallback& progress = {});
+
+}  // namespace bhpm::model

@@ -1,0 +1,58 @@
+#pragma once
+/// The BHPM model (paper section 2.2, Fig. 1a): N leaves u_i(x, t) and one root GP
+/// u_t = f(v), v = (u, u_x, .., d^K u/dx^K), trained jointly on the evidence lower bound
+/// of Eq. 4:
+///   log p({u_hat^(i), du_hat^(i)/dt}) >= sum_i L_i^u + E_q[log p(u_t | f)] - KL(q(u) || p(u)),
+/// with L_i^u the leaves' log-likelihoods (Eq. 2) and the sparse root of Hensman et al.
+
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "gp/sparse_variational_gp.h"
+#include "model/leaf_data.h"
+#include "model/leaf_model.h"
+
+namespace bhpm::model {
+
+/// The negative joint ELBO per measurement and its parts, on one minibatch.
+struct JointObjective {
+  at::Tensor loss;      ///< -(sum_i L_i^u + ELBO) / (L n_st) [], what Adam minimises
+  at::Tensor leaf_nll;  ///< per-point negative log-likelihood of each leaf [L]
+  gp::ElboTerms elbo;   ///< the root's terms, scaled to all L n_st root points
+};
+
+class BhpmModelImpl : public torch::nn::Module {
+ public:
+  /// Registers "leaves" and "root"; the root's input dimension must be order + 1.
+  BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int order);
+
+  /// The objective on `batch` (B points per leaf) of a data set of `points_per_leaf`
+  /// = n_st points per leaf: one Taylor pass gives the leaves' u (for L_i^u, scaled by
+  /// n_st / B) and the root's inputs and targets (for the ELBO with n_total = L n_st).
+  JointObjective objective(const LeafData& batch, std::int64_t points_per_leaf) const;
+
+  LeafModelImpl& leaves() { return *leaves_; }
+  const LeafModelImpl& leaves() const { return *leaves_; }
+  gp::SparseVariationalGpImpl& root() { return *root_; }
+  const gp::SparseVariationalGpImpl& root() const { return *root_; }
+  int order() const { return order_; }
+
+ private:
+  LeafModel leaves_;
+  gp::SparseVariationalGp root_;
+  int order_;
+};
+
+TORCH_MODULE(BhpmModel);
+
+/// Progress terms of a root: "sigma_f" (likelihood scale) and the linear mean's weights
+/// "w[u]", "w[u_x]", ... and "b", so a user sees the physics emerge while it trains.
+void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,
+                       std::vector<std::pair<std::string, double>>& terms);
+
+}  // namespace bhpm::model

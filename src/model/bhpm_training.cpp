@@ -1,0 +1,74 @@
+#include "model/bhpm_training.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "model/root_data.h"
+
+namespace bhpm::model {
+
+namespace {
+
+std::string in_run_dir(const std::string& run_dir, const std::string& name) {
+  return run_dir.empty() ? std::string() : (std::filesystem::path(run_dir) / name).string();
+}
+
+/// The phases' own options with the shared seed, configuration and checkpoint paths.
+BhpmTrainingOptions resolve(BhpmTrainingOptions o) {
+  o.leaf_training.seed = o.joint_training.seed = o.seed;
+  o.leaves.network.seed = o.seed;
+  o.leaf_training.config = o.exact_training.config = o.joint_training.config = o.config;
+  o.leaf_training.checkpoint_path = leaves_checkpoint_path(o.run_dir);
+  o.exact_training.checkpoint_path = exact_gp_checkpoint_path(o.run_dir);
+  o.joint_training.checkpoint_path = joint_checkpoint_path(o.run_dir);
+  return o;
+}
+
+/// Phases 1 and 2, then the sparse root made from the exact GP (phase 3's start).
+BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& o,
+                               const TrainingCallback& progress, BhpmTrainingResult& result) {
+  LeafModel leaves(o.leaves);
+  const LeafTrainingResult fitted = train_leaves(*leaves, data, o.leaf_training, progress);
+  result.leaves = {fitted.resumed_from, fitted.final_loss};
+
+  const RootData all = root_data_detached(*leaves, data, o.root.order);
+  if (o.exact_training.points < 1)
+    throw std::invalid_argument("exact_gp training: points must be >= 1 (got " +
+                                std::to_string(o.exact_training.points) + ")");
+  gp::ExactGp exact = make_exact_root(random_rows(all, o.exact_training.points, o.seed));
+  result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
+  gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
+  return BhpmModel(leaves, root, o.root.order);
+}
+
+/// The model's shapes for a restore from joint.ckpt.
+BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
+  const std::int64_t inducing = std::min(o.root.inducing_points, data.leaves() * data.points());
+  return BhpmModel(LeafModel(o.leaves),
+                   sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs),
+                   o.root.order);
+}
+
+}  // namespace
+
+std::string leaves_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "leaves.ckpt"); }
+std::string exact_gp_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "exact_gp.ckpt"); }
+std::string joint_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "joint.ckpt"); }
+
+BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& options,
+                              const TrainingCallback& progress) {
+  const BhpmTrainingOptions o = resolve(options);
+  validate(o.root);
+  validate(data, "training data");
+  BhpmTrainingResult result;
+  result.skipped_to_joint = !o.run_dir.empty() &&
+                            std::filesystem::exists(o.joint_training.checkpoint_path);
+  result.model = result.skipped_to_joint ? skeleton(data, o)
+                                         : fit_leaves_then_root(data, o, progress, result);
+  result.joint = train_joint(*result.model, data, o.joint_training, progress);
+  return result;
+}
+
+}  // namespace bhpm::model

@@ -1,0 +1,26 @@
+#include "model/exact_root_training.h"
+
+#include <ATen/ATen.h>
+
+#include "model/bhpm_model.h"
+
+namespace bhpm::model {
+
+PhaseResult train_exact_root(gp::ExactGpImpl& root, const ExactRootTrainingOptions& options,
+                             const TrainingCallback& progress) {
+  const std::int64_t points = root.train_inputs().size(0);
+  const AdamPhase phase{
+      "exact_gp",
+      &root,
+      {{"root.order", std::to_string(root.kernel()->dimensions() - 1)},
+       {"train_root.points (rows of the root data used)", std::to_string(points)}},
+      [&](std::int64_t) {
+        PhaseObjective objective{-root.log_marginal_likelihood() / static_cast<double>(points), {}};
+        objective.terms.emplace_back("nlml", objective.loss.item<double>());
+        append_root_terms(*root.mean(), *root.likelihood(), objective.terms);
+        return objective;
+      }};
+  return run_adam_phase(phase, options, progress);
+}
+
+}  // namespace bhpm::model

@@ -1,0 +1,46 @@
+#include "model/joint_training.h"
+
+#include <ATen/ATen.h>
+
+#include <stdexcept>
+
+#include "model/leaf_training.h"
+
+namespace bhpm::model {
+
+std::vector<std::pair<std::string, std::string>> joint_architecture(const BhpmModelImpl& model) {
+  auto fields = leaf_architecture(model.leaves());
+  fields.emplace_back("root.order", std::to_string(model.order()));
+  fields.emplace_back("root.inducing_points", std::to_string(model.root().inducing_points()));
+  return fields;
+}
+
+PhaseResult train_joint(BhpmModelImpl& model, const LeafData& data,
+                        const JointTrainingOptions& options, const TrainingCallback& progress) {
+  if (options.batch_size < 0)
+    throw std::invalid_argument("joint training: batch_size must be >= 0 (got " +
+                                std::to_string(options.batch_size) + ")");
+  validate(data, "joint training data");
+  if (data.leaves() != model.leaves().options().network.leaves)
+    throw std::invalid_argument("joint training: the data hold " + std::to_string(data.leaves()) +
+                                " experiments, the model has " +
+                                std::to_string(model.leaves().options().network.leaves) + " leaves");
+  const double total = static_cast<double>(data.leaves() * data.points());
+  AdamPhase phase{"joint", &model, joint_architecture(model), {}};
+  phase.objective = [&](std::int64_t iteration) {
+    const LeafData batch = select_points(
+        data, minibatch_indices(data, options.batch_size, options.seed, "joint_batch", iteration));
+    const JointObjective joint = model.objective(batch, data.points());
+    PhaseObjective objective{joint.loss, {}};
+    objective.terms = {{"loss", joint.loss.item<double>()},
+                       {"leaf_nll", joint.leaf_nll.sum().item<double>()},
+                       {"root_ell", joint.elbo.expected_log_likelihood.item<double>() / total},
+                       {"kl", joint.elbo.kl.item<double>()}};
+    append_root_terms(*model.root().mean(), *model.root().likelihood(), objective.terms);
+    append_noise_scales(model.leaves(), objective.terms);
+    return objective;
+  };
+  return run_adam_phase(phase, options, progress);
+}
+
+}  // namespace bhpm::model

@@ -1,0 +1,25 @@
+#pragma once
+/// The trained root in an HDF5 file for plots and other tools (readable with h5py alone;
+/// docs/root-format.md lists every array):
+///   /                 attributes format = "bhpm-root", format_version, order K,
+///                     variables ("u,u_x,u_xx"), config (resolved TOML)
+///   /root_inputs      v [N, n_st, K+1] and u_t [N, n_st] from the leaves at their
+///                     measurement points, with x, t [N, n_st] (Fig. 1b's coverage data)
+///   /gp               inducing_inputs [M, K+1]; q(u) as q_mean [M], q_covariance [M, M];
+///                     the whitened q(v) as whitened_mean [M], whitened_cholesky [M, M];
+///                     mean_weight [K+1]; lengthscales [K+1]; attributes mean_bias,
+///                     signal_variance, noise_variance
+///   /leaves           noise_scale [N]
+
+#include <string>
+
+#include "model/bhpm_model.h"
+#include "model/leaf_data.h"
+
+namespace bhpm::model {
+
+/// Writes the file atomically (temporary file, then rename).
+void write_root_file(const std::string& path, const BhpmModelImpl& model, const LeafData& data,
+                     const std::string& config);
+
+}  // namespace bhpm::model

@@ -1,0 +1,15 @@
+# Sourced by the CLI test scripts: the bhpm binary ($1), a scratch folder removed on exit,
+# pass/fail counting and a Python that can import h5py ("" when none can).
+set -u
+bhpm="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() {  # check NAME CONDITION-EXIT-CODE
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); echo "ok: $1"; else failed=$((failed + 1)); echo "FAILED: $1"; fi
+}
+python=""
+for candidate in python3 /usr/bin/python3; do
+  if "$candidate" -c "import h5py" 2>/dev/null; then python="$candidate"; break; fi
+done

@@ -1,0 +1,113 @@
+// The metrics as JSON text (exact layout, escaping, numbers that read back, null for
+// non-finite values) and as an aligned table.
+
+#include "eval/metrics_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#include "eval/json_text.h"
+#include "support/error_message.h"
+
+using bhpm::eval::OperatorMetrics;
+using bhpm::eval::json_number;
+using bhpm::eval::json_string;
+using bhpm::eval::metrics_json;
+using bhpm::eval::metrics_table;
+using ::testing::HasSubstr;
+using bhpm::testing_support::error_message;
+
+namespace {
+
+OperatorMetrics example() {
+  OperatorMetrics m;
+  m.points = 20100;
+  m.rmse = 0.25;
+  m.relative_rmse = 0.125;
+  m.median_nlpd = -1.5;
+  m.mean_nlpd = 2.75;
+  m.coverage = {{0.5, 0.487}, {0.9, 0.875}, {0.95, 0.9375}};
+  return m;
+}
+
+}  // namespace
+
+TEST(MetricsJson, writes_every_key_with_two_space_indentation) {
+  const std::string json =
+      metrics_json(example(), {{"data", "test.h5"}, {"equation", "u_t = 0.1 u_xx"}}, {0.5, 0.0625});
+  EXPECT_EQ(json,
+            "{\n"
+            "  \"data\": \"test.h5\",\n"
+            "  \"equation\": \"u_t = 0.1 u_xx\",\n"
+            "  \"points\": 20100,\n"
+            "  \"rmse\": 0.25,\n"
+            "  \"relative_rmse\": 0.125,\n"
+            "  \"median_nlpd\": -1.5,\n"
+            "  \"mean_nlpd\": 2.75,\n"
+            "  \"coverage\": {\n"
+            "    \"0.5\": 0.487,\n"
+            "    \"0.9\": 0.875,\n"
+            "    \"0.95\": 0.9375\n"
+            "  },\n"
+            "  \"rmse_per_experiment\": [\n"
+            "    0.5,\n"
+            "    0.0625\n"
+            "  ]\n"
+            "}\n");
+}
+
+TEST(MetricsJson, empty_lists_are_written_as_empty_containers) {
+  OperatorMetrics m = example();
+  m.coverage.clear();
+  const std::string json = metrics_json(m, {}, {});
+  EXPECT_THAT(json, HasSubstr("  \"coverage\": {},\n"));
+  EXPECT_THAT(json, HasSubstr("  \"rmse_per_experiment\": []\n}\n"));
+  EXPECT_EQ(json.substr(0, 18), "{\n  \"points\": 2010");
+}
+
+TEST(MetricsJson, strings_are_escaped) {
+  EXPECT_EQ(json_string("say \"hi\"\\ok\nnext\ttab\r\b\f"),
+            "\"say \\\"hi\\\"\\\\ok\\nnext\\ttab\\r\\b\\f\"");
+  EXPECT_EQ(json_string(std::string("a\x01z\x1f", 4)), "\"a\\u0001z\\u001f\"");
+  EXPECT_EQ(json_string("u\xe2\x82\x9c"), "\"u\xe2\x82\x9c\"");  // UTF-8 passes through
+  const std::string json = metrics_json(example(), {{"run \"a\"", "C:\\runs\nx"}}, {});
+  EXPECT_THAT(json, HasSubstr("  \"run \\\"a\\\"\": \"C:\\\\runs\\nx\",\n"));
+}
+
+TEST(MetricsJson, non_finite_numbers_are_null_and_finite_ones_read_back_exactly) {
+  OperatorMetrics m = example();
+  m.relative_rmse = std::numeric_limits<double>::quiet_NaN();
+  m.mean_nlpd = std::numeric_limits<double>::infinity();
+  const std::string json = metrics_json(m, {}, {1.0, std::nan(""), -INFINITY});
+  EXPECT_THAT(json, HasSubstr("  \"relative_rmse\": null,\n"));
+  EXPECT_THAT(json, HasSubstr("  \"mean_nlpd\": null,\n"));
+  EXPECT_THAT(json, HasSubstr("[\n    1,\n    null,\n    null\n  ]"));
+
+  EXPECT_EQ(json_number(0.1), "0.1");
+  EXPECT_EQ(json_number(-3.0), "-3");
+  for (const double value : {1.0 / 3.0, 2.0 / 3.0, M_PI, 1e-300, 6.02214076e23, -0.95, 5e-324})
+    EXPECT_EQ(std::strtod(json_number(value).c_str(), nullptr), value) << json_number(value);
+}
+
+TEST(MetricsJson, context_keys_must_not_clash) {
+  EXPECT_THROW(metrics_json(example(), {{"rmse", "x"}}, {}), std::invalid_argument);
+  EXPECT_THAT(error_message([] { metrics_json(example(), {{"data", "a"}, {"data", "b"}}, {}); }),
+              AllOf(HasSubstr("\"data\""), HasSubstr("unique")));
+}
+
+TEST(MetricsJson, table_has_one_aligned_line_per_metric) {
+  EXPECT_EQ(metrics_table(example()),
+            "points          20100\n"
+            "RMSE            0.25\n"
+            "relative RMSE   0.125\n"
+            "median NLPD     -1.5\n"
+            "mean NLPD       2.75\n"
+            "coverage        nominal 50%  empirical 48.7%\n"
+            "coverage        nominal 90%  empirical 87.5%\n"
+            "coverage        nominal 95%  empirical 93.8%\n");
+}

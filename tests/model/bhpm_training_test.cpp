@@ -1,0 +1,193 @@
+// Phases 2 and 3 and the three-phase protocol: the root's data layout, its least-squares
+// start, the joint objective (an unbiased minibatch estimate, gradients against finite
+// differences), resume to identical numbers, failures named by phase and iteration with
+// the last good checkpoint kept, and the exported root file.
+
+#include <ATen/ATen.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "gp/finite_difference.h"
+#include "gp/linear_mean.h"
+#include "io/checkpoint.h"
+#include "io/hdf5_file.h"
+#include "model/bhpm_training.h"
+#include "model/root_data.h"
+#include "model/root_export.h"
+#include "model/root_gp.h"
+#include "model/training_fixture.h"
+
+using namespace bhpm;
+using namespace bhpm::testing_fixture;
+using testing::HasSubstr;
+
+namespace {
+
+/// A small three-phase configuration on two Burgers experiments of 256 points.
+model::BhpmTrainingOptions small_options(const std::string& run_dir) {
+  model::BhpmTrainingOptions o;
+  o.leaves = leaf_options(2, 16);
+  o.leaves.network.hidden_layers = 2;
+  o.leaf_training.iterations = 20;
+  o.leaf_training.checkpoint_every = 10;
+  o.exact_training.iterations = 10;
+  o.exact_training.points = 128;
+  o.root.inducing_points = 16;
+  o.root.kmeans_iterations = 10;
+  o.joint_training.iterations = 12;
+  o.joint_training.batch_size = 64;
+  o.joint_training.checkpoint_every = 4;
+  o.seed = 11;
+  o.run_dir = run_dir;
+  return o;
+}
+
+const model::LeafData& small_data() {
+  static const model::LeafData data =
+      model::leaf_data_from_set(burgers_set(256, 0.0, 2), 2, 256, "burgers");
+  return data;
+}
+
+at::Tensor all_parameters(const torch::nn::Module& module) {
+  std::vector<at::Tensor> flat;
+  for (const auto& p : module.parameters()) flat.push_back(p.detach().reshape(-1));
+  return at::cat(flat);
+}
+
+}  // namespace
+
+TEST(RootData, rows_are_points_of_leaves_in_order_with_derivatives_as_columns) {
+  nn::LeafDerivatives pass;
+  pass.u_x_derivatives = at::arange(3 * 2 * 4, at::kDouble).reshape({3, 2, 4});  // [K+1, L, P]
+  pass.u_t = at::arange(8, at::kDouble).reshape({2, 4}) + 100;
+  const model::RootData root = model::root_data(pass);
+  ASSERT_EQ(root.inputs.sizes(), (std::vector<int64_t>{8, 3}));
+  for (int leaf = 0; leaf < 2; ++leaf)
+    for (int point = 0; point < 4; ++point)
+      for (int m = 0; m < 3; ++m)
+        EXPECT_EQ(root.inputs[leaf * 4 + point][m].item<double>(),
+                  pass.u_x_derivatives[m][leaf][point].item<double>());
+  EXPECT_TRUE(at::equal(root.targets, pass.u_t.reshape(-1)));
+}
+
+TEST(RootGp, exact_root_starts_from_the_least_squares_line) {
+  at::manual_seed(1);
+  const at::Tensor x = at::randn({200, 3}, at::kDouble);
+  const at::Tensor w = at::tensor({0.5, -1.0, 0.1}, at::kDouble);
+  const model::RootData data{x, x.mv(w) + 0.25 + 0.01 * at::sin(7 * x.select(1, 0))};
+  const gp::ExactGp exact = model::make_exact_root(data);
+  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*exact->mean());
+  EXPECT_LT((mean.weight() - w).abs().max().item<double>(), 2e-3);
+  EXPECT_NEAR(mean.bias().item<double>(), 0.25, 2e-3);
+  // Signal variance: the residual's, about 0.01^2 / 2.
+  EXPECT_NEAR(exact->likelihood()->variance().item<double>() * 100, 5e-5, 3e-5);
+}
+
+TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
+  const model::LeafData& data = small_data();
+  model::BhpmTrainingOptions o = small_options("");
+  o.leaf_training.iterations = o.exact_training.iterations = o.joint_training.iterations = 0;
+  const model::BhpmModel bhpm = model::train_bhpm(data, o).model;
+  at::NoGradGuard no_grad;
+  const double full = bhpm->objective(data, data.points()).loss.item<double>();
+  // Four disjoint batches of 64 per leaf cover every point once.
+  at::manual_seed(2);
+  const at::Tensor order = at::stack({at::randperm(256, at::kLong), at::randperm(256, at::kLong)});
+  double average = 0;
+  for (int part = 0; part < 4; ++part) {
+    const model::LeafData batch = model::select_points(data, order.slice(1, 64 * part, 64 * (part + 1)));
+    average += bhpm->objective(batch, data.points()).loss.item<double>() / 4;
+  }
+  EXPECT_NEAR(average, full, 1e-10 * std::abs(full));
+}
+
+TEST(JointObjective, gradients_match_finite_differences) {
+  model::BhpmTrainingOptions o = small_options("");
+  o.leaf_training.iterations = o.exact_training.iterations = o.joint_training.iterations = 0;
+  const model::LeafData data = model::select_points(
+      small_data(), at::arange(32, at::kLong).expand({2, 32}).contiguous());
+  model::BhpmModel bhpm = model::train_bhpm(data, o).model;
+  gp::test::expect_gradients_match(*bhpm, [&] { return bhpm->objective(data, 256).loss; },
+                                   1e-6, 2e-5, 3);
+}
+
+TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
+  const model::LeafData& data = small_data();
+  const model::BhpmTrainingOptions full = small_options(temp_path("bhpm_full"));
+  std::filesystem::create_directories(full.run_dir);
+  const at::Tensor uninterrupted = all_parameters(*model::train_bhpm(data, full).model);
+
+  // Interrupted in phase 2, then in phase 3.
+  model::BhpmTrainingOptions part = small_options(temp_path("bhpm_parts"));
+  std::filesystem::create_directories(part.run_dir);
+  part.exact_training.iterations = 5;
+  part.joint_training.iterations = 0;
+  model::train_bhpm(data, part);
+  part.exact_training.iterations = 10;
+  part.joint_training.iterations = 8;
+  model::train_bhpm(data, part);
+  part.joint_training.iterations = 12;
+  const model::BhpmTrainingResult resumed = model::train_bhpm(data, part);
+  EXPECT_TRUE(resumed.skipped_to_joint);
+  EXPECT_EQ(resumed.joint.resumed_from, 8);
+  EXPECT_TRUE(at::equal(all_parameters(*resumed.model), uninterrupted));
+}
+
+TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
+  model::BhpmTrainingOptions o = small_options(temp_path("bhpm_blowup"));
+  std::filesystem::create_directories(o.run_dir);
+  o.joint_training.learning_rate = 1e6;  // the first steps throw every parameter far away
+  o.joint_training.checkpoint_every = 1;
+  try {
+    model::train_bhpm(small_data(), o);
+    FAIL() << "training with learning rate 1e6 did not fail";
+  } catch (const model::TrainingError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("phase joint, iteration "));
+    EXPECT_THAT(error.what(), HasSubstr("last good checkpoint is kept at"));
+    const std::string path = model::joint_checkpoint_path(o.run_dir);
+    const io::Checkpoint kept = io::load_checkpoint(path);
+    const std::int64_t saved = kept.integer("iteration", path);
+    EXPECT_THAT(error.what(), HasSubstr("iteration " + std::to_string(saved + 1)));
+    for (const auto& [name, tensor] : kept.tensors) {
+      if (!tensor.is_floating_point()) continue;
+      EXPECT_TRUE(at::isfinite(tensor).all().item<bool>()) << name;
+    }
+  }
+}
+
+TEST(BhpmTraining, checkpoint_of_another_root_is_refused_by_name) {
+  model::BhpmTrainingOptions o = small_options(temp_path("bhpm_arch"));
+  std::filesystem::create_directories(o.run_dir);
+  o.joint_training.iterations = 2;
+  model::train_bhpm(small_data(), o);
+  o.root.order = 3;
+  try {
+    model::train_bhpm(small_data(), o);
+    FAIL() << "a K = 2 checkpoint was accepted for K = 3";
+  } catch (const io::CheckpointError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("root.order = 2, the configuration asks for 3"));
+  }
+}
+
+TEST(RootExport, file_holds_root_inputs_and_gp_with_their_shapes) {
+  model::BhpmTrainingOptions o = small_options("");
+  o.joint_training.iterations = 2;
+  const model::BhpmModel bhpm = model::train_bhpm(small_data(), o).model;
+  const std::string path = temp_path("root.h5");
+  model::write_root_file(path, *bhpm, small_data(), "seed = 11\n");
+  const io::Hdf5Location file = io::Hdf5Location::open_file(path);
+  EXPECT_EQ(file.string_attribute("variables"), "u,u_x,u_xx");
+  const auto v = file.open_group("root_inputs").read_doubles("v");
+  EXPECT_EQ(v.shape, (std::vector<std::size_t>{2, 256, 3}));
+  const auto z = file.open_group("gp").read_doubles("inducing_inputs");
+  EXPECT_EQ(z.shape, (std::vector<std::size_t>{16, 3}));
+  const auto q = file.open_group("gp").read_doubles("q_covariance");
+  EXPECT_EQ(q.shape, (std::vector<std::size_t>{16, 16}));
+  // The stored root inputs are the leaves' values at the measurement points.
+  const model::RootData root = model::root_data_detached(bhpm->leaves(), small_data(), 2);
+  EXPECT_NEAR(v.values[3 * 7 + 1], root.inputs[7][1].item<double>(), 1e-14);
+  const auto bias_weight = file.open_group("gp").read_doubles("mean_weight");
+  EXPECT_EQ(bias_weight.shape, (std::vector<std::size_t>{3}));
+}
