@@ -47,6 +47,18 @@ void write_text(const std::string& path, const std::string& text) {
   output.commit();
 }
 
+/// The set to score, cut to its first N experiments when asked.
+pde::ExperimentSet scored_experiments(const EvaluateOptions& options) {
+  pde::ExperimentSet set = io::read_experiment_set(options.data_path, options.set_name);
+  const std::int64_t available = set.u.size(0);
+  if (options.experiments > available)
+    throw std::invalid_argument(options.data_path + ":/" + options.set_name + ": " +
+                                std::to_string(options.experiments) +
+                                " experiments requested, the set holds " + std::to_string(available));
+  if (options.experiments > 0) set.u = set.u.slice(0, 0, options.experiments);
+  return set;
+}
+
 std::string learned_mean(const gp::SparseVariationalGpImpl& root) {
   const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
   std::string text;
@@ -77,6 +89,11 @@ void setup_evaluate(CLI::App& app) {
   command->add_option("--max-points", options->max_points,
                       "Score an evenly spread subset of this many grid points (0 = all)")
       ->check(CLI::NonNegativeNumber);
+  command->add_option("--set-name", options->set_name, "Set of the dataset to score")
+      ->check(CLI::IsMember({"test", "train"}));
+  command->add_option("--experiments", options->experiments,
+                      "Score the first N experiments of the set (default: all)")
+      ->check(CLI::NonNegativeNumber);
   command->callback([options] { throw CLI::RuntimeError(run_evaluate(*options)); });
 }
 
@@ -87,7 +104,7 @@ int run_evaluate(const EvaluateOptions& options) {
   io::require_output_folder(output);
   const gp::SparseVariationalGp root = trained_root(options.run_dir);
   const pde::Equation equation = io::read_dataset_equation(options.data_path);
-  const pde::ExperimentSet set = io::read_experiment_set(options.data_path, "test");
+  const pde::ExperimentSet set = scored_experiments(options);
   use_threads(0);
   const int order = static_cast<int>(root->kernel()->dimensions() - 1);
   const eval::OperatorTestData test =
@@ -100,11 +117,12 @@ int run_evaluate(const EvaluateOptions& options) {
   write_text(output, eval::metrics_json(metrics,
                                         {{"run_dir", options.run_dir},
                                          {"data", options.data_path},
+                                         {"set", options.set_name},
                                          {"true_equation", equation.describe()},
                                          {"learned_mean", learned_mean(*root)}},
                                         per_experiment));
-  std::printf("held-out experiments: %lld of %s (test set)\ntrue operator: %s\nlearned mean:  %s\n%s",
-              static_cast<long long>(set.u.size(0)), options.data_path.c_str(),
+  std::printf("scored experiments: %lld of %s (%s set)\ntrue operator: %s\nlearned mean:  %s\n%s",
+              static_cast<long long>(set.u.size(0)), options.data_path.c_str(), options.set_name.c_str(),
               equation.describe().c_str(), learned_mean(*root).c_str(),
               eval::metrics_table(metrics).c_str());
   std::printf("metrics: %s\n", output.c_str());

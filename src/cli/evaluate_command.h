@@ -1,11 +1,15 @@
 #pragma once
-/// `bhpm evaluate RUN_DIR --data TEST.h5 [-o METRICS.json] [--max-points P]`
+/// `bhpm evaluate RUN_DIR --data TEST.h5 [-o METRICS.json] [--max-points P]
+///                [--set-name test|train] [--experiments N]`
 ///
 /// Scores the trained root (RUN_DIR/joint.ckpt) on the held-out experiments of a dataset
 /// (paper section 3): inputs from exact spectral derivatives of the stored test grids,
 /// target u_t from the true operator of the file; prints RMSE, relative RMSE, median and
 /// mean NLPD and the coverage of the central 50, 90 and 95% intervals, and writes them as
-/// JSON (default RUN_DIR/metrics.json, atomically).
+/// JSON (default RUN_DIR/metrics.json, atomically). `--set-name train --experiments N`
+/// scores the training experiments' whole grids instead: points inside the data's
+/// coverage of v-space, mostly never measured (n_st of T n), against which the held-out
+/// figures show how far the learned physics extrapolates.
 
 #include <cstdint>
 #include <string>
@@ -21,6 +25,8 @@ struct EvaluateOptions {
   std::string data_path;
   std::string output_path;        ///< "" = RUN_DIR/metrics.json
   std::int64_t max_points = 0;    ///< 0 = every grid point of every test experiment
+  std::string set_name = "test";  ///< the dataset's set to score: "test" or "train"
+  std::int64_t experiments = 0;   ///< score the first N experiments of the set; 0 = all
 };
 
 void setup_evaluate(CLI::App& app);

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# End to end on Burgers' equation u_t = -u u_x + 0.1 u_xx (configs/quickstart.toml: N = 4,
+# K = 2, epsilon = 0, reduced schedule, about three minutes on 2 cores). Inside the data's
+# coverage (the training experiments' whole grids, mostly unmeasured) the posterior mean
+# must follow the true operator; on held-out experiments, which reach (u, u_x, u_xx) the
+# training data never visited, the error is larger and the intervals must say so.
+source "$(dirname "$0")/e2e_common.sh"
+e2e_run quickstart.toml
+e2e_expect train "relative_rmse<0.25" "coverage_95>0.8"
+e2e_expect held-out "relative_rmse<1.5" "coverage_95>0.8" "median_nlpd<-3"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,40 @@
+# Sourced by the end-to-end tests: simulate a configuration from configs/, train it on its
+# (reduced) schedule, score the learned operator on the held-out experiments and on the
+# training experiments' whole grids, print both tables, and check the figures against
+# bounds given as "key<value" or "key>value" on metrics-held-out.json / metrics-train.json
+# (keys: rmse, relative_rmse, median_nlpd, coverage_95, ...).
+source "$(dirname "$0")/common.sh"
+configs="$(cd "$(dirname "$0")/../../configs" && pwd)"
+
+e2e_run() {  # e2e_run CONFIG_NAME
+  local config="$configs/$1"
+  "$bhpm" simulate "$config" -o "$work/data.h5" -q > /dev/null
+  check "simulate $1" $?
+  "$bhpm" train "$config" --data "$work/data.h5" -o "$work/run" -q > "$work/train.out" 2>&1
+  check "train $1" $?
+  cat "$work/train.out"
+  echo "-- held-out experiments --"
+  "$bhpm" evaluate "$work/run" --data "$work/data.h5" -o "$work/held-out.json"
+  check "evaluate on the held-out experiments" $?
+  echo "-- training experiments' whole grids --"
+  "$bhpm" evaluate "$work/run" --data "$work/data.h5" --set-name train -o "$work/train.json"
+  check "evaluate on the training grids" $?
+}
+
+e2e_expect() {  # e2e_expect held-out|train "key<bound" ...
+  local which="$1"
+  shift
+  for rule in "$@"; do
+    python3 - "$work/$which.json" "$rule" <<'PY'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+m.update({"coverage_" + k.split(".")[1].ljust(2, "0"): v for k, v in m["coverage"].items()})
+key, op, bound = re.fullmatch(r"(\w+)([<>])(.+)", sys.argv[2]).groups()
+value = m[key]
+ok = value < float(bound) if op == "<" else value > float(bound)
+print(("ok" if ok else "OUT OF BOUNDS") + f": {key} = {value:.4g} ({op} {bound})")
+sys.exit(0 if ok else 1)
+PY
+    check "$which: $rule" $?
+  done
+}
