@@ -14,14 +14,13 @@
 #include "eval/metrics_json.h"
 #include "eval/operator_metrics.h"
 #include "eval/root_predictive.h"
-#include "gp/linear_mean.h"
 #include "io/atomic_file.h"
 #include "io/checkpoint.h"
 #include "io/dataset_equation.h"
 #include "io/dataset_file.h"
+#include "model/bhpm_model.h"
 #include "model/bhpm_training.h"
 #include "model/root_gp.h"
-#include "pde/nonlinear_term.h"
 
 namespace bhpm::cli {
 
@@ -57,19 +56,6 @@ pde::ExperimentSet scored_experiments(const EvaluateOptions& options) {
                                 " experiments requested, the set holds " + std::to_string(available));
   if (options.experiments > 0) set.u = set.u.slice(0, 0, options.experiments);
   return set;
-}
-
-std::string learned_mean(const gp::SparseVariationalGpImpl& root) {
-  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
-  std::string text;
-  char term[64];
-  for (std::int64_t m = 0; m < mean.weight().size(0); ++m) {
-    std::snprintf(term, sizeof term, " %+.4g %s", mean.weight()[m].item<double>(),
-                  pde::derivative_name(static_cast<int>(m)).c_str());
-    text += term;
-  }
-  std::snprintf(term, sizeof term, " %+.4g", mean.bias().item<double>());
-  return "u_t ~" + text + term;
 }
 
 }  // namespace
@@ -114,16 +100,17 @@ int run_evaluate(const EvaluateOptions& options) {
       eval::operator_metrics(predictive.mean, predictive.variance, test.target);
   const std::vector<double> per_experiment =
       eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0));
+  const std::string learned_mean = model::describe_linear_mean(*root->mean());
   write_text(output, eval::metrics_json(metrics,
                                         {{"run_dir", options.run_dir},
                                          {"data", options.data_path},
                                          {"set", options.set_name},
                                          {"true_equation", equation.describe()},
-                                         {"learned_mean", learned_mean(*root)}},
+                                         {"learned_mean", learned_mean}},
                                         per_experiment));
   std::printf("scored experiments: %lld of %s (%s set)\ntrue operator: %s\nlearned mean:  %s\n%s",
               static_cast<long long>(set.u.size(0)), options.data_path.c_str(), options.set_name.c_str(),
-              equation.describe().c_str(), learned_mean(*root).c_str(),
+              equation.describe().c_str(), learned_mean.c_str(),
               eval::metrics_table(metrics).c_str());
   std::printf("metrics: %s\n", output.c_str());
   return 0;

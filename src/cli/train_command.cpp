@@ -3,30 +3,25 @@
 #include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
 
+#include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 
 #include "cli/training_printer.h"
-#include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
 #include "model/bhpm_training.h"
 #include "model/root_export.h"
-#include "pde/nonlinear_term.h"
 
 namespace bhpm::cli {
 
 namespace {
 
-/// "u_t ~ 0.0012 u - 0.013 u_x + 0.098 u_xx + 0.0004" and the kernel's scales.
+/// The learned mean and the kernel's scales.
 void print_root(const gp::SparseVariationalGpImpl& root) {
-  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
   const auto& kernel = dynamic_cast<const gp::RbfKernelImpl&>(*root.kernel());
-  const at::Tensor w = mean.weight().detach(), l = kernel.lengthscales().detach();
-  std::printf("root mean: u_t ~");
-  for (std::int64_t m = 0; m < w.size(0); ++m)
-    std::printf(" %+.4g %s", w[m].item<double>(), pde::derivative_name(static_cast<int>(m)).c_str());
-  std::printf(" %+.4g\nroot kernel: signal sd %.4g, lengthscales", mean.bias().item<double>(),
+  const at::Tensor l = kernel.lengthscales().detach();
+  std::printf("root mean: %s\nroot kernel: signal sd %.4g, lengthscales",
+              model::describe_linear_mean(*root.mean()).c_str(),
               std::sqrt(kernel.signal_variance().item<double>()));
   for (std::int64_t m = 0; m < l.size(0); ++m) std::printf(" %.4g", l[m].item<double>());
   std::printf("; noise sd %.4g; %lld inducing inputs\n",
@@ -50,7 +45,7 @@ int run_train(const TrainingCommandOptions& options) {
       io::bhpm_training_options(inputs.config, inputs.data.leaves(), options.run_dir);
   const model::BhpmTrainingResult result =
       model::train_bhpm(inputs.data, training, training_printer(options.quiet));
-  const std::string root_file = (std::filesystem::path(options.run_dir) / "root.h5").string();
+  const std::string root_file = model::root_file_path(options.run_dir);
   model::write_root_file(root_file, *result.model, inputs.data, inputs.config.resolved_toml);
 
   std::printf("trained %lld leaves on %lld points each (K = %d)%s\n",

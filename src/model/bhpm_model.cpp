@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "gp/linear_mean.h"
@@ -33,6 +35,20 @@ JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t poin
   const double n_st = static_cast<double>(points_per_leaf);
   result.loss = (n_st * result.leaf_nll.sum() - result.elbo.elbo) / static_cast<double>(total);
   return result;
+}
+
+std::string describe_linear_mean(const gp::Mean& mean) {
+  const auto& linear = dynamic_cast<const gp::LinearMeanImpl&>(mean);
+  const at::Tensor w = linear.weight().detach();
+  std::string text = "u_t ~";
+  char term[64];
+  for (std::int64_t m = 0; m < w.size(0); ++m) {
+    std::snprintf(term, sizeof term, " %+.4g %s", w[m].item<double>(),
+                  pde::derivative_name(static_cast<int>(m)).c_str());
+    text += term;
+  }
+  std::snprintf(term, sizeof term, " %+.4g", linear.bias().item<double>());
+  return text + term;
 }
 
 void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,

@@ -34,9 +34,6 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
   result.leaves = {fitted.resumed_from, fitted.final_loss};
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
-  if (o.exact_training.points < 1)
-    throw std::invalid_argument("exact_gp training: points must be >= 1 (got " +
-                                std::to_string(o.exact_training.points) + ")");
   gp::ExactGp exact = make_exact_root(random_rows(all, o.exact_training.points, o.seed));
   result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
   gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
@@ -56,12 +53,16 @@ BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
 std::string leaves_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "leaves.ckpt"); }
 std::string exact_gp_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "exact_gp.ckpt"); }
 std::string joint_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "joint.ckpt"); }
+std::string root_file_path(const std::string& run_dir) { return in_run_dir(run_dir, "root.h5"); }
 
 BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& options,
                               const TrainingCallback& progress) {
   const BhpmTrainingOptions o = resolve(options);
   validate(o.root);
   validate(data, "training data");
+  if (o.exact_training.points < 1)
+    throw std::invalid_argument("exact_gp training: points must be >= 1 (got " +
+                                std::to_string(o.exact_training.points) + ")");
   BhpmTrainingResult result;
   result.skipped_to_joint = !o.run_dir.empty() &&
                             std::filesystem::exists(o.joint_training.checkpoint_path);

@@ -36,6 +36,8 @@ struct BhpmTrainingOptions {
 std::string leaves_checkpoint_path(const std::string& run_dir);
 std::string exact_gp_checkpoint_path(const std::string& run_dir);
 std::string joint_checkpoint_path(const std::string& run_dir);
+/// The exported root (model/root_export.h) inside run_dir.
+std::string root_file_path(const std::string& run_dir);
 
 struct BhpmTrainingResult {
   BhpmModel model{nullptr};
