@@ -129,7 +129,8 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
     ++iteration;
     result.final_loss = objective.loss.item<double>();
     if (progress && (iteration % schedule.report_every == 0 || iteration == schedule.iterations)) {
-      TrainingProgress report{phase.name, iteration, schedule.iterations, objective.terms, 0, 0};
+      TrainingProgress report{phase.name, iteration, schedule.iterations,
+                              objective.terms ? objective.terms() : ProgressTerms{}, 0, 0};
       meter.update(report);
       progress(report);
     }

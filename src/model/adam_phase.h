@@ -47,11 +47,12 @@ void validate(const AdamSchedule& schedule, const std::string& phase);
 /// Cosine annealing from learning_rate (step 0) to final_learning_rate (last step).
 double learning_rate_at(const AdamSchedule& schedule, std::int64_t iteration);
 
-/// One evaluation of a phase's objective: the scalar Adam minimises and the terms the
-/// progress report shows (values of the objective's parts, noise estimates, weights).
+/// One evaluation of a phase's objective: the scalar Adam minimises and how to list the
+/// terms a progress report shows (the objective's parts, noise estimates, weights), called
+/// only on the iterations that report, after the step.
 struct PhaseObjective {
-  at::Tensor loss;                                     ///< [] with a graph to the parameters
-  std::vector<std::pair<std::string, double>> terms;   ///< shown with the loss
+  at::Tensor loss;                        ///< [] with a graph to the parameters
+  std::function<ProgressTerms()> terms;   ///< may be empty
 };
 
 /// A phase: its name, what it trains, and the architecture a checkpoint must match.

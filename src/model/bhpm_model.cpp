@@ -52,7 +52,7 @@ std::string describe_linear_mean(const gp::Mean& mean) {
 }
 
 void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,
-                       std::vector<std::pair<std::string, double>>& terms) {
+                       ProgressTerms& terms) {
   terms.emplace_back("sigma_f", std::sqrt(likelihood.variance().item<double>()));
   const auto* linear = dynamic_cast<const gp::LinearMeanImpl*>(&mean);
   if (linear == nullptr) return;

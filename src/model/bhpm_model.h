@@ -16,6 +16,7 @@
 #include "gp/sparse_variational_gp.h"
 #include "model/leaf_data.h"
 #include "model/leaf_model.h"
+#include "model/training_progress.h"
 
 namespace bhpm::model {
 
@@ -56,6 +57,6 @@ std::string describe_linear_mean(const gp::Mean& mean);
 /// Progress terms of a root: "sigma_f" (likelihood scale) and the linear mean's weights
 /// "w[u]", "w[u_x]", ... and "b", so a user sees the physics emerge while it trains.
 void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,
-                       std::vector<std::pair<std::string, double>>& terms);
+                       ProgressTerms& terms);
 
 }  // namespace bhpm::model

@@ -15,10 +15,12 @@ PhaseResult train_exact_root(gp::ExactGpImpl& root, const ExactRootTrainingOptio
       {{"root.order", std::to_string(root.kernel()->dimensions() - 1)},
        {"train_root.points (rows of the root data used)", std::to_string(points)}},
       [&](std::int64_t) {
-        PhaseObjective objective{-root.log_marginal_likelihood() / static_cast<double>(points), {}};
-        objective.terms.emplace_back("nlml", objective.loss.item<double>());
-        append_root_terms(*root.mean(), *root.likelihood(), objective.terms);
-        return objective;
+        const at::Tensor loss = -root.log_marginal_likelihood() / static_cast<double>(points);
+        return PhaseObjective{loss, [&root, loss] {
+                                ProgressTerms terms{{"nlml", loss.item<double>()}};
+                                append_root_terms(*root.mean(), *root.likelihood(), terms);
+                                return terms;
+                              }};
       }};
   return run_adam_phase(phase, options, progress);
 }

@@ -31,14 +31,16 @@ PhaseResult train_joint(BhpmModelImpl& model, const LeafData& data,
     const LeafData batch = select_points(
         data, minibatch_indices(data, options.batch_size, options.seed, "joint_batch", iteration));
     const JointObjective joint = model.objective(batch, data.points());
-    PhaseObjective objective{joint.loss, {}};
-    objective.terms = {{"loss", joint.loss.item<double>()},
-                       {"leaf_nll", joint.leaf_nll.sum().item<double>()},
-                       {"root_ell", joint.elbo.expected_log_likelihood.item<double>() / total},
-                       {"kl", joint.elbo.kl.item<double>()}};
-    append_root_terms(*model.root().mean(), *model.root().likelihood(), objective.terms);
-    append_noise_scales(model.leaves(), objective.terms);
-    return objective;
+    return PhaseObjective{joint.loss, [&model, joint, total] {
+                            ProgressTerms terms{
+                                {"loss", joint.loss.item<double>()},
+                                {"leaf_nll", joint.leaf_nll.sum().item<double>()},
+                                {"root_ell", joint.elbo.expected_log_likelihood.item<double>() / total},
+                                {"kl", joint.elbo.kl.item<double>()}};
+                            append_root_terms(*model.root().mean(), *model.root().likelihood(), terms);
+                            append_noise_scales(model.leaves(), terms);
+                            return terms;
+                          }};
   };
   return run_adam_phase(phase, options, progress);
 }

@@ -16,7 +16,7 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
 }
 
 void append_noise_scales(const LeafModelImpl& model,
-                         std::vector<std::pair<std::string, double>>& terms) {
+                         ProgressTerms& terms) {
   const at::Tensor sigma = model.noise_scale().detach();
   for (std::int64_t i = 0; i < sigma.size(0); ++i)
     terms.emplace_back("sigma[" + std::to_string(i) + "]", sigma[i].item<double>());
@@ -38,10 +38,12 @@ LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
     const LeafData batch = select_points(
         data, minibatch_indices(data, options.batch_size, options.seed, "leaf_batch", iteration));
     const at::Tensor predicted = model.network().forward(batch.x, batch.t, batch.boxes);
-    PhaseObjective objective{model.negative_log_likelihood(predicted, batch.u).sum(), {}};
-    objective.terms.emplace_back("nll", objective.loss.item<double>());
-    append_noise_scales(model, objective.terms);
-    return objective;
+    const at::Tensor loss = model.negative_log_likelihood(predicted, batch.u).sum();
+    return PhaseObjective{loss, [&model, loss] {
+                            ProgressTerms terms{{"nll", loss.item<double>()}};
+                            append_noise_scales(model, terms);
+                            return terms;
+                          }};
   };
   const PhaseResult result = run_adam_phase(phase, options, progress);
   return {result.resumed_from, result.final_loss};

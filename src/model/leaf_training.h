@@ -37,7 +37,7 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
 
 /// Appends ("sigma[i]", sigma_i) for every leaf to a progress report's terms.
 void append_noise_scales(const LeafModelImpl& model,
-                         std::vector<std::pair<std::string, double>>& terms);
+                         ProgressTerms& terms);
 
 /// Trains `model` on `data` (validated first). Throws std::invalid_argument for bad
 /// options or data, io::CheckpointError for a checkpoint of another architecture, and
