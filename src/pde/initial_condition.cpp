@@ -58,9 +58,7 @@ at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions&
                               std::uint64_t seed) {
   const at::Tensor eigenvalues = periodic_kernel_eigenvalues(grid, options);
   Rng rng(seed);
-  at::Tensor noise = at::empty({grid.points()}, at::kDouble);
-  double* values = noise.data_ptr<double>();
-  for (std::int64_t j = 0; j < grid.points(); ++j) values[j] = rng.normal();
+  const at::Tensor noise = normal_tensor(rng, {grid.points()});
   return grid.to_physical(at::sqrt(eigenvalues) * grid.to_spectral(noise));
 }
 

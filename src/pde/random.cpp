@@ -1,5 +1,7 @@
 #include "pde/random.h"
 
+#include <ATen/ATen.h>
+
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
@@ -63,6 +65,24 @@ std::vector<std::int64_t> Rng::sample_without_replacement(std::int64_t n, std::i
     swapped[j] = at_i;
   }
   return chosen;
+}
+
+namespace {
+template <typename Draw>
+at::Tensor filled(at::IntArrayRef sizes, Draw draw) {
+  at::Tensor out = at::empty(sizes, at::kDouble);
+  double* values = out.data_ptr<double>();
+  for (std::int64_t i = 0; i < out.numel(); ++i) values[i] = draw();
+  return out;
+}
+}  // namespace
+
+at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes) {
+  return filled(sizes, [&rng] { return rng.normal(); });
+}
+
+at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes) {
+  return filled(sizes, [&rng] { return rng.uniform(); });
 }
 
 }  // namespace bhpm::pde

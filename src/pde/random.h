@@ -5,6 +5,8 @@
 /// the ones already there. The transforms are written here, not taken from <random>'s
 /// distributions, so the numbers do not depend on the standard library.
 
+#include <ATen/core/Tensor.h>
+
 #include <cstdint>
 #include <random>
 #include <string>
@@ -32,5 +34,10 @@ class Rng {
   bool has_spare_ = false;
   double spare_ = 0;
 };
+
+/// A double tensor of the given shape filled with rng.normal(), in row-major order.
+at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes);
+/// A double tensor of the given shape filled with rng.uniform() (on [0, 1)), row-major.
+at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes);
 
 }  // namespace bhpm::pde

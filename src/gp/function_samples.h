@@ -1,0 +1,29 @@
+#pragma once
+/// S deterministic functions f_s : R^D -> R drawn from a GP posterior, evaluated together
+/// (paper section 2.3: a sample f~ ~ q(f) of the learned operator, the input of an IBVP
+/// solve). For the root, D = K + 1 and v = (u, u_x, .., d^K u/dx^K).
+///
+/// Implementations: pathwise samples (gp/pathwise_samples.h: random Fourier features plus
+/// the data update) and conditioned means (gp/conditioned_gp.h, the paper's Algorithm 1).
+/// Every sample is a fixed function: evaluating twice at the same v gives the same value.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+
+namespace bhpm::gp {
+
+class FunctionSamples {
+ public:
+  virtual ~FunctionSamples() = default;
+  /// S, the number of functions.
+  virtual std::int64_t count() const = 0;
+  /// D, the input dimension.
+  virtual std::int64_t dimensions() const = 0;
+  /// f_s(v_sp) [S, P] for v [S, P, D] (double): sample s is evaluated at its own rows
+  /// v[s]. Differentiable with respect to v (a PINN trains through it; the spectral
+  /// solver's linearisation takes its Jacobian), not with respect to the GP's parameters.
+  virtual at::Tensor evaluate(const at::Tensor& v) const = 0;
+};
+
+}  // namespace bhpm::gp

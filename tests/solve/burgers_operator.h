@@ -1,0 +1,43 @@
+#pragma once
+/// The true Burgers operator f(u, u_x, u_xx) = -u u_x + nu u_xx as a GP mean function and
+/// as S identical "operator samples": the zero-uncertainty root the predictor tests solve
+/// with, whose solutions must equal the data generator's (pde::solve_periodic).
+
+#include <ATen/ATen.h>
+
+#include <memory>
+
+#include "gp/function_samples.h"
+#include "gp/mean.h"
+
+namespace bhpm::testing_operator {
+
+/// mu(v) = -v_0 v_1 + nu v_2 for v [N, 3].
+class BurgersMean final : public gp::Mean {
+ public:
+  explicit BurgersMean(double nu = 0.1) : nu_(nu) {}
+  std::int64_t dimensions() const override { return 3; }
+  at::Tensor forward(const at::Tensor& x) const override {
+    return -x.select(1, 0) * x.select(1, 1) + nu_ * x.select(1, 2);
+  }
+
+ private:
+  double nu_;
+};
+
+/// S copies of the exact operator: evaluate(v [S, P, 3]) = -u u_x + nu u_xx [S, P].
+class ExactBurgersSamples final : public gp::FunctionSamples {
+ public:
+  explicit ExactBurgersSamples(std::int64_t count, double nu = 0.1) : count_(count), nu_(nu) {}
+  std::int64_t count() const override { return count_; }
+  std::int64_t dimensions() const override { return 3; }
+  at::Tensor evaluate(const at::Tensor& v) const override {
+    return -v.select(2, 0) * v.select(2, 1) + nu_ * v.select(2, 2);
+  }
+
+ private:
+  std::int64_t count_;
+  double nu_;
+};
+
+}  // namespace bhpm::testing_operator
