@@ -11,6 +11,7 @@
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
 #include "gp/softplus.h"
+#include "pde/random.h"
 
 namespace bhpm::gp {
 
@@ -140,6 +141,18 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
   const at::Tensor mean = mean_->forward(inducing_inputs_) + at::mv(l_zz, variational_mean_);
   const at::Tensor factor = at::mm(l_zz, variational_cholesky());
   return {mean, at::mm(factor, factor.t())};
+}
+
+at::Tensor SparseVariationalGpImpl::draw_whitened(pde::Rng& rng) const {
+  const at::NoGradGuard no_grad;
+  return variational_mean_ + at::mv(variational_cholesky(), pde::normal_tensor(rng, {inducing_points()}));
+}
+
+at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(pde::Rng& rng) const {
+  const at::NoGradGuard no_grad;
+  const at::Tensor k_zz = kernel_->matrix(inducing_inputs_, inducing_inputs_);
+  const at::Tensor l_zz = robust_cholesky(k_zz, "K_zz (sparse GP inducing inputs)").lower;
+  return mean_->forward(inducing_inputs_) + at::mv(l_zz, draw_whitened(rng));
 }
 
 void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mean,

@@ -36,6 +36,10 @@
 #include "gp/mean.h"
 #include "gp/normal_distribution.h"
 
+namespace bhpm::pde {
+class Rng;
+}
+
 namespace bhpm::gp {
 
 struct SparseVariationalGpOptions {
@@ -81,6 +85,11 @@ class SparseVariationalGpImpl : public torch::nn::Module {
 
   /// q(u) = N(mu(Z) + L_zz m, L_zz S L_zz^T): mean [M], covariance [M, M].
   MultivariateNormal inducing_distribution() const;
+  /// One draw v = m + L_S xi [M] of the whitened inducing variables q(v), xi from `rng`
+  /// (M normals); detached. The matching inducing outputs are u = mu(Z) + L_zz v.
+  at::Tensor draw_whitened(pde::Rng& rng) const;
+  /// One draw u = mu(Z) + L_zz (m + L_S xi) [M] of q(u), the same xi as draw_whitened.
+  at::Tensor draw_inducing_outputs(pde::Rng& rng) const;
   /// Sets q(v) = N(mean [M], lower lower^T) for lower [M, M] lower-triangular (the strict
   /// upper part is ignored) with a finite positive diagonal; not recorded by autograd.
   void set_variational_distribution(const at::Tensor& mean, const at::Tensor& lower);

@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "pde/equation.h"
 #include "pde/etdrk4_stepper.h"
@@ -31,6 +33,11 @@ struct SolveOptions {
   Etdrk4Options stepper;      ///< stepper.dt is lowered so that it divides output_dt
   double blowup_factor = 1e3; ///< stop when max|u| > factor * max(1, max|u0|)
   int check_every = 16;       ///< steps between non-finite checks inside an output interval
+  /// false: a blow-up of any batch member stops the solve (SolverDivergence). true: the
+  /// member is dropped (its state zeroed, its snapshots NaN from the first unsound output
+  /// time on, Solution::failures says why) and the others go on: members are independent,
+  /// as the samples of an ensemble are.
+  bool drop_diverged = false;
 };
 
 struct Solution {
@@ -38,6 +45,8 @@ struct Solution {
   at::Tensor u;  ///< [B, T, n] snapshots
   double dt = 0;           ///< time step actually used
   std::int64_t steps = 0;  ///< total steps taken
+  at::Tensor diverged;     ///< [B] bool: members dropped (drop_diverged only; else all false)
+  std::vector<std::string> failures;  ///< [B]: why member b was dropped, "" if it was not
 };
 
 /// Called after each output time with (t, t_end).

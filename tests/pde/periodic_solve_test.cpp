@@ -168,3 +168,27 @@ TEST(PeriodicSolve, rejects_inconsistent_times_and_shapes) {
   EXPECT_THROW(solve_periodic(grid, heat, at::zeros({31}, at::kDouble), solve_options(1, 0.1, 0.01)),
                std::invalid_argument);
 }
+
+// u_t = u^2 has u = u0 / (1 - u0 t): the member starting at 2 blows up at t = 0.5, the one
+// at 0.1 lives on. Dropping keeps the sound member exact and names when the other failed;
+// without dropping the whole solve stops.
+TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
+  EquationOptions equation;
+  equation.name = "general";
+  equation.nonlinear = "u^2";
+  const PeriodicGrid grid(0.0, 1.0, 8);
+  const at::Tensor u0 = at::stack({at::full({8}, 0.1, at::kDouble), at::full({8}, 2.0, at::kDouble)});
+  SolveOptions options = solve_options(2.0, 0.25, 1e-3);
+  EXPECT_THROW(solve_periodic(grid, make_equation(equation), u0, options), SolverDivergence);
+
+  options.drop_diverged = true;
+  const Solution solution = solve_periodic(grid, make_equation(equation), u0, options);
+  EXPECT_FALSE(solution.diverged[0].item<bool>());
+  EXPECT_TRUE(solution.diverged[1].item<bool>());
+  EXPECT_TRUE(solution.failures[0].empty());
+  EXPECT_THAT(solution.failures[1], HasSubstr("blew up by t = 0.5"));
+  const at::Tensor exact = 0.1 / (1.0 - 0.1 * solution.t);
+  EXPECT_LT(max_abs(solution.u[0] - exact.unsqueeze(1)), 1e-10);
+  EXPECT_TRUE(at::isfinite(solution.u[1][1]).all().item<bool>());  // t = 0.25: still sound
+  EXPECT_TRUE(at::isnan(solution.u[1].slice(0, 2)).all().item<bool>());
+}

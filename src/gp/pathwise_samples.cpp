@@ -1,0 +1,78 @@
+#include "gp/pathwise_samples.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gp/argument_checks.h"
+#include "gp/cholesky.h"
+#include "gp/rbf_kernel.h"
+#include "pde/random.h"
+
+namespace bhpm::gp {
+
+void validate(const PathwiseOptions& options) {
+  if (options.features < 1)
+    throw std::invalid_argument("pathwise samples: features must be >= 1 (got " +
+                                std::to_string(options.features) + ")");
+}
+
+PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
+                                 const PathwiseOptions& options)
+    : mean_(gp.mean()), kernel_(gp.kernel()) {
+  validate(options);
+  if (count < 1)
+    throw std::invalid_argument("pathwise samples: count must be >= 1 (got " +
+                                std::to_string(count) + ")");
+  const auto* rbf = dynamic_cast<const RbfKernelImpl*>(kernel_.get());
+  if (rbf == nullptr)
+    throw std::invalid_argument("pathwise samples: random Fourier features need the RBF kernel");
+  const at::NoGradGuard no_grad;
+  inducing_inputs_ = gp.inducing_inputs().detach().clone();
+  const std::int64_t d = inducing_inputs_.size(1);
+  const std::int64_t f = options.features;
+
+  pde::Rng feature_rng(pde::derive_seed(options.seed, "pathwise_features", 0));
+  frequencies_ = pde::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
+  phases_ = 2.0 * M_PI * pde::uniform_tensor(feature_rng, {f});
+  feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
+
+  // u_s - mu(Z) = L_zz (m + L_S xi_s) in the whitened parametrisation.
+  const at::Tensor lower_zz =
+      robust_cholesky(kernel_->matrix(inducing_inputs_, inducing_inputs_), "K_zz (inducing inputs)")
+          .lower;
+  std::vector<at::Tensor> weights, whitened;
+  for (std::int64_t s = 0; s < count; ++s) {
+    pde::Rng rng(pde::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
+    weights.push_back(pde::normal_tensor(rng, {f}));
+    whitened.push_back(gp.draw_whitened(rng));
+  }
+  weights_ = at::stack(weights);                                    // [S, F]
+  const at::Tensor data_part = at::linalg_solve_triangular(         // K_zz^{-1} (u_s - mu(Z))
+      lower_zz.t(), at::stack(whitened).t(), /*upper=*/true);       // [M, S]
+  const at::Tensor prior_part =                                     // K_zz^{-1} phi(Z) w_s
+      at::cholesky_solve(at::mm(features(inducing_inputs_), weights_.t()), lower_zz);
+  update_ = (data_part - prior_part).t().contiguous();              // [S, M]
+}
+
+at::Tensor PathwiseSamples::features(const at::Tensor& v) const {
+  return feature_scale_ * at::cos(at::addmm(phases_, v, frequencies_));
+}
+
+at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {
+  if (v.dim() != 3 || v.size(0) != count() || v.size(2) != dimensions())
+    throw std::invalid_argument("pathwise samples: v must be [" + std::to_string(count()) +
+                                ", P, " + std::to_string(dimensions()) + "] (got " +
+                                describe_tensor(v) + ")");
+  const std::int64_t s = v.size(0), p = v.size(1);
+  const at::Tensor flat = v.reshape({s * p, dimensions()});
+  const at::Tensor prior = at::bmm(features(flat).view({s, p, -1}), weights_.unsqueeze(2));
+  const at::Tensor update =
+      at::bmm(kernel_->matrix(flat, inducing_inputs_).view({s, p, -1}), update_.unsqueeze(2));
+  return mean_->forward(flat).view({s, p}) + (prior + update).squeeze(2);
+}
+
+}  // namespace bhpm::gp

@@ -1,0 +1,62 @@
+#pragma once
+/// Pathwise samples of a sparse GP's posterior q(f) (Wilson, Borovitskiy, Terenin,
+/// Mostowsky and Deisenroth 2020, "Efficiently sampling functions from Gaussian process
+/// posteriors", Eq. 13): a sample is a prior draw plus a data-driven update,
+///   f_s(v) = mu(v) + phi(v) . w_s + k(v, Z) K_zz^{-1} (u_s - mu(Z) - phi(Z) . w_s),
+/// with u_s ~ q(u) the inducing outputs and phi . w_s, w_s ~ N(0, I_F), a random Fourier
+/// feature draw of the zero-mean prior (Rahimi and Recht 2007): for the ARD RBF kernel
+///   phi_j(v) = s sqrt(2 / F) cos(omega_j . v + b_j),  omega_j ~ N(0, diag(1 / l^2)),
+///   b_j ~ U[0, 2 pi),  j = 1..F,
+/// so phi(v) . phi(v') -> k(v, v') as F grows (error O(F^{-1/2})). Each sample is a
+/// whole function, evaluated in O(F + M) per point, with no conditioning loop; its
+/// distribution matches q(f) up to the feature approximation of the prior.
+///
+/// The frequencies and phases are shared by the S samples (drawn from
+/// derive_seed(seed, "pathwise_features", 0)); sample s draws w_s and u_s from
+/// derive_seed(seed, "pathwise_sample", s), so sample s is the same whatever S.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "gp/function_samples.h"
+#include "gp/kernel.h"
+#include "gp/mean.h"
+#include "gp/sparse_variational_gp.h"
+
+namespace bhpm::gp {
+
+struct PathwiseOptions {
+  std::int64_t features = 1024;  ///< F (>= 1): random Fourier features of the prior
+  std::uint64_t seed = 0;
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule.
+void validate(const PathwiseOptions& options);
+
+class PathwiseSamples final : public FunctionSamples {
+ public:
+  /// `count` (>= 1) draws from q(f) of `gp`, whose kernel must be an RbfKernelImpl.
+  /// Throws std::invalid_argument otherwise, CholeskyError when K_zz cannot be factored.
+  PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
+                  const PathwiseOptions& options);
+  std::int64_t count() const override { return weights_.size(0); }
+  std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
+  /// f_s(v[s]) [S, P] for v [S, P, D].
+  at::Tensor evaluate(const at::Tensor& v) const override;
+  /// phi(v) [N, F] for v [N, D].
+  at::Tensor features(const at::Tensor& v) const;
+
+ private:
+  std::shared_ptr<Mean> mean_;
+  std::shared_ptr<Kernel> kernel_;
+  at::Tensor inducing_inputs_;  ///< Z [M, D]
+  at::Tensor frequencies_;      ///< omega [D, F]
+  at::Tensor phases_;           ///< b [F]
+  double feature_scale_ = 0;    ///< s sqrt(2 / F)
+  at::Tensor weights_;          ///< w [S, F]
+  at::Tensor update_;           ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]
+};
+
+}  // namespace bhpm::gp

@@ -1,0 +1,75 @@
+#pragma once
+/// The paper's Algorithm 1 (section 2.3): refine one operator sample and its IBVP solution
+/// together. Starting from a conditioned GP (the prior conditioned on the inducing inputs
+/// with a draw of q(u), or any V_c,0, f_c,0), repeat:
+///   1. solve the IBVP under f~ = mu_c (the conditioned mean);
+///   2. estimate L_c = E_{v ~ p(v | u~)} [ k_c(v, v) ] (Eq. 6) by Monte Carlo over
+///      `monte_carlo_points` inputs v(x, t) at uniformly drawn grid points (x, t) of the
+///      solution (the push-forward of U[Omega_st]);
+///   3. stop if L_c < delta_c; otherwise choose n_c,new new inputs V_new minimising
+///      L_c(V_c u V_new) - started greedily (each point where the current variance is
+///      largest, then conditioned on) and moved by Adam down the gradient of L_c -, draw
+///      f_new ~ p(f(V_new) | V_c, f_c) jointly and add them to the conditioning set.
+/// Called again with a smaller tolerance it continues from where it stopped (Fig. 3).
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gp/conditioned_gp.h"
+
+namespace bhpm::solve {
+
+struct RefinementOptions {
+  double tolerance = 1e-6;                  ///< delta_c (> 0), in units of f^2
+  std::int64_t new_points = 8;              ///< n_c,new (>= 1) per round
+  std::int64_t monte_carlo_points = 1024;   ///< push-forward points for L_c (>= 1)
+  std::int64_t max_rounds = 200;            ///< rounds before giving up (>= 1)
+  std::int64_t descent_steps = 50;          ///< Adam steps on V_new per round (>= 0)
+  double descent_rate = 0.02;               ///< Adam rate, per unit of each input's spread (> 0)
+  std::uint64_t seed = 0;
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule.
+void validate(const RefinementOptions& options);
+
+/// One pass of the loop: the conditioning set's size when the IBVP was solved, and L_c.
+struct RefinementRound {
+  std::int64_t conditioning_points = 0;
+  double expected_variance = 0;
+};
+
+struct RefinedSample {
+  gp::ConditionedGp operator_sample;     ///< mu_c is the refined sample f~
+  at::Tensor solution;                   ///< [T, n]: the IBVP solved under it
+  at::Tensor inputs;                     ///< [P, D]: the push-forward points of the last L_c
+  std::vector<RefinementRound> rounds;   ///< every L_c computed, in order
+  bool converged = false;                ///< L_c < tolerance within max_rounds
+};
+
+/// Solves the IBVP under one conditioned mean: returns u [T, n]; throws
+/// pde::SolverDivergence when the solve blows up.
+using SampleSolver = std::function<at::Tensor(const gp::ConditionedGp&)>;
+/// The root inputs v [T n, D] of a solution u [T, n] at every grid point.
+using SolutionInputs = std::function<at::Tensor(const at::Tensor&)>;
+
+/// Runs Algorithm 1 from `start` (stream `sample` of options.seed drives the Monte Carlo
+/// points and the draws of f_new).
+RefinedSample refine_operator_sample(gp::ConditionedGp start, const SampleSolver& solve,
+                                     const SolutionInputs& inputs_of,
+                                     const RefinementOptions& options, std::uint64_t sample);
+
+/// L_c(V_c u V_new) for fixed Monte Carlo inputs v [P, D]: mean_p k_c(v_p, v_p) of the
+/// prior of `current` conditioned on its inputs and `new_inputs` [m, D] (differentiable
+/// in new_inputs).
+at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
+                             const at::Tensor& v);
+
+/// The n_c,new inputs step 3 chooses for Monte Carlo inputs v [P, D]: greedy start, then
+/// Adam on L_c. Returns [new_points, D].
+at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at::Tensor& v,
+                                      const RefinementOptions& options);
+
+}  // namespace bhpm::solve

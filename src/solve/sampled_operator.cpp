@@ -1,0 +1,55 @@
+#include "solve/sampled_operator.h"
+
+#include <ATen/ATen.h>
+#include <torch/autograd.h>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace bhpm::solve {
+
+SampledOperatorTerm::SampledOperatorTerm(std::shared_ptr<const gp::FunctionSamples> samples,
+                                         std::vector<double> linear)
+    : samples_(std::move(samples)), linear_(std::move(linear)) {
+  if (!samples_) throw std::invalid_argument("sampled operator: no samples");
+  if (static_cast<std::int64_t>(linear_.size()) != samples_->dimensions())
+    throw std::invalid_argument("sampled operator: " + std::to_string(linear_.size()) +
+                                " linear coefficients for inputs of dimension " +
+                                std::to_string(samples_->dimensions()));
+}
+
+int SampledOperatorTerm::max_derivative() const {
+  return static_cast<int>(samples_->dimensions() - 1);
+}
+
+at::Tensor SampledOperatorTerm::evaluate(const at::Tensor& derivatives) const {
+  at::Tensor n = samples_->evaluate(derivatives.permute({1, 2, 0}));  // v [S, n, D]
+  for (std::size_t m = 0; m < linear_.size(); ++m)
+    n = n - linear_[m] * derivatives[static_cast<std::int64_t>(m)];
+  return n;
+}
+
+std::string SampledOperatorTerm::describe() const {
+  std::ostringstream text;
+  text << samples_->count() << " operator samples minus their linear part";
+  return text.str();
+}
+
+std::vector<double> average_jacobian(const gp::FunctionSamples& samples, const at::Tensor& v) {
+  const at::AutoGradMode grad(true);
+  const at::Tensor inputs = v.detach().clone().set_requires_grad(true);
+  const at::Tensor values = samples.evaluate(inputs);
+  const at::Tensor gradient =
+      torch::autograd::grad({values.sum()}, {inputs}, {}, false, false, true)[0];
+  std::vector<double> linear(static_cast<std::size_t>(v.size(2)), 0.0);
+  if (!gradient.defined()) return linear;  // the samples do not depend on v
+  // A member whose Jacobian is not finite (a broken sample) must not spoil the others' L.
+  const at::Tensor finite = at::isfinite(gradient);
+  const at::Tensor mean = at::where(finite, gradient, at::zeros_like(gradient)).sum(at::IntArrayRef{0, 1}) /
+                          finite.sum(at::IntArrayRef{0, 1}).clamp_min(1);
+  for (std::size_t m = 0; m < linear.size(); ++m)
+    linear[m] = mean[static_cast<std::int64_t>(m)].item<double>();
+  return linear;
+}
+
+}  // namespace bhpm::solve

@@ -1,0 +1,45 @@
+#include "solve/spectral_ensemble.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "pde/equation.h"
+#include "solve/sampled_operator.h"
+
+namespace bhpm::solve {
+
+at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor& u,
+                                std::int64_t dimensions) {
+  const at::Tensor derivatives =
+      grid.derivatives_from_spectral(grid.to_spectral(u), static_cast<int>(dimensions - 1));
+  return derivatives.reshape({dimensions, -1}).t().contiguous();
+}
+
+EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
+                                         std::shared_ptr<const gp::FunctionSamples> samples,
+                                         const at::Tensor& u0, pde::SolveOptions options,
+                                         std::vector<double>* linear) {
+  if (!samples) throw std::invalid_argument("spectral ensemble: no operator samples");
+  if (u0.dim() != 1 || u0.size(0) != grid.points())
+    throw std::invalid_argument("spectral ensemble: initial condition must have " +
+                                std::to_string(grid.points()) + " grid values");
+  const std::int64_t count = samples->count();
+  const at::Tensor start = u0.to(at::kDouble).unsqueeze(0).expand({count, -1}).contiguous();
+  const at::Tensor inputs = spectral_root_inputs(grid, u0.to(at::kDouble), samples->dimensions());
+
+  pde::Equation equation;
+  equation.name = "operator samples";
+  equation.linear = average_jacobian(*samples, inputs.unsqueeze(0).expand({count, -1, -1}));
+  equation.nonlinear = std::make_shared<SampledOperatorTerm>(samples, equation.linear);
+  if (linear != nullptr) *linear = equation.linear;
+
+  options.drop_diverged = true;
+  const at::NoGradGuard no_grad;
+  const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
+  return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures};
+}
+
+}  // namespace bhpm::solve

@@ -1,0 +1,33 @@
+#pragma once
+/// The spectral IBVP solver for operator samples (DESIGN.md "IBVP solvers" (2)): every
+/// sample f_s is integrated from the same u0 on a periodic grid by the data generator's
+/// ETDRK4 (pde/periodic_solve.h), all S members in one batch, with the samples' average
+/// Jacobian at u0 as the exactly treated linear part (solve/sampled_operator.h). A member
+/// that blows up is dropped and reported (EnsembleSolution::failures), the others go on.
+
+#include <ATen/core/Tensor.h>
+
+#include <memory>
+#include <vector>
+
+#include "gp/function_samples.h"
+#include "pde/periodic_grid.h"
+#include "pde/periodic_solve.h"
+#include "solve/ensemble_solution.h"
+
+namespace bhpm::solve {
+
+/// v [P, D] = (u, u_x, .., d^K u/dx^K) of u [..., n] at every entry, by spectral
+/// differentiation on `grid`, K = dimensions - 1 (rows in u's flattened order).
+at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor& u,
+                                std::int64_t dimensions);
+
+/// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n], periodic, for every sample s to
+/// options.t_end; options.drop_diverged is forced on. Returns u [S, T, n] with the linear
+/// part used in `linear` when asked. Throws std::invalid_argument for a u0 of another size.
+EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
+                                         std::shared_ptr<const gp::FunctionSamples> samples,
+                                         const at::Tensor& u0, pde::SolveOptions options,
+                                         std::vector<double>* linear = nullptr);
+
+}  // namespace bhpm::solve

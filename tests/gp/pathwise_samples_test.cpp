@@ -1,0 +1,87 @@
+// Pathwise samples of a sparse GP (Wilson et al. 2020) against the closed-form q(f): a
+// statistical test with a fixed seed, plus determinism and sample independence from S.
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include "gp/gp_test_problem.h"
+#include "gp/pathwise_samples.h"
+#include "gp/sparse_variational_gp.h"
+
+using namespace bhpm::gp;
+using namespace bhpm::gp::test;
+
+namespace {
+
+/// A sparse GP with M = 8 inducing inputs and a non-trivial q(v) = N(m, L_S L_S^T).
+SparseVariationalGp make_sparse_gp(const GpParts& parts) {
+  SparseVariationalGp gp(parts.mean.ptr(), parts.kernel.ptr(), parts.likelihood.ptr(),
+                         inputs(8, 21));
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(22);
+  const at::Tensor mean = at::normal(0.0, 1.0, {8}, gen, at::kDouble);
+  const at::Tensor lower =
+      0.5 * at::eye(8, kReal) + 0.1 * at::normal(0.0, 1.0, {8, 8}, gen, at::kDouble).tril(-1);
+  gp->set_variational_distribution(mean, lower);
+  return gp;
+}
+
+/// q(f) at x by dense algebra: mean mu(x) + A (mu_u - mu(Z)), covariance
+/// K_xx - A K_zx + A Sigma_u A^T, A = K_xz K_zz^{-1}, with mu_u = mu(Z) + L m and
+/// Sigma_u = L L_S L_S^T L^T, L = chol(K_zz).
+MultivariateNormal dense_q_f(const SparseVariationalGpImpl& gp, const at::Tensor& x) {
+  const at::Tensor z = gp.inducing_inputs().detach();
+  const at::Tensor l = at::linalg_cholesky(dense_kernel(z, z));
+  const at::Tensor a = at::linalg_solve(dense_kernel(z, z), dense_kernel(z, x)).t();
+  const at::Tensor factor = at::mm(l, gp.variational_cholesky().detach());
+  const at::Tensor mean = dense_mean(x) + at::mv(at::mm(a, l), gp.variational_mean().detach());
+  const at::Tensor covariance = dense_kernel(x, x) - at::mm(a, dense_kernel(z, x)) +
+                                at::mm(at::mm(a, at::mm(factor, factor.t())), a.t());
+  return {mean, covariance};
+}
+
+}  // namespace
+
+// 4000 samples, 4096 features, at 4 points: the mean within 5 Monte Carlo standard errors
+// (the feature approximation leaves the mean unbiased); every covariance entry within
+// 0.08 s^2 (Monte Carlo error s^2 sqrt(2/4000) ~ 0.02 s^2 plus the features' O(F^-1/2)).
+TEST(PathwiseSamples, match_the_sparse_gp_posterior) {
+  const GpParts parts = make_parts();
+  const SparseVariationalGp gp = make_sparse_gp(parts);
+  const at::NoGradGuard no_grad;
+  const std::int64_t count = 4000;
+  const PathwiseSamples samples(*gp, count, {4096, 23});
+  const at::Tensor x = at::cat({inputs(3, 24), gp->inducing_inputs().detach().slice(0, 0, 1)});
+  const at::Tensor values = samples.evaluate(x.unsqueeze(0).expand({count, -1, -1}));  // [S, 4]
+  const MultivariateNormal expected = dense_q_f(*gp, x);
+
+  const at::Tensor error = values.mean(0) - expected.mean;
+  const at::Tensor standard_error = at::sqrt(expected.covariance.diagonal() / count);
+  EXPECT_TRUE(at::all(error.abs() < 5.0 * standard_error).item<bool>())
+      << "error " << error << "\nstandard error " << standard_error;
+  const at::Tensor centred = values - values.mean(0);
+  const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
+  EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
+      << covariance << "\n" << expected.covariance;
+}
+
+TEST(PathwiseSamples, are_fixed_functions_independent_of_the_ensemble_size) {
+  const GpParts parts = make_parts();
+  const SparseVariationalGp gp = make_sparse_gp(parts);
+  const at::NoGradGuard no_grad;
+  const PathwiseSamples three(*gp, 3, {256, 5});
+  const PathwiseSamples five(*gp, 5, {256, 5});
+  const at::Tensor x = inputs(6, 25).unsqueeze(0);
+  const at::Tensor a = three.evaluate(x.expand({3, -1, -1}));
+  EXPECT_TRUE(at::equal(a, three.evaluate(x.expand({3, -1, -1}))));
+  EXPECT_TRUE(at::allclose(a, five.evaluate(x.expand({5, -1, -1})).slice(0, 0, 3), 0.0, 1e-14));
+  EXPECT_GT((a[0] - a[1]).abs().max().item<double>(), 1e-3);  // samples differ
+}
+
+TEST(PathwiseSamples, reject_bad_arguments) {
+  const GpParts parts = make_parts();
+  const SparseVariationalGp gp = make_sparse_gp(parts);
+  EXPECT_THROW(PathwiseSamples(*gp, 0, {}), std::invalid_argument);
+  EXPECT_THROW(PathwiseSamples(*gp, 2, {0, 0}), std::invalid_argument);
+  const PathwiseSamples samples(*gp, 2, {16, 0});
+  EXPECT_THROW(samples.evaluate(at::zeros({3, 4, 2}, kReal)), std::invalid_argument);
+}

@@ -1,0 +1,60 @@
+// Ensemble summaries against hand-computed order statistics; diverged members left out.
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "solve/ensemble_statistics.h"
+
+using namespace bhpm::solve;
+
+namespace {
+
+/// Members s = 0..S-1 with u[s, t, x] = values[s] everywhere on a 2 x 3 grid.
+EnsembleSolution constant_members(const std::vector<double>& values) {
+  EnsembleSolution ensemble;
+  const auto count = static_cast<std::int64_t>(values.size());
+  ensemble.u = at::tensor(values, at::kDouble).view({count, 1, 1}).expand({count, 2, 3}).contiguous();
+  ensemble.diverged = at::zeros({count}, at::kBool);
+  ensemble.failures.assign(values.size(), "");
+  return ensemble;
+}
+
+}  // namespace
+
+// Eleven members 0, 1, .., 10: mean 5, standard deviation sqrt(11) (1/(S-1)), type-7
+// quantiles at h = 10 p: 0.25, 5, 9.75.
+TEST(EnsembleStatistics, mean_spread_and_quantiles) {
+  EnsembleSolution ensemble = constant_members({3, 0, 10, 1, 9, 2, 8, 4, 7, 5, 6});
+  const EnsembleStatistics statistics = ensemble_statistics(ensemble);
+  EXPECT_EQ(statistics.members, 11);
+  EXPECT_NEAR(statistics.mean[1][2].item<double>(), 5.0, 1e-14);
+  EXPECT_NEAR(statistics.standard_deviation[0][0].item<double>(), std::sqrt(11.0), 1e-12);
+  EXPECT_NEAR(statistics.lower[0][1].item<double>(), 0.25, 1e-12);
+  EXPECT_NEAR(statistics.median[1][1].item<double>(), 5.0, 1e-12);
+  EXPECT_NEAR(statistics.upper[1][0].item<double>(), 9.75, 1e-12);
+}
+
+TEST(EnsembleStatistics, diverged_members_are_left_out) {
+  EnsembleSolution ensemble = constant_members({1, 2, 3});
+  ensemble.u[1].fill_(NAN);
+  ensemble.diverged[1] = true;
+  const EnsembleStatistics statistics = ensemble_statistics(ensemble);
+  EXPECT_EQ(statistics.members, 2);
+  EXPECT_NEAR(statistics.mean[0][0].item<double>(), 2.0, 1e-14);
+  EXPECT_EQ(ensemble.diverged_count(), 1);
+  ensemble.diverged.fill_(true);
+  EXPECT_THROW(ensemble_statistics(ensemble), std::runtime_error);
+}
+
+TEST(EnsembleStatistics, comparison_with_the_truth) {
+  const EnsembleStatistics statistics = ensemble_statistics(constant_members({0, 1, 2, 3, 4}));
+  at::Tensor truth = at::full({2, 3}, 2.0, at::kDouble);
+  truth[0][0] = 5.0;  // outside [0.1, 3.9]
+  const TruthComparison comparison = compare_with_truth(statistics, truth);
+  EXPECT_NEAR(comparison.band_coverage, 5.0 / 6.0, 1e-14);
+  EXPECT_NEAR(comparison.rmse, std::sqrt(9.0 / 6.0), 1e-14);
+  EXPECT_NEAR(comparison.relative_l2, 3.0 / std::sqrt(25.0 + 5 * 4.0), 1e-14);
+  EXPECT_THROW(compare_with_truth(statistics, at::zeros({3, 2}, at::kDouble)), std::invalid_argument);
+}
