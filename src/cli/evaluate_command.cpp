@@ -10,12 +10,12 @@
 #include <stdexcept>
 
 #include "cli/process_setup.h"
+#include "cli/run_folder.h"
 #include "eval/held_out_operator_data.h"
 #include "eval/metrics_json.h"
 #include "eval/operator_metrics.h"
 #include "eval/root_predictive.h"
 #include "io/atomic_file.h"
-#include "io/checkpoint.h"
 #include "io/dataset_equation.h"
 #include "io/dataset_file.h"
 #include "model/bhpm_model.h"
@@ -25,16 +25,6 @@
 namespace bhpm::cli {
 
 namespace {
-
-/// The trained root of a run folder; refuses an unfinished or missing joint phase.
-gp::SparseVariationalGp trained_root(const std::string& run_dir) {
-  const std::string path = model::joint_checkpoint_path(run_dir);
-  if (!std::filesystem::exists(path))
-    throw std::runtime_error(run_dir + ": no trained model (" + path +
-                             " is missing; run `bhpm train` first)");
-  const io::Checkpoint checkpoint = io::load_checkpoint(path);
-  return model::sparse_root_from_checkpoint(checkpoint, "root.", path);
-}
 
 void write_text(const std::string& path, const std::string& text) {
   io::AtomicFile output(path);

@@ -8,7 +8,9 @@
 
 #include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
+#include "cli/predict_command.h"
 #include "cli/process_setup.h"
+#include "cli/refinement_command.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
 
@@ -21,6 +23,8 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_fit_leaves(app);
   bhpm::cli::setup_train(app);
   bhpm::cli::setup_evaluate(app);
+  bhpm::cli::setup_predict(app);
+  bhpm::cli::setup_refinement_study(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {

@@ -4,19 +4,37 @@
 
 namespace bhpm::io {
 
-RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides) {
-  ConfigReader reader = ConfigReader::from_file(path);
+namespace {
+
+RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
+                   const std::vector<std::string>& overrides) {
   for (const auto& assignment : overrides) reader.apply_override(assignment);
   RunConfig config;
-  config.simulate = read_simulate_config(reader, std::filesystem::path(path).parent_path().string());
+  config.simulate = read_simulate_config(reader, base_dir);
   config.leaves = read_leaf_config(reader);
   config.root = read_root_config(reader);
+  config.predict = read_predict_config(reader);
+  config.predict.options.seed = config.simulate.seed;
   reader.reject_unknown_keys();
   config.resolved_toml = reader.resolved_toml();
   config.leaves.training.seed = config.simulate.seed;
   config.leaves.model.network.seed = config.simulate.seed;
   config.leaves.training.config = config.resolved_toml;
   return config;
+}
+
+}  // namespace
+
+RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides) {
+  ConfigReader reader = ConfigReader::from_file(path);
+  return read_all(reader, std::filesystem::path(path).parent_path().string(), overrides);
+}
+
+RunConfig read_run_config_text(const std::string& text, const std::string& source,
+                               const std::string& base_dir,
+                               const std::vector<std::string>& overrides) {
+  ConfigReader reader = ConfigReader::from_string(text, source);
+  return read_all(reader, base_dir, overrides);
 }
 
 model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config,

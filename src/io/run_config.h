@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/leaf_config.h"
+#include "io/predict_config.h"
 #include "io/root_config.h"
 #include "model/bhpm_training.h"
 #include "io/simulate_config.h"
@@ -17,12 +18,19 @@ struct RunConfig {
   SimulateConfig simulate;
   LeafConfig leaves;
   RootConfig root;
+  PredictConfig predict;
   std::string resolved_toml;  ///< every value read, defaults included
 };
 
 /// Reads `path` with "section.key=value" overrides applied; throws ConfigError naming the
 /// file, the field and the rule.
 RunConfig read_run_config(const std::string& path, const std::vector<std::string>& overrides);
+
+/// The same from configuration text (e.g. the resolved text stored in a checkpoint);
+/// `source` names it in errors, relative paths are taken from `base_dir`.
+RunConfig read_run_config_text(const std::string& text, const std::string& source,
+                               const std::string& base_dir,
+                               const std::vector<std::string>& overrides);
 
 /// The three-phase training options of `config` for N = `experiments` leaves, with
 /// checkpoints in `run_dir` ("" = none), the configuration's seed and resolved text.

@@ -84,35 +84,66 @@ at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at
   return best;
 }
 
-RefinedSample refine_operator_sample(gp::ConditionedGp start, const SampleSolver& solve,
-                                     const SolutionInputs& inputs_of,
-                                     const RefinementOptions& options, std::uint64_t sample) {
-  validate(options);
-  RefinedSample result{std::move(start), {}, {}, {}, false};
-  for (std::int64_t round = 0; round < options.max_rounds; ++round) {
-    const at::NoGradGuard no_grad;
-    result.solution = solve(result.operator_sample);
-    const std::int64_t size = result.operator_sample.size();
-    pde::Rng rng(pde::derive_seed(options.seed, "refinement/" + std::to_string(sample),
-                                  static_cast<std::uint64_t>(size)));
-    result.inputs = monte_carlo_rows(inputs_of(result.solution), options.monte_carlo_points, rng);
-    const double l_c = result.operator_sample.variance(result.inputs).mean().item<double>();
-    if (!std::isfinite(l_c))
-      throw std::runtime_error("refinement of sample " + std::to_string(sample) +
-                               ": the expected variance L_c is not finite with " +
-                               std::to_string(size) + " conditioning points");
-    result.rounds.push_back({size, l_c});
-    result.converged = l_c < options.tolerance;
-    if (result.converged || round + 1 == options.max_rounds) return result;
-    at::Tensor new_inputs;
-    {
-      const at::AutoGradMode grad(true);
-      new_inputs = choose_conditioning_inputs(result.operator_sample, result.inputs, options);
-    }
-    const at::Tensor new_values = result.operator_sample.sample(new_inputs, rng);
-    result.operator_sample = result.operator_sample.extended(new_inputs, new_values);
+namespace {
+
+/// Step 3 for one member: new inputs, their joint draw, the extended conditioning set.
+void add_conditioning_points(RefinedSample& member, const RefinementOptions& options,
+                             pde::Rng& rng) {
+  at::Tensor new_inputs;
+  {
+    const at::AutoGradMode grad(true);
+    new_inputs = choose_conditioning_inputs(member.operator_sample, member.inputs, options);
   }
-  return result;  // not reached: the last round returns
+  const at::Tensor new_values = member.operator_sample.sample(new_inputs, rng);
+  member.operator_sample = member.operator_sample.extended(new_inputs, new_values);
+}
+
+}  // namespace
+
+std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp> starts,
+                                                   const EnsembleSolver& solve,
+                                                   const SolutionInputs& inputs_of,
+                                                   const RefinementOptions& options,
+                                                   const RefinementProgress& progress) {
+  validate(options);
+  std::vector<RefinedSample> members;
+  for (gp::ConditionedGp& start : starts) members.push_back({std::move(start), {}, {}, {}, false, ""});
+  std::vector<std::size_t> active(members.size());
+  for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
+
+  const at::NoGradGuard no_grad;
+  for (std::int64_t round = 0; round < options.max_rounds && !active.empty(); ++round) {
+    std::vector<gp::ConditionedGp> batch;
+    for (std::size_t s : active) batch.push_back(members[s].operator_sample);
+    const EnsembleSolution solved = solve(std::make_shared<gp::ConditionedSamples>(std::move(batch)));
+    std::vector<std::size_t> still_active;
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      RefinedSample& member = members[active[i]];
+      const auto row = static_cast<std::int64_t>(i);
+      member.solution = solved.u[row];
+      if (solved.diverged[row].item<bool>()) {
+        member.failure = solved.failures[i];
+        continue;
+      }
+      const std::int64_t size = member.operator_sample.size();
+      pde::Rng rng(pde::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
+                                    static_cast<std::uint64_t>(size)));
+      member.inputs = monte_carlo_rows(inputs_of(member.solution), options.monte_carlo_points, rng);
+      const double l_c = member.operator_sample.variance(member.inputs).mean().item<double>();
+      if (!std::isfinite(l_c))
+        throw std::runtime_error("refinement of sample " + std::to_string(active[i]) +
+                                 ": the expected variance L_c is not finite with " +
+                                 std::to_string(size) + " conditioning points");
+      member.rounds.push_back({size, l_c});
+      if (progress) progress(active[i], member.rounds.back());
+      member.converged = l_c < options.tolerance;
+      if (member.converged || round + 1 == options.max_rounds) continue;
+      add_conditioning_points(member, options, rng);
+      still_active.push_back(active[i]);
+    }
+    active = std::move(still_active);
+  }
+  return members;
 }
 
 }  // namespace bhpm::solve

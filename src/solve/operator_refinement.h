@@ -11,14 +11,20 @@
 ///      largest, then conditioned on) and moved by Adam down the gradient of L_c -, draw
 ///      f_new ~ p(f(V_new) | V_c, f_c) jointly and add them to the conditioning set.
 /// Called again with a smaller tolerance it continues from where it stopped (Fig. 3).
+/// S samples are refined together: each round solves the members still refining in one
+/// batch (ConditionedSamples), so a spectral solve serves them all; a member whose solve
+/// blows up is dropped and reported.
 
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "gp/conditioned_gp.h"
+#include "solve/ensemble_solution.h"
 
 namespace bhpm::solve {
 
@@ -43,23 +49,29 @@ struct RefinementRound {
 
 struct RefinedSample {
   gp::ConditionedGp operator_sample;     ///< mu_c is the refined sample f~
-  at::Tensor solution;                   ///< [T, n]: the IBVP solved under it
+  at::Tensor solution;                   ///< [T, n]: the IBVP solved under it (NaN if diverged)
   at::Tensor inputs;                     ///< [P, D]: the push-forward points of the last L_c
   std::vector<RefinementRound> rounds;   ///< every L_c computed, in order
   bool converged = false;                ///< L_c < tolerance within max_rounds
+  std::string failure;                   ///< why the solve under this sample blew up; "" if not
 };
 
-/// Solves the IBVP under one conditioned mean: returns u [T, n]; throws
-/// pde::SolverDivergence when the solve blows up.
-using SampleSolver = std::function<at::Tensor(const gp::ConditionedGp&)>;
+/// Solves the IBVP under each member's conditioned mean, all in one batch: u [S', T, n]
+/// with diverged members marked (solve/ensemble_solution.h).
+using EnsembleSolver = std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
 /// The root inputs v [T n, D] of a solution u [T, n] at every grid point.
 using SolutionInputs = std::function<at::Tensor(const at::Tensor&)>;
+/// Called after each member's L_c: (member, round record).
+using RefinementProgress = std::function<void(std::size_t, const RefinementRound&)>;
 
-/// Runs Algorithm 1 from `start` (stream `sample` of options.seed drives the Monte Carlo
-/// points and the draws of f_new).
-RefinedSample refine_operator_sample(gp::ConditionedGp start, const SampleSolver& solve,
-                                     const SolutionInputs& inputs_of,
-                                     const RefinementOptions& options, std::uint64_t sample);
+/// Runs Algorithm 1 for every start (member s draws its Monte Carlo points and f_new from
+/// derive_seed(options.seed, "refinement/<s>", n_c)). Throws std::runtime_error naming the
+/// member when L_c is not finite.
+std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp> starts,
+                                                   const EnsembleSolver& solve,
+                                                   const SolutionInputs& inputs_of,
+                                                   const RefinementOptions& options,
+                                                   const RefinementProgress& progress = {});
 
 /// L_c(V_c u V_new) for fixed Monte Carlo inputs v [P, D]: mean_p k_c(v_p, v_p) of the
 /// prior of `current` conditioned on its inputs and `new_inputs` [m, D] (differentiable

@@ -9,10 +9,9 @@
 #include <memory>
 
 #include "gp/conditioned_gp.h"
-#include "gp/linear_mean.h"
-#include "gp/rbf_kernel.h"
 #include "pde/initial_condition.h"
 #include "solve/operator_refinement.h"
+#include "solve/refinement_study.h"
 #include "solve/spectral_ensemble.h"
 
 using namespace bhpm;
@@ -21,28 +20,17 @@ namespace {
 
 const pde::PeriodicGrid kGrid(-M_PI, M_PI, 32);
 
-gp::ConditionedGp heat_operator_prior() {
-  auto mean = std::make_shared<gp::LinearMeanImpl>(gp::LinearMeanOptions{3});
-  mean->set_weight(at::tensor({0.0, 0.0, 0.1}, at::kDouble));
-  // exp(-|v - v'|^2) = exp(-|v - v'|^2 / (2 l^2)) with l = 1/sqrt(2).
-  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, std::sqrt(0.5), 0.01});
-  for (auto& p : mean->parameters()) p.requires_grad_(false);
-  for (auto& p : kernel->parameters()) p.requires_grad_(false);
-  return gp::ConditionedGp(mean, kernel, at::zeros({1, 3}, at::kDouble), at::zeros({1}, at::kDouble));
+solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::ConditionedSamples> samples) {
+  pde::SolveOptions options;
+  options.t_end = 2.0;
+  options.output_dt = 0.1;
+  options.stepper.dt = 1e-2;
+  return solve::solve_spectral_ensemble(
+      kGrid, samples, pde::initial_condition_from_expression(kGrid, "sin(x)", "u0"), options);
 }
 
-solve::SampleSolver spectral_solver() {
-  return [](const gp::ConditionedGp& sample) {
-    pde::SolveOptions options;
-    options.t_end = 2.0;
-    options.output_dt = 0.1;
-    options.stepper.dt = 1e-2;
-    const solve::EnsembleSolution solution = solve::solve_spectral_ensemble(
-        kGrid, std::make_shared<gp::ConditionedSamples>(std::vector<gp::ConditionedGp>{sample}),
-        pde::initial_condition_from_expression(kGrid, "sin(x)", "u0"), options);
-    if (solution.diverged_count() > 0) throw pde::SolverDivergence(solution.failures[0], 0.0);
-    return solution.u[0];
-  };
+at::Tensor solve_one(const gp::ConditionedGp& sample) {
+  return solve_spectral(std::make_shared<gp::ConditionedSamples>(std::vector<gp::ConditionedGp>{sample})).u[0];
 }
 
 at::Tensor inputs_of(const at::Tensor& u) { return solve::spectral_root_inputs(kGrid, u, 3); }
@@ -55,8 +43,13 @@ TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
   options.monte_carlo_points = 256;
   options.descent_steps = 20;
   options.max_rounds = 40;
-  const solve::RefinedSample refined =
-      solve::refine_operator_sample(heat_operator_prior(), spectral_solver(), inputs_of, options, 0);
+  const std::vector<solve::RefinedSample> members = solve::refine_operator_samples(
+      {solve::heat_operator_prior(), solve::heat_operator_prior()}, solve_spectral, inputs_of, options);
+  ASSERT_EQ(members.size(), 2u);
+  // Different streams: the two samples draw different conditioning values.
+  EXPECT_FALSE(at::allclose(members[0].solution, members[1].solution));
+  const solve::RefinedSample& refined = members[0];
+  EXPECT_TRUE(refined.failure.empty());
   ASSERT_TRUE(refined.converged);
   ASSERT_GE(refined.rounds.size(), 2u);
   for (std::size_t r = 0; r < refined.rounds.size(); ++r)
@@ -70,8 +63,8 @@ TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
 // On fixed Monte Carlo inputs, the chosen points lower L_c below its current value, and the
 // gradient steps lower it below the greedy start.
 TEST(OperatorRefinement, chosen_points_lower_the_expected_variance) {
-  const gp::ConditionedGp prior = heat_operator_prior();
-  const at::Tensor v = inputs_of(spectral_solver()(prior));
+  const gp::ConditionedGp prior = solve::heat_operator_prior();
+  const at::Tensor v = inputs_of(solve_one(prior));
   solve::RefinementOptions options;
   options.descent_steps = 0;
   const at::Tensor greedy = solve::choose_conditioning_inputs(prior, v, options);

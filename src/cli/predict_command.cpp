@@ -1,0 +1,210 @@
+#include "cli/predict_command.h"
+
+#include <CLI/CLI.hpp>
+#include <ATen/ATen.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/process_setup.h"
+#include "cli/run_folder.h"
+#include "gp/rbf_kernel.h"
+#include "io/atomic_file.h"
+#include "io/dataset_file.h"
+#include "io/ensemble_file.h"
+#include "pde/initial_condition.h"
+#include "solve/ensemble_statistics.h"
+#include "solve/predictor.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// The IBVP to solve and, for a stored experiment, its true solution [T, n].
+struct Problem {
+  solve::PredictionProblem problem;
+  at::Tensor truth;
+  std::string description;
+};
+
+/// "FILE:SET/E" or "FILE:E" (set "test") -> (file, set, e).
+struct ExperimentReference {
+  std::string file, set;
+  std::int64_t experiment = 0;
+};
+
+ExperimentReference parse_reference(const std::string& text) {
+  const auto colon = text.rfind(':');
+  const std::string rule = "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+    throw std::invalid_argument(rule);
+  ExperimentReference reference{text.substr(0, colon), "test", 0};
+  std::string index = text.substr(colon + 1);
+  if (const auto slash = index.find('/'); slash != std::string::npos) {
+    reference.set = index.substr(0, slash);
+    index = index.substr(slash + 1);
+  }
+  try {
+    std::size_t used = 0;
+    reference.experiment = std::stoll(index, &used);
+    if (used != index.size() || reference.experiment < 0) throw std::invalid_argument(index);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(rule);
+  }
+  return reference;
+}
+
+Problem problem_from_expression(const io::RunConfig& config, const std::string& expression) {
+  const io::SimulateConfig& simulate = config.simulate;
+  const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
+  Problem out{{grid, pde::initial_condition_from_expression(grid, expression, "--ic"), simulate.solve},
+              {}, "u0(x) = " + expression};
+  return out;
+}
+
+Problem problem_from_experiment(const io::RunConfig& config, const std::string& text) {
+  const ExperimentReference reference = parse_reference(text);
+  if (!std::filesystem::exists(reference.file))
+    throw std::invalid_argument("--ic-from: " + reference.file + " does not exist");
+  const pde::ExperimentSet set = io::read_experiment_set(reference.file, reference.set);
+  const std::int64_t count = set.u.size(0);
+  if (reference.experiment >= count)
+    throw std::invalid_argument("--ic-from: " + reference.file + ":/" + reference.set + " holds " +
+                                std::to_string(count) + " experiments, experiment " +
+                                std::to_string(reference.experiment) + " was asked for");
+  const std::int64_t n = set.x.size(0), times = set.t.size(0);
+  const double spacing = (set.x[1] - set.x[0]).item<double>();
+  const double x_min = set.x[0].item<double>();
+  pde::SolveOptions solve = config.simulate.solve;
+  solve.t_end = set.t[times - 1].item<double>();
+  solve.output_dt = (set.t[1] - set.t[0]).item<double>();
+  const at::Tensor truth = set.u[reference.experiment];
+  return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(), solve},
+          truth,
+          text};
+}
+
+Problem make_problem(const PredictCommandOptions& options, const io::RunConfig& config) {
+  Problem problem = options.initial_condition.empty()
+                        ? problem_from_experiment(config, options.initial_from)
+                        : problem_from_expression(config, options.initial_condition);
+  if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
+  return problem;
+}
+
+void print_summary(const solve::Prediction& prediction, const solve::EnsembleStatistics& statistics,
+                   const std::optional<solve::TruthComparison>& comparison) {
+  const solve::EnsembleSolution& ensemble = prediction.ensemble;
+  std::printf("samples: %lld, diverged: %lld\n", static_cast<long long>(ensemble.u.size(0)),
+              static_cast<long long>(ensemble.diverged_count()));
+  for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
+    if (!ensemble.failures[s].empty())
+      std::printf("  sample %zu diverged: %s\n", s, ensemble.failures[s].c_str());
+  if (!prediction.refinement.empty()) {
+    std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0;
+    for (const solve::RefinedSample& member : prediction.refinement) {
+      fewest = std::min(fewest, member.operator_sample.size());
+      most = std::max(most, member.operator_sample.size());
+      unconverged += (member.converged || !member.failure.empty()) ? 0 : 1;
+    }
+    std::printf("conditioning points per sample: %lld to %lld; not converged: %lld\n",
+                static_cast<long long>(fewest), static_cast<long long>(most),
+                static_cast<long long>(unconverged));
+  }
+  std::printf("ensemble spread: mean std %.4g, max std %.4g\n",
+              statistics.standard_deviation.mean().item<double>(),
+              statistics.standard_deviation.max().item<double>());
+  if (comparison)
+    std::printf("against the true solution: relative L2 error of the mean %.4g, RMSE %.4g, "
+                "inside the 95%% band %.1f%%\n",
+                comparison->relative_l2, comparison->rmse, 100.0 * comparison->band_coverage);
+}
+
+}  // namespace
+
+void setup_predict(CLI::App& app) {
+  auto options = std::make_shared<PredictCommandOptions>();
+  auto flags = std::make_shared<std::vector<std::pair<std::string, std::string>>>();
+  CLI::App* command = app.add_subcommand(
+      "predict", "Solve a new initial-value problem under samples of the learned operator");
+  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  auto* ic = command->add_option("--ic", options->initial_condition,
+                                 "Initial condition u0(x) as an expression in x (constants pi, L, x_min, x_max)");
+  auto* from = command->add_option("--ic-from", options->initial_from,
+                                   "u0 from a stored experiment: FILE:EXPERIMENT or FILE:SET/EXPERIMENT");
+  ic->excludes(from);
+  command->add_option("-o,--output", options->output_path, "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
+  auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
+    command->add_option_function<std::string>(
+        flag, [options, key](const std::string& value) { options->overrides.push_back("predict." + key + "=" + value); },
+        help);
+  };
+  add_flag("--samples", "samples", "Number of operator samples S (>= 1)");
+  add_flag("--sampler", "sampler", "conditioned (Algorithm 1) or pathwise");
+  add_flag("--solver", "solver", "spectral or pinn");
+  add_flag("--tolerance", "relative_tolerance", "Algorithm 1's L_c tolerance relative to the kernel variance (> 0)");
+  command->add_option("--set", options->overrides, "Override a setting, e.g. --set predict.features=2048");
+  command->add_flag("-q,--quiet", options->quiet, "Print only the summary");
+  command->callback([options, ic, from] {
+    if (ic->count() == 0 && from->count() == 0)
+      throw std::invalid_argument("predict: give the initial condition with --ic EXPR or --ic-from FILE:EXPERIMENT");
+    throw CLI::RuntimeError(run_predict(*options));
+  });
+}
+
+int run_predict(const PredictCommandOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string output = options.output_path.empty()
+                                 ? (std::filesystem::path(options.run_dir) / "prediction.h5").string()
+                                 : options.output_path;
+  io::require_output_folder(output);
+  const io::RunConfig config = stored_run_config(options.run_dir, options.overrides);
+  const gp::SparseVariationalGp root = trained_root(options.run_dir);
+  for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
+  const Problem problem = make_problem(options, config);
+  solve::PredictorOptions predictor = config.predict.options;
+  const double signal_variance =
+      dynamic_cast<const gp::RbfKernelImpl&>(*root->kernel()).signal_variance().item<double>();
+  predictor.refinement.tolerance = config.predict.relative_tolerance * signal_variance;
+  solve::validate(predictor);
+  use_threads(0);
+
+  const auto progress = [&options](const std::string& line) {
+    if (!options.quiet) std::printf("%s\n", line.c_str());
+  };
+  const solve::Prediction prediction = solve::predict_ensemble(*root, problem.problem, predictor, progress);
+  const solve::EnsembleSolution& ensemble = prediction.ensemble;
+  if (ensemble.diverged_count() == ensemble.u.size(0))
+    throw std::runtime_error("predict: every one of the " + std::to_string(ensemble.u.size(0)) +
+                             " samples diverged (sample 0: " + ensemble.failures[0] + ")");
+  const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
+  std::optional<solve::TruthComparison> comparison;
+  if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
+
+  io::EnsembleRecord record;
+  record.prediction = &prediction;
+  record.statistics = &statistics;
+  record.u0 = problem.problem.u0;
+  record.operator_std = solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
+  record.truth = problem.truth;
+  record.comparison = comparison;
+  record.attributes = {{"run_dir", options.run_dir},
+                       {"initial_condition", problem.description},
+                       {"sampler", predictor.sampler},
+                       {"solver", predictor.solver},
+                       {"config", config.resolved_toml},
+                       {"created_by", "bhpm " BHPM_VERSION}};
+  io::write_ensemble_file(output, record);
+  print_summary(prediction, statistics, comparison);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,35 @@
+#include "cli/run_folder.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "io/checkpoint.h"
+#include "model/bhpm_training.h"
+#include "model/root_gp.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+io::Checkpoint joint_checkpoint(const std::string& run_dir) {
+  const std::string path = model::joint_checkpoint_path(run_dir);
+  if (!std::filesystem::exists(path))
+    throw std::runtime_error(run_dir + ": no trained model (" + path +
+                             " is missing; run `bhpm train` first)");
+  return io::load_checkpoint(path);
+}
+
+}  // namespace
+
+gp::SparseVariationalGp trained_root(const std::string& run_dir) {
+  return model::sparse_root_from_checkpoint(joint_checkpoint(run_dir), "root.",
+                                            model::joint_checkpoint_path(run_dir));
+}
+
+io::RunConfig stored_run_config(const std::string& run_dir, const std::vector<std::string>& overrides) {
+  const std::string path = model::joint_checkpoint_path(run_dir);
+  return io::read_run_config_text(joint_checkpoint(run_dir).string("config", path), path + ":config",
+                                  run_dir, overrides);
+}
+
+}  // namespace bhpm::cli

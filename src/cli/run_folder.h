@@ -1,0 +1,20 @@
+#pragma once
+/// What the commands after `bhpm train` read from a run folder: the trained root and the
+/// configuration that trained it (stored in RUN_DIR/joint.ckpt).
+
+#include <string>
+#include <vector>
+
+#include "gp/sparse_variational_gp.h"
+#include "io/run_config.h"
+
+namespace bhpm::cli {
+
+/// The trained root of a run folder; refuses a folder without a finished joint phase
+/// ("RUN_DIR: no trained model (RUN_DIR/joint.ckpt is missing; run `bhpm train` first)").
+gp::SparseVariationalGp trained_root(const std::string& run_dir);
+
+/// The configuration stored with the trained root, with "section.key=value" overrides.
+io::RunConfig stored_run_config(const std::string& run_dir, const std::vector<std::string>& overrides);
+
+}  // namespace bhpm::cli

@@ -1,0 +1,48 @@
+#include "io/predict_config.h"
+
+#include <cmath>
+
+namespace bhpm::io {
+
+namespace {
+
+std::string one_of(ConfigSection& section, const std::string& key, const std::string& fallback,
+                   const std::string& a, const std::string& b) {
+  const std::string value = section.string(key, fallback);
+  section.require(value == a || value == b, key, "must be \"" + a + "\" or \"" + b + "\"",
+                  "\"" + value + "\"");
+  return value;
+}
+
+}  // namespace
+
+PredictConfig read_predict_config(ConfigReader& reader) {
+  PredictConfig config;
+  ConfigSection section = reader.section("predict");
+  solve::PredictorOptions& o = config.options;
+  o.samples = section.integer_at_least("samples", o.samples, 1);
+  o.sampler = one_of(section, "sampler", o.sampler, "conditioned", "pathwise");
+  o.solver = one_of(section, "solver", o.solver, "spectral", "pinn");
+  config.relative_tolerance = section.positive_number("relative_tolerance", config.relative_tolerance);
+  o.refinement.new_points = section.integer_at_least("new_points", o.refinement.new_points, 1);
+  o.refinement.monte_carlo_points =
+      section.integer_at_least("monte_carlo_points", o.refinement.monte_carlo_points, 1);
+  o.refinement.max_rounds = section.integer_at_least("max_rounds", o.refinement.max_rounds, 1);
+  o.refinement.descent_steps =
+      section.integer_at_least("descent_steps", o.refinement.descent_steps, 0);
+  o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
+  config.dt = section.number("dt", config.dt);
+  section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
+                  "must be >= 0 (0: the data's time step)", format_number(config.dt));
+  o.pinn.iterations = section.integer_at_least("pinn_iterations", o.pinn.iterations, 1);
+  o.pinn.collocation_points =
+      section.integer_at_least("pinn_collocation_points", o.pinn.collocation_points, 1);
+  o.pinn.boundary_points = section.integer_at_least("pinn_boundary_points", o.pinn.boundary_points, 1);
+  o.pinn.initial_points = section.integer_at_least("pinn_initial_points", o.pinn.initial_points, 1);
+  o.pinn.learning_rate = section.positive_number("pinn_learning_rate", o.pinn.learning_rate);
+  o.pinn.final_learning_rate =
+      section.positive_number("pinn_final_learning_rate", o.pinn.final_learning_rate);
+  return config;
+}
+
+}  // namespace bhpm::io

@@ -1,0 +1,70 @@
+#pragma once
+/// Predictions under the learned physics (paper section 2.3, Algorithm 1, Fig. 4): S
+/// operator samples from the trained root, each IBVP solved from the same initial
+/// condition, as one ensemble.
+///
+/// Samplers: "conditioned" is the paper's Algorithm 1 (the prior conditioned on the
+/// inducing inputs with a draw of q(u), refined with conditioning points until
+/// L_c < delta_c; solve/operator_refinement.h); "pathwise" draws whole functions at once
+/// (gp/pathwise_samples.h), no refinement loop. Solvers: "spectral" (ETDRK4 on the
+/// periodic grid, solve/spectral_ensemble.h) and "pinn" (appendix C, solve/pinn_solver.h).
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gp/function_samples.h"
+#include "gp/pathwise_samples.h"
+#include "gp/sparse_variational_gp.h"
+#include "pde/periodic_grid.h"
+#include "pde/periodic_solve.h"
+#include "solve/ensemble_solution.h"
+#include "solve/operator_refinement.h"
+#include "solve/pinn_solver.h"
+
+namespace bhpm::solve {
+
+struct PredictorOptions {
+  std::int64_t samples = 32;           ///< S (>= 1)
+  std::string sampler = "conditioned"; ///< "conditioned" (Algorithm 1) | "pathwise"
+  std::string solver = "spectral";     ///< "spectral" | "pinn"
+  gp::PathwiseOptions pathwise;        ///< features (seed: taken from `seed`)
+  RefinementOptions refinement;        ///< tolerance in units of f^2 (seed: from `seed`)
+  PinnOptions pinn;                    ///< (seed: from `seed`)
+  std::uint64_t seed = 0;              ///< drives every draw
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule.
+void validate(const PredictorOptions& options);
+
+/// The IBVP: u(x, 0) = u0 on a periodic grid, solved to solve.t_end with snapshots every
+/// solve.output_dt (spectral: also the time step solve.stepper.dt).
+struct PredictionProblem {
+  pde::PeriodicGrid grid{-1.0, 1.0, 4};
+  at::Tensor u0;  ///< [n]
+  pde::SolveOptions solve;
+};
+
+struct Prediction {
+  EnsembleSolution ensemble;
+  std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
+};
+
+/// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").
+using PredictionProgress = std::function<void(const std::string&)>;
+
+/// Draws the samples and solves. Throws std::invalid_argument for bad options or a u0 that
+/// does not fit the grid; diverged samples are marked in the ensemble, not thrown.
+Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root, const PredictionProblem& problem,
+                            const PredictorOptions& options, const PredictionProgress& progress = {});
+
+/// sqrt(var q(f(v))) [T, n] of the root's posterior along a solution u [T, n] (no
+/// likelihood noise): large where the solution visits inputs the data did not cover.
+at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
+                                       const pde::PeriodicGrid& grid, const at::Tensor& u);
+
+}  // namespace bhpm::solve

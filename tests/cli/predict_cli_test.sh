@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# bhpm predict on a small trained run (the heat equation: a few seconds of training give a
+# root whose samples stay bounded, which a few seconds on Burgers do not): ensembles from an expression and from a stored test
+# experiment (compared with its truth), both samplers, both solvers, the file read back
+# with h5py, and refusals of bad input before any work (an expression that does not parse,
+# an untrained folder, S <= 0, a tolerance <= 0, an unknown solver, a missing experiment).
+source "$(dirname "$0")/common.sh"
+
+cat > "$work/run.toml" <<'TOML'
+seed = 5
+[equation]
+name = "heat"
+[domain]
+t_end = 1.0
+[solver]
+modes = 32
+output_dt = 0.1
+[data]
+train_experiments = 2
+test_experiments = 2
+n_st = 256
+[leaves]
+width = 16
+hidden_layers = 2
+[train_leaves]
+iterations = 1000
+learning_rate = 3e-3
+final_learning_rate = 1e-4
+[root]
+inducing_points = 16
+[train_root]
+iterations = 100
+points = 128
+[train_joint]
+iterations = 200
+batch_size = 64
+[predict]
+samples = 4
+max_rounds = 3
+TOML
+"$bhpm" simulate "$work/run.toml" -o "$work/data.h5" -q >/dev/null 2>&1
+"$bhpm" train "$work/run.toml" --data "$work/data.h5" -o "$work/run" -q >/dev/null 2>&1
+check "train a small run" $?
+
+"$bhpm" predict "$work/run" --ic "0.3*sin(pi*x/8)" > "$work/out" 2>&1
+check "predict from an expression exits 0" $?
+[ -f "$work/run/prediction.h5" ] && grep -q "samples: 4, diverged:" "$work/out"
+check "predict writes RUN_DIR/prediction.h5 and a summary" $?
+grep -q "conditioning points per sample" "$work/out"
+check "the default sampler is Algorithm 1" $?
+
+"$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise -o "$work/test1.h5" \
+  > "$work/out" 2>&1
+check "predict a stored test experiment with pathwise samples" $?
+grep -q "relative L2 error of the mean" "$work/out"
+check "predict compares with the true solution" $?
+
+"$bhpm" predict "$work/run" --ic-from "$work/data.h5:train/0" --solver pinn --samples 2 -q \
+  --set predict.pinn_iterations=30 --set predict.pinn_collocation_points=64 \
+  --set predict.pinn_boundary_points=16 --set predict.pinn_initial_points=16 \
+  -o "$work/pinn.h5" > "$work/out" 2>&1
+check "predict with the PINN solver" $?
+
+if [ -n "$python" ]; then
+  "$python" - "$work/test1.h5" "$work/pinn.h5" <<'PY'
+import h5py, math, sys
+import numpy as np
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["format"] == "bhpm-ensemble"
+assert f.attrs["sampler"] == "pathwise" and f.attrs["solver"] == "spectral"
+assert f["samples/u"].shape == (4, 11, 32), f["samples/u"].shape
+assert f["samples/diverged"][()].sum() == f.attrs["diverged"]
+for name in ["mean", "std", "p2_5", "p50", "p97_5"]:
+    assert f["statistics/" + name].shape == (11, 32)
+assert np.all(f["statistics/p2_5"][()] <= f["statistics/p97_5"][()])
+assert f["truth/u"].shape == (11, 32)
+for name in ["relative_l2", "rmse", "coverage95"]:
+    assert math.isfinite(f["truth"].attrs[name]), name
+assert np.all(np.isfinite(f["operator_std"][()]))
+assert "[predict]" in f.attrs["config"]
+g = h5py.File(sys.argv[2], "r")
+assert g.attrs["solver"] == "pinn" and g["samples/u"].shape == (2, 11, 32)
+PY
+  check "the ensemble file reads with h5py" $?
+fi
+
+expect_refusal() {  # expect_refusal NAME PATTERN ARGS...
+  local name="$1" pattern="$2"
+  shift 2
+  "$bhpm" predict "$@" > "$work/out" 2> "$work/err"
+  [ $? -ne 0 ] && grep -q -- "$pattern" "$work/err" && [ ! -f "$work/refused.h5" ]
+  check "$name" $?
+}
+expect_refusal "an expression that does not parse" "--ic" "$work/run" --ic "sin(x" -o "$work/refused.h5"
+mkdir -p "$work/empty"
+expect_refusal "a folder without a trained root" "no trained model" "$work/empty" --ic "sin(x)" -o "$work/refused.h5"
+expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(x)" --samples 0 -o "$work/refused.h5"
+expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(x)" --tolerance -1 -o "$work/refused.h5"
+expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(x)" --solver euler -o "$work/refused.h5"
+expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" --ic-from "$work/data.h5:7" -o "$work/refused.h5"
+expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
+
+echo "passed $passed, failed $failed"
+[ "$failed" -eq 0 ]
