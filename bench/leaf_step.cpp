@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "load_average.h"
 #include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
 
@@ -90,17 +91,6 @@ void row(std::int64_t leaves, std::int64_t points, int repetitions) {
               nested / taylor);
 }
 
-/// The 1-minute load average (Linux), or -1.
-double load_average() {
-  std::FILE* file = std::fopen("/proc/loadavg", "r");
-  double load = -1;
-  if (file) {
-    if (std::fscanf(file, "%lf", &load) != 1) load = -1;
-    std::fclose(file);
-  }
-  return load;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -110,7 +100,7 @@ int main(int argc, char** argv) {
   std::printf(
       "ATen threads at start-up: %d; load average %.2f; K = %d, 6 x 64 sine MLP, "
       "double; median of %d steps (forward + backward)\n\n",
-      at::get_num_threads(), load_average(), kOrder, repetitions);
+      at::get_num_threads(), bhpm::bench::load_average(), kOrder, repetitions);
   std::printf("%8s %8s %8s %12s %12s %8s\n", "threads", "leaves", "points", "taylor ms",
               "nested ms", "ratio");
   for (std::size_t begin = 0; begin < thread_list.size();) {

@@ -1,0 +1,316 @@
+#include "solve/pinn_solver.h"
+
+#include <ATen/ATen.h>
+#include <torch/optim/adam.h>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gp/argument_checks.h"
+#include "model/adam_phase.h"
+#include "nn/taylor_forward.h"
+#include "pde/random.h"
+
+namespace bhpm::solve {
+
+namespace {
+
+const auto kReal = at::TensorOptions().dtype(at::kDouble);
+
+/// Points per output evaluation chunk (per member), bounding its memory.
+constexpr std::int64_t kOutputChunkPoints = 1 << 16;
+
+std::string number_text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+void require_count(const std::string& field, std::int64_t value) {
+  if (value < 1)
+    throw std::invalid_argument("PINN: " + field + " must be >= 1 (got " + std::to_string(value) +
+                                ")");
+}
+
+void require_rate(const std::string& field, double value) {
+  if (!(std::isfinite(value) && value > 0.0))
+    throw std::invalid_argument("PINN: " + field + " must be finite and > 0 (got " +
+                                number_text(value) + ")");
+}
+
+/// K from the samples' input dimension D = K + 1; checks S >= 1 and 1 <= K <= kMaxOrder.
+int derivative_order(const gp::FunctionSamples& samples) {
+  if (samples.count() < 1)
+    throw std::invalid_argument("PINN: the operator samples must hold S >= 1 functions (got S = " +
+                                std::to_string(samples.count()) + ")");
+  const std::int64_t order = samples.dimensions() - 1;
+  if (order < 1 || order > nn::kMaxOrder)
+    throw std::invalid_argument(
+        "PINN: the operator samples' input dimension D = K + 1 (v = u, u_x, ..., d^K u/dx^K) "
+        "needs K in [1, " +
+        std::to_string(nn::kMaxOrder) + "] (got D = " + std::to_string(samples.dimensions()) + ")");
+  return static_cast<int>(order);
+}
+
+void check_problem(const PinnProblem& problem) {
+  const std::int64_t n = problem.grid.points();
+  const at::Tensor& u0 = problem.u0;
+  if (!u0.defined() || u0.dim() != 1 || u0.size(0) != n || !u0.is_floating_point())
+    throw std::invalid_argument("PINN: u0 must be a real [n] tensor with n = grid points = " +
+                                std::to_string(n) + " (got " + gp::describe_tensor(u0) + ")");
+  if (!at::isfinite(u0).all().item<bool>()) throw std::invalid_argument("PINN: u0 must be finite");
+  const at::Tensor& t = problem.t;
+  if (!t.defined() || t.dim() != 1 || t.size(0) < 2 || !t.is_floating_point())
+    throw std::invalid_argument("PINN: t must be a real [T] tensor with T >= 2 output times (got " +
+                                gp::describe_tensor(t) + ")");
+  if (!at::isfinite(t).all().item<bool>()) throw std::invalid_argument("PINN: t must be finite");
+  if (t[0].item<double>() != 0.0)
+    throw std::invalid_argument("PINN: t[0] must be 0, the time of u0 (got " +
+                                number_text(t[0].item<double>()) + ")");
+  const at::Tensor steps = t.narrow(0, 1, t.size(0) - 1) - t.narrow(0, 0, t.size(0) - 1);
+  if (!(steps > 0).all().item<bool>()) {
+    const std::int64_t i = (steps <= 0).nonzero()[0][0].item<std::int64_t>() + 1;
+    throw std::invalid_argument("PINN: t must be strictly increasing (got t[" + std::to_string(i) +
+                                "] = " + number_text(t[i].item<double>()) + " after " +
+                                number_text(t[i - 1].item<double>()) + ")");
+  }
+}
+
+/// Batch sizes of one iteration; the columns of a member's points are, in order,
+/// collocation [n_c], boundary at x_min [n_b], boundary at x_max [n_b], initial [n_0].
+struct Layout {
+  std::int64_t collocation, boundary, initial;
+  std::int64_t boundary_start() const { return collocation; }
+  std::int64_t initial_start() const { return collocation + 2 * boundary; }
+};
+
+/// The points of one iteration, [S, n_c + 2 n_b + n_0], and u0 at the initial ones [S, n_0].
+struct PointBatch {
+  at::Tensor x, t, u0;
+};
+
+/// Member s's points at `iteration` come from derive_seed(member_seeds[s], "pinn_points",
+/// iteration) alone.
+PointBatch draw_points(const PinnProblem& problem, const at::Tensor& grid_x, const at::Tensor& u0,
+                       double t_end, const Layout& layout,
+                       const std::vector<std::uint64_t>& member_seeds, std::int64_t iteration) {
+  const pde::PeriodicGrid& grid = problem.grid;
+  const std::int64_t n = grid.points();
+  std::vector<at::Tensor> xs, ts, targets;
+  for (const std::uint64_t member_seed : member_seeds) {
+    pde::Rng rng(
+        pde::derive_seed(member_seed, "pinn_points", static_cast<std::uint64_t>(iteration)));
+    const at::Tensor x_c =
+        grid.x_min() + grid.length() * pde::uniform_tensor(rng, {layout.collocation});
+    const at::Tensor t_c = t_end * pde::uniform_tensor(rng, {layout.collocation});
+    const at::Tensor t_b = t_end * pde::uniform_tensor(rng, {layout.boundary});
+    std::vector<std::int64_t> indices(layout.initial);
+    for (std::int64_t& index : indices) index = static_cast<std::int64_t>(rng.below(n));
+    const at::Tensor index = at::tensor(indices, at::kLong);
+    xs.push_back(
+        at::cat({x_c, at::full({layout.boundary}, grid.x_min(), kReal),
+                 at::full({layout.boundary}, grid.x_max(), kReal), grid_x.index({index})}));
+    ts.push_back(at::cat({t_c, t_b, t_b, at::zeros({layout.initial}, kReal)}));
+    targets.push_back(u0.index({index}));
+  }
+  return {at::stack(xs), at::stack(ts), at::stack(targets)};
+}
+
+/// Every member's loss terms [S] from one Taylor-mode pass over the batch (with graph).
+PinnLoss member_losses(const nn::LeafDerivatives& jet, const at::Tensor& u0_targets,
+                       const gp::FunctionSamples& samples, const Layout& layout, int order) {
+  const at::Tensor& u = jet.u_x_derivatives;  // [K+1, S, P]
+  const std::int64_t members = u.size(1);
+  const at::Tensor v = u.narrow(2, 0, layout.collocation).permute({1, 2, 0}).contiguous();
+  const at::Tensor f = samples.evaluate(v);
+  if (!f.defined() || f.dim() != 2 || f.size(0) != members || f.size(1) != layout.collocation)
+    throw std::invalid_argument("PINN: the operator samples' evaluate(v " + gp::describe_tensor(v) +
+                                ") must return [S, P] = [" + std::to_string(members) + ", " +
+                                std::to_string(layout.collocation) + "] (got " +
+                                gp::describe_tensor(f) + ")");
+  PinnLoss loss;
+  loss.residual = (jet.u_t.narrow(1, 0, layout.collocation) - f).square().mean(1);
+  const at::Tensor lower = u.narrow(0, 0, order);  // d^k u, k < K
+  loss.boundary = (lower.narrow(2, layout.boundary_start(), layout.boundary) -
+                   lower.narrow(2, layout.boundary_start() + layout.boundary, layout.boundary))
+                      .square()
+                      .mean(2)
+                      .sum(0);
+  loss.initial =
+      (u[0].narrow(1, layout.initial_start(), layout.initial) - u0_targets).square().mean(1);
+  loss.total = loss.residual + loss.boundary + loss.initial;
+  return loss;
+}
+
+PinnLoss detached(const PinnLoss& loss) {
+  return {loss.total.detach(), loss.residual.detach(), loss.boundary.detach(),
+          loss.initial.detach()};
+}
+
+/// Which members are still sound, and why the others failed.
+class MemberHealth {
+ public:
+  explicit MemberHealth(std::int64_t members)
+      : sound_(at::ones({members}, at::kBool)), failures_(members) {}
+
+  /// Marks every still-sound member with ok[s] false as failed with message(s).
+  template <typename Message>
+  void fail_unless(const at::Tensor& ok, const Message& message) {
+    const at::Tensor newly_failed = sound_.logical_and(ok.logical_not());
+    if (!newly_failed.any().item<bool>()) return;
+    for (std::int64_t s = 0; s < sound_.size(0); ++s)
+      if (newly_failed[s].item<bool>()) failures_[s] = message(s);
+    sound_ = sound_.logical_and(ok);
+  }
+
+  const at::Tensor& sound() const { return sound_; }  ///< [S] bool
+  bool any_sound() const { return sound_.any().item<bool>(); }
+  const std::vector<std::string>& failures() const { return failures_; }
+
+ private:
+  at::Tensor sound_;
+  std::vector<std::string> failures_;
+};
+
+/// [S] bool: every gradient entry of member s is finite (parameters are [S, ...]).
+at::Tensor finite_gradients(const std::vector<at::Tensor>& parameters, std::int64_t members) {
+  at::Tensor finite = at::ones({members}, at::kBool);
+  for (const at::Tensor& p : parameters)
+    if (p.grad().defined()) finite = finite.logical_and(at::isfinite(p.grad()).flatten(1).all(1));
+  return finite;
+}
+
+/// Zeroes the gradient slices of failed members, so Adam leaves the others untouched.
+void zero_failed_gradients(const std::vector<at::Tensor>& parameters, const at::Tensor& sound) {
+  const at::Tensor failed = sound.logical_not();
+  for (const at::Tensor& p : parameters) {
+    if (!p.grad().defined()) continue;
+    std::vector<std::int64_t> shape(p.dim(), 1);
+    shape[0] = failed.size(0);
+    p.mutable_grad().masked_fill_(failed.view(shape), 0.0);
+  }
+}
+
+/// Member s at every (t_i, x_j): [S, T, n], in chunks of times.
+at::Tensor evaluate_on_grid(const nn::SineMlpImpl& net, const at::Tensor& grid_x,
+                            const at::Tensor& times, const std::vector<nn::DomainBox>& boxes) {
+  const at::NoGradGuard no_grad;
+  const std::int64_t members = static_cast<std::int64_t>(boxes.size());
+  const std::int64_t n = grid_x.size(0), count = times.size(0);
+  const std::int64_t chunk = std::max<std::int64_t>(1, kOutputChunkPoints / n);
+  std::vector<at::Tensor> rows;
+  for (std::int64_t begin = 0; begin < count; begin += chunk) {
+    const at::Tensor t = times.narrow(0, begin, std::min(chunk, count - begin));
+    const at::Tensor x_points = grid_x.repeat({t.size(0)}).expand({members, -1});
+    const at::Tensor t_points = t.repeat_interleave(n).expand({members, -1});
+    rows.push_back(net.forward(x_points.contiguous(), t_points.contiguous(), boxes)
+                       .view({members, t.size(0), n}));
+  }
+  return at::cat(rows, 1);
+}
+
+}  // namespace
+
+void validate(const PinnOptions& options) {
+  nn::SineMlpOptions network = options.network;
+  network.leaves = 1;  // set by the solver
+  try {
+    nn::validate(network);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(std::string("PINN network: ") + error.what());
+  }
+  require_count("iterations", options.iterations);
+  require_count("collocation_points", options.collocation_points);
+  require_count("boundary_points", options.boundary_points);
+  require_count("initial_points", options.initial_points);
+  require_rate("learning_rate", options.learning_rate);
+  require_rate("final_learning_rate", options.final_learning_rate);
+}
+
+EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::FunctionSamples& samples,
+                                     const PinnOptions& options, const PinnProgress& progress,
+                                     std::int64_t report_every) {
+  validate(options);
+  require_count("report_every", report_every);
+  const int order = derivative_order(samples);
+  check_problem(problem);
+
+  const std::int64_t members = samples.count();
+  const at::Tensor times = problem.t.to(at::kDouble).contiguous();
+  const at::Tensor u0 = problem.u0.to(at::kDouble).contiguous();
+  const at::Tensor grid_x = problem.grid.x();
+  const double t_end = times[-1].item<double>();
+  const Layout layout{options.collocation_points, options.boundary_points, options.initial_points};
+
+  nn::SineMlpOptions network_options = options.network;
+  network_options.leaves = members;
+  network_options.seed = pde::derive_seed(options.seed, "pinn_network", 0);
+  nn::SineMlp net(network_options);
+  const std::vector<nn::DomainBox> boxes(
+      members, nn::DomainBox{problem.grid.x_min(), problem.grid.x_max(), 0.0, t_end});
+  std::vector<std::uint64_t> member_seeds;
+  for (std::int64_t s = 0; s < members; ++s)
+    member_seeds.push_back(
+        pde::derive_seed(options.seed, "pinn_member", static_cast<std::uint64_t>(s)));
+
+  const std::vector<at::Tensor> parameters = net->parameters();
+  torch::optim::Adam adam(parameters, torch::optim::AdamOptions(options.learning_rate));
+  model::AdamSchedule schedule;
+  schedule.iterations = options.iterations;
+  schedule.learning_rate = options.learning_rate;
+  schedule.final_learning_rate = options.final_learning_rate;
+
+  MemberHealth health(members);
+  std::int64_t done = 0;
+  while (done < options.iterations && health.any_sound()) {
+    const PointBatch batch = draw_points(problem, grid_x, u0, t_end, layout, member_seeds, done);
+    const PinnLoss loss = member_losses(nn::taylor_forward(*net, batch.x, batch.t, boxes, order),
+                                        batch.u0, samples, layout, order);
+    const PinnLoss values = detached(loss);
+    const std::string step = std::to_string(done + 1);
+    health.fail_unless(at::isfinite(values.total), [&](std::int64_t s) {
+      return "PINN loss not finite at iteration " + step + " (residual " +
+             number_text(values.residual[s].item<double>()) + ", boundary " +
+             number_text(values.boundary[s].item<double>()) + ", initial " +
+             number_text(values.initial[s].item<double>()) + ")";
+    });
+    if (!health.any_sound()) {
+      ++done;
+      if (progress) progress(done, values);
+      break;
+    }
+    adam.zero_grad();
+    at::where(health.sound(), loss.total, at::zeros_like(loss.total)).sum().backward();
+    health.fail_unless(finite_gradients(parameters, members), [&](std::int64_t) {
+      return "PINN gradient not finite at iteration " + step;
+    });
+    zero_failed_gradients(parameters, health.sound());
+    for (auto& group : adam.param_groups())
+      static_cast<torch::optim::AdamOptions&>(group.options())
+          .lr(model::learning_rate_at(schedule, done));
+    adam.step();
+    ++done;
+    if (progress && (done % report_every == 0 || done == options.iterations))
+      progress(done, values);
+  }
+
+  EnsembleSolution solution;
+  solution.x = grid_x;
+  solution.t = times;
+  solution.u = evaluate_on_grid(*net, grid_x, times, boxes);
+  health.fail_unless(at::isfinite(solution.u).flatten(1).all(1), [&](std::int64_t) {
+    return "PINN solution not finite on the output grid after " + std::to_string(done) +
+           " iterations";
+  });
+  solution.diverged = health.sound().logical_not();
+  solution.u.masked_fill_(solution.diverged.view({members, 1, 1}),
+                          std::numeric_limits<double>::quiet_NaN());
+  solution.failures = health.failures();
+  return solution;
+}
+
+}  // namespace bhpm::solve

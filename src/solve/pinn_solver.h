@@ -1,0 +1,95 @@
+#pragma once
+/// Physics-informed neural network (PINN) solves of one periodic initial-boundary value
+/// problem under S operator samples (paper appendix C, "Physics-informed neural
+/// networks"; Raissi et al. 2019).
+///
+/// Member s (one sample f_s of the learned operator, D = K + 1 inputs) is a sine MLP
+/// u_s(x, t; theta_s) with the leaves' architecture (nn/sine_mlp.h, appendix B), on the box
+/// [x_min, x_max] x [0, t_end] of the problem. All S networks are one nn::SineMlp with
+/// L = S leaves, trained at once: their parameters are independent slices, so the summed
+/// loss trains each member on its own loss. Member s minimises, at every iteration, on
+/// freshly drawn points,
+///
+///   L_s = 1/n_c sum_i (u_t - f_s(u, u_x, ..., d^K u/dx^K))^2 at (x_i, t_i)   (residual)
+///       + sum_{k<K} 1/n_b sum_j (d^k u(x_min, t_j) - d^k u(x_max, t_j))^2       (periodic)
+///       + 1/n_0 sum_l (u(x_l, 0) - u0(x_l))^2                                   (initial)
+///
+/// This is the loss of appendix C (Eq. eqn:pinn) with the periodic boundary operators
+/// b_k = d^k u(x_min, t) - d^k u(x_max, t), k < K, plus the initial condition, which the
+/// paper's equation leaves implicit. Points: (x_i, t_i) uniform in [x_min, x_max] x
+/// [0, t_end]; t_j uniform in [0, t_end]; x_l random grid points (where u0 is known).
+/// u, its x-derivatives and u_t come from one Taylor-mode pass (nn/taylor_forward.h) over
+/// the points of all members. Adam, with the rate cosine-annealed from learning_rate to
+/// final_learning_rate (model::learning_rate_at). Everything is double on the CPU.
+///
+/// Cost (bench/pinn_step, 1 thread, paper batch sizes, 6 x 64): about 95 ms per member and
+/// iteration for K = 2 and 125 ms for K = 3, i.e. 1.3 h per Burgers sample (5e4 iterations)
+/// and 10 h per KdV sample (3e5) on one core.
+///
+/// Divergence: a member whose loss, gradient or output is not finite is marked diverged
+/// (EnsembleSolution::diverged, with a message naming the iteration), its output rows are
+/// NaN, and from then on its loss is left out of the sum and its gradient slices are zeroed,
+/// so it never touches the other members. Every other member's numbers are those of a run
+/// without it: member s's initial weights and points depend on (seed, s) alone.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "gp/function_samples.h"
+#include "nn/sine_mlp.h"
+#include "pde/periodic_grid.h"
+#include "solve/ensemble_solution.h"
+
+namespace bhpm::solve {
+
+/// The paper's settings are the defaults (appendix C: batches of 4096 and 256, Adam
+/// 1e-3 -> 1e-4 cosine annealed; 5e4 iterations for Burgers, 3e5 for KdV).
+struct PinnOptions {
+  /// Architecture of each member (the leaves' defaults, 6 x 64 sine MLP). The solver sets
+  /// `leaves` to S and `seed` to derive_seed(seed, "pinn_network", 0); both are ignored here.
+  nn::SineMlpOptions network;
+  std::int64_t iterations = 50000;         ///< Adam steps (>= 1); paper: 5e4 Burgers, 3e5 KdV
+  std::int64_t collocation_points = 4096;  ///< n_c per member per iteration (>= 1)
+  std::int64_t boundary_points = 256;      ///< n_b boundary times per member per iteration (>= 1)
+  std::int64_t initial_points = 256;       ///< n_0 grid points for u(x, 0) = u0 (>= 1)
+  double learning_rate = 1e-3;             ///< at the first step (> 0, finite)
+  double final_learning_rate = 1e-4;       ///< at the last step (> 0, finite)
+  /// Weights of member s: derive_seed(derive_seed(seed, "pinn_network", 0), "sine_mlp", s);
+  /// its points at iteration i: derive_seed(derive_seed(seed, "pinn_member", s),
+  /// "pinn_points", i).
+  std::uint64_t seed = 0;
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule it breaks
+/// (network fields as nn::validate, `leaves` and `seed` excepted).
+void validate(const PinnOptions& options);
+
+/// One IBVP: u(x, 0) = u0 on a periodic grid, solution wanted at times t.
+struct PinnProblem {
+  pde::PeriodicGrid grid;  ///< domain [x_min, x_max) and output points (n)
+  at::Tensor u0;           ///< [n] initial condition on grid.x(), finite
+  at::Tensor t;  ///< [T] output times, T >= 2, t[0] = 0, strictly increasing; t_end = t[T-1]
+};
+
+/// The loss of every member at one iteration, detached, [S] each: total = residual +
+/// boundary + initial. Entries of members already diverged are meaningless (often NaN).
+struct PinnLoss {
+  at::Tensor total, residual, boundary, initial;
+};
+
+/// Called after iterations report_every, 2 report_every, ... and after the last one, with
+/// the number of iterations done and the losses of that iteration.
+using PinnProgress = std::function<void(std::int64_t iteration, const PinnLoss& loss)>;
+
+/// Trains one PINN per sample of `samples` (S = count(), K = dimensions() - 1) and
+/// evaluates member s at every (t, x) of problem.t x problem.grid.x(): u [S, T, n].
+/// Throws std::invalid_argument for bad options, report_every < 1, K outside
+/// [1, nn::kMaxOrder], S < 1, u0 not [n] or not finite, bad times, or samples whose
+/// evaluate() does not return [S, P]. Members that diverge are reported, not thrown.
+EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::FunctionSamples& samples,
+                                     const PinnOptions& options, const PinnProgress& progress = {},
+                                     std::int64_t report_every = 100);
+
+}  // namespace bhpm::solve
