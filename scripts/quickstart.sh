@@ -19,3 +19,5 @@ echo "== held-out experiments (extrapolation beyond the data's coverage) =="
 echo "== training experiments' whole grids (inside the coverage, mostly unmeasured points) =="
 "$bhpm" evaluate "$out/run" --data "$out/data.h5" --set-name train \
   -o "$out/run/metrics-train.json"
+echo "== prediction: 32 operator samples solved from held-out test experiment 0's initial condition =="
+"$bhpm" predict "$out/run" --ic-from "$out/data.h5:0" -q

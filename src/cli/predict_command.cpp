@@ -141,7 +141,7 @@ void setup_predict(CLI::App& app) {
   command->add_option("-o,--output", options->output_path, "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
   auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
     command->add_option_function<std::string>(
-        flag, [options, key](const std::string& value) { options->overrides.push_back("predict." + key + "=" + value); },
+        flag, [options, key](const std::string& value) { options->flag_overrides.push_back("predict." + key + "=" + value); },
         help);
   };
   add_flag("--samples", "samples", "Number of operator samples S (>= 1)");
@@ -163,7 +163,9 @@ int run_predict(const PredictCommandOptions& options) {
                                  ? (std::filesystem::path(options.run_dir) / "prediction.h5").string()
                                  : options.output_path;
   io::require_output_folder(output);
-  const io::RunConfig config = stored_run_config(options.run_dir, options.overrides);
+  std::vector<std::string> overrides = options.overrides;
+  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  const io::RunConfig config = stored_run_config(options.run_dir, overrides);
   const gp::SparseVariationalGp root = trained_root(options.run_dir);
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const Problem problem = make_problem(options, config);

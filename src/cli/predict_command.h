@@ -28,7 +28,8 @@ struct PredictCommandOptions {
   std::string initial_condition;  ///< --ic expression in x
   std::string initial_from;       ///< --ic-from FILE:[SET/]EXPERIMENT
   std::string output_path;        ///< "" = RUN_DIR/prediction.h5
-  std::vector<std::string> overrides;  ///< "predict.key=value", from the flags and --set
+  std::vector<std::string> overrides;      ///< "section.key=value" from --set
+  std::vector<std::string> flag_overrides; ///< "predict.key=value" from --samples, --solver, ...
   bool quiet = false;
 };
 

@@ -1,6 +1,7 @@
 #include "solve/pinn_solver.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 #include <torch/optim/adam.h>
 
 #include <cmath>
@@ -238,6 +239,7 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
   require_count("report_every", report_every);
   const int order = derivative_order(samples);
   check_problem(problem);
+  const at::AutoGradMode training(true);  // callers may run under a NoGradGuard
 
   const std::int64_t members = samples.count();
   const at::Tensor times = problem.t.to(at::kDouble).contiguous();

@@ -38,3 +38,27 @@ PY
     check "$which: $rule" $?
   done
 }
+
+e2e_predict() {  # e2e_predict EXPERIMENT "relative_l2<bound" "band_95>bound": an ensemble for a test experiment
+  local experiment="$1"
+  shift
+  "$bhpm" predict "$work/run" --ic-from "$work/data.h5:$experiment" -o "$work/prediction.h5" -q \
+    > "$work/predict.out" 2>&1
+  check "predict test experiment $experiment" $?
+  cat "$work/predict.out"
+  for rule in "$@"; do
+    python3 - "$work/predict.out" "$rule" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+found = re.search(r"relative L2 error of the mean ([^,]+), RMSE [^,]+, inside the 95% band ([^%]+)%", text)
+diverged = int(re.search(r"diverged: (\d+)", text).group(1))
+m = {"relative_l2": float(found.group(1)), "band_95": float(found.group(2)) / 100, "diverged": diverged}
+key, op, bound = re.fullmatch(r"(\w+)([<>])(.+)", sys.argv[2]).groups()
+value = m[key]
+ok = value < float(bound) if op == "<" else value > float(bound)
+print(("ok" if ok else "OUT OF BOUNDS") + f": {key} = {value:.4g} ({op} {bound})")
+sys.exit(0 if ok else 1)
+PY
+    check "prediction: $rule" $?
+  done
+}

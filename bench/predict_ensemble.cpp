@@ -1,0 +1,81 @@
+/// Wall time of a 32-sample Burgers prediction ensemble with the spectral solver (issue 5's
+/// target: under 30 s on 2 cores), per sampler: Algorithm 1 (the root conditioned on its
+/// inducing inputs with a draw of q(u), then on new points until L_c < 1e-4 s^2) and
+/// pathwise samples (random Fourier features). The IBVP is the data's: a new periodic-GP
+/// initial condition on [-8, 8], 256 points, t in [0, 10], snapshots every 0.05, ETDRK4
+/// at the data's step 5e-3 and at 2e-2. PINN iterations are timed by bench/pinn_step.
+///
+/// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2]   (RUN_DIR from `bhpm train`,
+/// e.g. out/quickstart/run after scripts/quickstart.sh)
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <chrono>
+#include <functional>
+#include <cstdio>
+#include <string>
+
+#include "load_average.h"
+#include "cli/process_setup.h"
+#include "gp/rbf_kernel.h"
+#include "io/checkpoint.h"
+#include "model/bhpm_training.h"
+#include "model/root_gp.h"
+#include "pde/initial_condition.h"
+#include "solve/predictor.h"
+
+using namespace bhpm;
+
+namespace {
+
+double seconds_of(const std::function<void()>& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: predict_ensemble RUN_DIR [samples=32] [threads=2]\n");
+    return 2;
+  }
+  cli::configure_process();
+  const std::string run_dir = argv[1];
+  const std::int64_t samples = argc > 2 ? std::stoll(argv[2]) : 32;
+  cli::use_threads(argc > 3 ? std::stoi(argv[3]) : 2);
+  const std::string path = model::joint_checkpoint_path(run_dir);
+  const gp::SparseVariationalGp root =
+      model::sparse_root_from_checkpoint(io::load_checkpoint(path), "root.", path);
+  for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
+  const double signal_variance =
+      dynamic_cast<const gp::RbfKernelImpl&>(*root->kernel()).signal_variance().item<double>();
+
+  const pde::PeriodicGrid grid(-8.0, 8.0, 256);
+  solve::PredictionProblem problem{grid, pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}};
+  problem.solve.t_end = 10.0;
+  problem.solve.output_dt = 0.05;
+  std::printf("load average %.2f, %d ATen threads, %lld samples, root with %lld inducing inputs\n",
+              bench::load_average(), at::get_num_threads(), static_cast<long long>(samples),
+              static_cast<long long>(root->inducing_points()));
+  for (const char* sampler : {"conditioned", "pathwise"}) {
+    for (double dt : {5e-3, 2e-2}) {
+      solve::PredictorOptions options;
+      options.samples = samples;
+      options.sampler = sampler;
+      options.pathwise.features = 256;
+      options.refinement.tolerance = 1e-4 * signal_variance;
+      problem.solve.stepper.dt = dt;
+      std::int64_t diverged = 0;
+      const double seconds = seconds_of([&] {
+        diverged = solve::predict_ensemble(*root, problem, options).ensemble.diverged_count();
+      });
+      std::printf("%-11s dt %.0e: %6.2f s for %lld samples (%.3f s per sample), %lld diverged\n",
+                  sampler, dt, seconds, static_cast<long long>(samples),
+                  seconds / static_cast<double>(samples), static_cast<long long>(diverged));
+    }
+  }
+  return 0;
+}
