@@ -23,10 +23,11 @@ at::Tensor output_times(const pde::SolveOptions& solve) {
   return at::arange(intervals + 1, at::kDouble) * solve.output_dt;
 }
 
-std::string format(const char* pattern, double a, double b) {
-  char text[160];
-  std::snprintf(text, sizeof text, pattern, a, b);
-  return text;
+/// "<prefix><value in %.3e><suffix>".
+std::string with_number(const std::string& prefix, double value, const std::string& suffix) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", value);
+  return prefix + text + suffix;
 }
 
 Solver make_solver(const PredictionProblem& problem, const PredictorOptions& options,
@@ -41,8 +42,8 @@ Solver make_solver(const PredictionProblem& problem, const PredictorOptions& opt
     const PinnProblem pinn_problem{problem.grid, problem.u0, output_times(problem.solve)};
     const auto report = [&](std::int64_t iteration, const PinnLoss& loss) {
       if (progress)
-        progress(format("PINN iteration %.0f: median member loss %.3e", static_cast<double>(iteration),
-                        loss.total.nanmedian().item<double>()));
+        progress(with_number("PINN iteration " + std::to_string(iteration) + ": median member loss ",
+                             loss.total.nanmedian().item<double>(), ""));
     };
     const std::int64_t every = std::max<std::int64_t>(1, pinn.iterations / 10);
     return solve_pinn_ensemble(pinn_problem, *samples, pinn, report, every);
@@ -68,9 +69,8 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   refinement.seed = options.seed;
   const auto report = [&](std::size_t sample, const RefinementRound& round) {
     if (progress)
-      progress("sample " + std::to_string(sample) +
-               format(": L_c = %.3e with %.0f conditioning points", round.expected_variance,
-                      static_cast<double>(round.conditioning_points)));
+      progress(with_number("sample " + std::to_string(sample) + ": L_c = ", round.expected_variance,
+                           " with " + std::to_string(round.conditioning_points) + " conditioning points"));
   };
   const std::int64_t dimensions = root.kernel()->dimensions();
   Prediction prediction;
