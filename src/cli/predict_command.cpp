@@ -165,8 +165,9 @@ int run_predict(const PredictCommandOptions& options) {
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
-  const io::RunConfig config = stored_run_config(options.run_dir, overrides);
-  const gp::SparseVariationalGp root = trained_root(options.run_dir);
+  const TrainedRun run = load_trained_run(options.run_dir, overrides);
+  const io::RunConfig& config = run.config;
+  const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const Problem problem = make_problem(options, config);
   solve::PredictorOptions predictor = config.predict.options;

@@ -26,10 +26,12 @@ gp::SparseVariationalGp trained_root(const std::string& run_dir) {
                                             model::joint_checkpoint_path(run_dir));
 }
 
-io::RunConfig stored_run_config(const std::string& run_dir, const std::vector<std::string>& overrides) {
+TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides) {
   const std::string path = model::joint_checkpoint_path(run_dir);
-  return io::read_run_config_text(joint_checkpoint(run_dir).string("config", path), path + ":config",
-                                  run_dir, overrides);
+  const io::Checkpoint checkpoint = joint_checkpoint(run_dir);
+  return {model::sparse_root_from_checkpoint(checkpoint, "root.", path),
+          io::read_run_config_text(checkpoint.string("config", path), path + ":config", run_dir,
+                                   overrides)};
 }
 
 }  // namespace bhpm::cli

@@ -14,7 +14,12 @@ namespace bhpm::cli {
 /// ("RUN_DIR: no trained model (RUN_DIR/joint.ckpt is missing; run `bhpm train` first)").
 gp::SparseVariationalGp trained_root(const std::string& run_dir);
 
-/// The configuration stored with the trained root, with "section.key=value" overrides.
-io::RunConfig stored_run_config(const std::string& run_dir, const std::vector<std::string>& overrides);
+/// The trained root and the configuration stored with it ("section.key=value" overrides
+/// applied), from one read of RUN_DIR/joint.ckpt; same refusal as trained_root.
+struct TrainedRun {
+  gp::SparseVariationalGp root;
+  io::RunConfig config;
+};
+TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides);
 
 }  // namespace bhpm::cli

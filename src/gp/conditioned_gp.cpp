@@ -59,8 +59,9 @@ at::Tensor ConditionedGp::variance(const at::Tensor& v) const {
 
 MultivariateNormal ConditionedGp::posterior(const at::Tensor& v) const {
   require_matrix(v, -1, dimensions(), kWhere, "inputs v");
-  const at::Tensor w = whitened_cross(*kernel_, inputs_, lower_, v);
-  return {mean(v), kernel_->matrix(v, v) - at::mm(w.t(), w)};
+  const at::Tensor cross = kernel_->matrix(inputs_, v);  // [n, P]
+  const at::Tensor w = at::linalg_solve_triangular(lower_, cross, /*upper=*/false);
+  return {mean_->forward(v) + at::mv(cross.t(), alpha_), kernel_->matrix(v, v) - at::mm(w.t(), w)};
 }
 
 at::Tensor ConditionedGp::sample(const at::Tensor& v, pde::Rng& rng) const {

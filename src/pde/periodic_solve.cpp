@@ -113,6 +113,10 @@ class DivergenceGuard {
 
 }  // namespace
 
+at::Tensor output_times(const SolveOptions& options) {
+  return at::arange(output_intervals(options) + 1, at::kDouble) * options.output_dt;
+}
+
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress) {
   const std::int64_t intervals = output_intervals(options);
@@ -128,7 +132,7 @@ Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, cons
   const double limit = options.blowup_factor * std::max(1.0, start.abs().max().item<double>());
   Solution solution;
   solution.dt = stepper.dt();
-  solution.t = at::arange(intervals + 1, at::kDouble) * options.output_dt;
+  solution.t = output_times(options);
   solution.u = at::empty({start.size(0), intervals + 1, grid.points()}, start.options());
 
   DivergenceGuard guard(grid, start.size(0), limit, options.drop_diverged);

@@ -52,6 +52,10 @@ struct Solution {
 /// Called after each output time with (t, t_end).
 using ProgressCallback = std::function<void(double, double)>;
 
+/// Output times 0, output_dt, ..., t_end [T]; throws std::invalid_argument as solve_periodic
+/// for inconsistent times.
+at::Tensor output_times(const SolveOptions& options);
+
 /// Steps per output interval: ceil(output_dt / dt), so the used step is <= dt.
 std::int64_t steps_per_output(double output_dt, double dt);
 

@@ -17,12 +17,6 @@ namespace {
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 
-/// Output times 0, output_dt, ..., t_end [T].
-at::Tensor output_times(const pde::SolveOptions& solve) {
-  const auto intervals = static_cast<std::int64_t>(std::llround(solve.t_end / solve.output_dt));
-  return at::arange(intervals + 1, at::kDouble) * solve.output_dt;
-}
-
 /// "<prefix><value in %.3e><suffix>".
 std::string with_number(const std::string& prefix, double value, const std::string& suffix) {
   char text[32];
@@ -39,7 +33,7 @@ Solver make_solver(const PredictionProblem& problem, const PredictorOptions& opt
   PinnOptions pinn = options.pinn;
   pinn.seed = options.seed;
   return [&problem, pinn, progress](std::shared_ptr<const gp::FunctionSamples> samples) {
-    const PinnProblem pinn_problem{problem.grid, problem.u0, output_times(problem.solve)};
+    const PinnProblem pinn_problem{problem.grid, problem.u0, pde::output_times(problem.solve)};
     const auto report = [&](std::int64_t iteration, const PinnLoss& loss) {
       if (progress)
         progress(with_number("PINN iteration " + std::to_string(iteration) + ": median member loss ",
@@ -88,7 +82,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
     if (!member.failure.empty()) ensemble.diverged[static_cast<std::int64_t>(s)] = true;
   }
   ensemble.x = problem.grid.x();
-  ensemble.t = output_times(problem.solve);
+  ensemble.t = pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
   return prediction;
 }

@@ -97,7 +97,7 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
       }
     }
   }
-  study.t = at::arange(options.grid_points, at::kDouble) * solve.output_dt;
+  study.t = pde::output_times(solve);
   for (const gp::ConditionedGp& member : current) study.conditioning_inputs.push_back(member.inputs());
   return study;
 }
