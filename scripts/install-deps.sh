@@ -12,6 +12,7 @@ packages=(
   libtomlplusplus-dev      # configuration
   libcli11-dev             # command line
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
+  nlohmann-json3-dev       # reading result files back (metrics.json) for reports and sweeps
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   python3-h5py             # tests read our files with h5py alone, as users will

@@ -11,7 +11,9 @@
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
+#include "cli/run_command.h"
 #include "cli/simulate_command.h"
+#include "cli/sweep_command.h"
 #include "cli/train_command.h"
 
 int main(int argc, char** argv) {
@@ -25,6 +27,8 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_evaluate(app);
   bhpm::cli::setup_predict(app);
   bhpm::cli::setup_refinement_study(app);
+  bhpm::cli::setup_run(app);
+  bhpm::cli::setup_sweep(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {

@@ -165,7 +165,7 @@ int run_predict(const PredictCommandOptions& options) {
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
-  const TrainedRun run = load_trained_run(options.run_dir, overrides);
+  const TrainedRun run = load_trained_run(options.run_dir, overrides, options.config_path);
   const io::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);

@@ -16,6 +16,8 @@ void set_openblas_threads(int threads) {
   if (auto setter = reinterpret_cast<Setter>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     setter(threads);
 }
+
+int thread_limit = 0;  ///< limit_threads(): 0 = no cap
 }  // namespace
 
 void configure_process() {
@@ -25,8 +27,12 @@ void configure_process() {
 }
 
 void use_threads(int threads) {
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  at::set_num_threads(threads > 0 ? threads : (cores > 0 ? cores : 1));
+  int cores = static_cast<int>(std::thread::hardware_concurrency());
+  if (cores < 1) cores = 1;
+  if (thread_limit > 0 && thread_limit < cores) cores = thread_limit;
+  at::set_num_threads(threads > 0 ? threads : cores);
 }
+
+void limit_threads(int limit) { thread_limit = limit > 0 ? limit : 0; }
 
 }  // namespace bhpm::cli

@@ -11,8 +11,13 @@ namespace bhpm::cli {
 /// ATen threads and threaded OpenBLAS, 60 ms with OpenBLAS on one thread).
 void configure_process();
 
-/// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = one per core. ATen starts
-/// with one thread here (omp_get_max_threads() is 1 on these machines).
+/// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = one per core (at most the
+/// limit below). ATen starts with one thread here (omp_get_max_threads() is 1 on these
+/// machines).
 void use_threads(int threads);
+
+/// Caps what use_threads(0) takes (`limit` > 0; 0 lifts the cap): `bhpm run --threads`,
+/// so that the parallel processes of `bhpm sweep` share the cores instead of each taking all.
+void limit_threads(int limit);
 
 }  // namespace bhpm::cli

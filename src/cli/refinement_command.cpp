@@ -16,14 +16,9 @@ namespace bhpm::cli {
 
 namespace {
 
-struct RefinementCommandOptions {
-  solve::RefinementStudyOptions study;
-  std::string output_path = "refinement.h5";
-  bool quiet = false;
-};
-
 void write_study(const std::string& path, const solve::RefinementStudy& study,
-                 const solve::RefinementStudyOptions& options) {
+                 const RefinementCommandOptions& command) {
+  const solve::RefinementStudyOptions& options = command.study;
   io::AtomicFile output(path);
   {
     const io::Hdf5Location file = io::Hdf5Location::create_file(output.temporary_path());
@@ -33,6 +28,7 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
     file.set_attribute("initial_condition", std::string("u0(x) = sin(x) on [-pi, pi], periodic"));
     file.set_attribute("new_points", options.refinement.new_points);
     file.set_attribute("seed", static_cast<std::int64_t>(options.refinement.seed));
+    if (!command.config.empty()) file.set_attribute("config", command.config);
     io::write_tensor(file, "tolerances", at::tensor(study.tolerances, at::kDouble),
                      {"stage", "(u per time)^2", "delta_c of each stage"});
     io::write_tensor(file, "x", study.x, {"x", "length", "output grid"});
@@ -67,21 +63,23 @@ void setup_refinement_study(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_option("--seed", options->study.refinement.seed, "Seed of every draw");
   command->add_flag("-q,--quiet", options->quiet, "Print only the table");
-  command->callback([options] {
-    const auto started = std::chrono::steady_clock::now();
-    solve::validate(options->study);
-    io::require_output_folder(options->output_path);
-    use_threads(0);
-    const solve::RefinementStudy study = solve::run_refinement_study(
-        options->study, [&](const std::string& line) {
-          if (!options->quiet) std::printf("%s\n", line.c_str());
-        });
-    write_study(options->output_path, study, options->study);
-    std::printf("%s", solve::refinement_table(study).c_str());
-    std::printf("wrote %s (%.1f s)\n", options->output_path.c_str(),
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    throw CLI::RuntimeError(0);
-  });
+  command->callback([options] { throw CLI::RuntimeError(run_refinement(*options)); });
+}
+
+int run_refinement(const RefinementCommandOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  solve::validate(options.study);
+  io::require_output_folder(options.output_path);
+  use_threads(0);
+  const solve::RefinementStudy study =
+      solve::run_refinement_study(options.study, [&](const std::string& line) {
+        if (!options.quiet) std::printf("%s\n", line.c_str());
+      });
+  write_study(options.output_path, study, options);
+  std::printf("%s", solve::refinement_table(study).c_str());
+  std::printf("wrote %s (%.1f s)\n", options.output_path.c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return 0;
 }
 
 }  // namespace bhpm::cli

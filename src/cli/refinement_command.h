@@ -7,12 +7,26 @@
 /// of relative RMSE between successive solutions and writes every solution, n_c, L_c and
 /// the final conditioning inputs to OUT.h5 (default refinement.h5) atomically.
 
+#include <string>
+
+#include "solve/refinement_study.h"
+
 namespace CLI {
 class App;
 }
 
 namespace bhpm::cli {
 
+struct RefinementCommandOptions {
+  solve::RefinementStudyOptions study;
+  std::string output_path = "refinement.h5";
+  std::string config;  ///< resolved configuration stored in the file ("" from the subcommand)
+  bool quiet = false;
+};
+
 void setup_refinement_study(CLI::App& app);
+
+/// Runs the study, writes OUT.h5 atomically and prints the table; returns the exit code.
+int run_refinement(const RefinementCommandOptions& options);
 
 }  // namespace bhpm::cli

@@ -26,12 +26,15 @@ gp::SparseVariationalGp trained_root(const std::string& run_dir) {
                                             model::joint_checkpoint_path(run_dir));
 }
 
-TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides) {
+TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
+                            const std::string& config_path) {
   const std::string path = model::joint_checkpoint_path(run_dir);
   const io::Checkpoint checkpoint = joint_checkpoint(run_dir);
   return {model::sparse_root_from_checkpoint(checkpoint, "root.", path),
-          io::read_run_config_text(checkpoint.string("config", path), path + ":config", run_dir,
-                                   overrides)};
+          config_path.empty()
+              ? io::read_run_config_text(checkpoint.string("config", path), path + ":config",
+                                         run_dir, overrides)
+              : io::read_run_config(config_path, overrides)};
 }
 
 }  // namespace bhpm::cli

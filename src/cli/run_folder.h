@@ -16,10 +16,13 @@ gp::SparseVariationalGp trained_root(const std::string& run_dir);
 
 /// The trained root and the configuration stored with it ("section.key=value" overrides
 /// applied), from one read of RUN_DIR/joint.ckpt; same refusal as trained_root.
+/// `config_path` non-empty: that configuration file instead of the stored one (`bhpm run`,
+/// which has checked that its training sections agree with the checkpoint's).
 struct TrainedRun {
   gp::SparseVariationalGp root;
   io::RunConfig config;
 };
-TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides);
+TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
+                            const std::string& config_path = "");
 
 }  // namespace bhpm::cli

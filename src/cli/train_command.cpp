@@ -29,6 +29,16 @@ void print_root(const gp::SparseVariationalGpImpl& root) {
               static_cast<long long>(root.inducing_points()));
 }
 
+/// "resumed from iteration 300 (leaves)": where each phase picked up its checkpoint.
+void print_resumption(const model::BhpmTrainingResult& result) {
+  const std::pair<const char*, const model::PhaseResult*> phases[] = {
+      {"leaves", &result.leaves}, {"exact_gp", &result.exact_gp}, {"joint", &result.joint}};
+  for (const auto& [name, phase] : phases)
+    if (phase->resumed_from > 0)
+      std::printf("resumed from iteration %lld (%s)\n",
+                  static_cast<long long>(phase->resumed_from), name);
+}
+
 }  // namespace
 
 void setup_train(CLI::App& app) {
@@ -52,6 +62,7 @@ int run_train(const TrainingCommandOptions& options) {
               static_cast<long long>(inputs.data.leaves()),
               static_cast<long long>(inputs.data.points()), result.model->order(),
               result.skipped_to_joint ? ", resumed in the joint phase" : "");
+  print_resumption(result);
   const at::Tensor sigma = result.model->leaves().noise_scale().detach();
   std::printf("leaf noise sd:");
   for (std::int64_t i = 0; i < sigma.size(0); ++i) std::printf(" %.4g", sigma[i].item<double>());

@@ -117,6 +117,13 @@ void ConfigReader::record(const std::string& section, const std::string& key,
   target->insert_or_assign(key, std::move(value));
 }
 
+std::set<std::string> ConfigReader::given_sections() const {
+  std::set<std::string> names;
+  for (const auto& [key, node] : input_)
+    if (node.is_table()) names.insert(std::string(key.str()));
+  return names;
+}
+
 void ConfigReader::reject_unknown_keys() const {
   for (const auto& [key, node] : input_) {
     const std::string name(key.str());
@@ -248,6 +255,47 @@ std::vector<double> ConfigSection::numbers(const std::string& key,
   }
   toml::array resolved;
   for (double v : values) resolved.push_back(v);
+  reader_.record(name_, key, std::move(resolved));
+  return values;
+}
+
+std::vector<std::int64_t> ConfigSection::integers(const std::string& key,
+                                                 const std::vector<std::int64_t>& fallback) {
+  std::vector<std::int64_t> values = fallback;
+  if (const toml::node* node = lookup(key)) {
+    const toml::array* array = node->as_array();
+    if (!array) type_error(key, "an array of integers", *node);
+    values.clear();
+    for (const toml::node& element : *array) {
+      if (!element.is_integer()) type_error(key, "an array of integers", *node);
+      values.push_back(element.value<std::int64_t>().value());
+    }
+  }
+  toml::array resolved;
+  for (std::int64_t v : values) resolved.push_back(v);
+  reader_.record(name_, key, std::move(resolved));
+  return values;
+}
+
+std::vector<std::string> ConfigSection::strings(const std::string& key,
+                                                const std::vector<std::string>& fallback) {
+  std::vector<std::string> values = fallback;
+  if (const toml::node* node = lookup(key)) {
+    values.clear();
+    if (const auto text = node->value<std::string>()) {
+      std::istringstream parts(*text);
+      for (std::string part; std::getline(parts, part, ',');) values.push_back(part);
+    } else if (const toml::array* array = node->as_array()) {
+      for (const toml::node& element : *array) {
+        if (!element.is_string()) type_error(key, "an array of strings", *node);
+        values.push_back(element.value<std::string>().value());
+      }
+    } else {
+      type_error(key, "an array of strings", *node);
+    }
+  }
+  toml::array resolved;
+  for (const std::string& v : values) resolved.push_back(v);
   reader_.record(name_, key, std::move(resolved));
   return values;
 }

@@ -40,6 +40,9 @@ class ConfigReader {
   /// The section `name` ("" for top-level keys); reading it marks its keys as known.
   ConfigSection section(const std::string& name);
 
+  /// The sections [name] the input (file plus overrides) has, before defaults.
+  std::set<std::string> given_sections() const;
+
   /// Throws ConfigError naming the first key or section that nothing read.
   void reject_unknown_keys() const;
 
@@ -69,6 +72,13 @@ class ConfigSection {
   bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback);
   std::vector<double> numbers(const std::string& key, const std::vector<double>& fallback);
+  /// An array of integers.
+  std::vector<std::int64_t> integers(const std::string& key,
+                                     const std::vector<std::int64_t>& fallback);
+  /// An array of strings; a plain string is split at commas, so that
+  /// `--set run.stages=simulate,train` works.
+  std::vector<std::string> strings(const std::string& key,
+                                   const std::vector<std::string>& fallback);
 
   /// number() that must be positive and finite; integer() that must be >= minimum.
   double positive_number(const std::string& key, double fallback);

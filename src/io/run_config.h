@@ -6,10 +6,14 @@
 #include <string>
 #include <vector>
 
+#include <set>
+
 #include "io/leaf_config.h"
+#include "io/pipeline_config.h"
 #include "io/predict_config.h"
 #include "io/root_config.h"
 #include "model/bhpm_training.h"
+#include "io/refinement_study_config.h"
 #include "io/simulate_config.h"
 
 namespace bhpm::io {
@@ -19,6 +23,9 @@ struct RunConfig {
   LeafConfig leaves;
   RootConfig root;
   PredictConfig predict;
+  PipelineConfig pipeline;                        ///< [run]: the stages of `bhpm run`
+  solve::RefinementStudyOptions refinement_study; ///< [refinement_study]: the Fig. 3 stage
+  std::set<std::string> given_sections;           ///< sections present before defaults
   std::string resolved_toml;  ///< every value read, defaults included
 };
 

@@ -1,0 +1,170 @@
+#include "cli/run_command.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/evaluate_command.h"
+#include "cli/predict_command.h"
+#include "cli/process_setup.h"
+#include "cli/refinement_command.h"
+#include "cli/pipeline_checks.h"
+#include "cli/run_layout.h"
+#include "cli/simulate_command.h"
+#include "cli/train_command.h"
+#include "io/atomic_file.h"
+#include "io/run_config.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// What every stage reads: the command's options, the resolved configuration, the files.
+struct Pipeline {
+  const RunCommandOptions& options;
+  const io::RunConfig& config;
+  RunLayout run;
+};
+
+void announce(const std::string& line) {
+  std::printf("== %s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+void require_success(int exit_code, const std::string& stage) {
+  if (exit_code != 0)
+    throw std::runtime_error("run: the " + stage + " stage failed (exit code " +
+                             std::to_string(exit_code) + ")");
+}
+
+// --- the stages ------------------------------------------------------------------------
+
+void simulate_stage(const Pipeline& p) {
+  if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
+  announce("simulate -> " + p.run.data());
+  require_success(run_simulate({p.options.config_path, p.run.data(), p.options.overrides,
+                                p.options.quiet}),
+                  "simulate");
+}
+
+void train_stage(const Pipeline& p) {
+  if (up_to_date(p.run.root(), {p.run.data(), p.run.file("joint.ckpt")}))
+    return announce("train: up to date (" + p.run.root() + ")");
+  announce("train -> " + p.run.dir + " (resumes from its checkpoints)");
+  TrainingCommandOptions train;
+  train.config_path = p.options.config_path;
+  train.data_path = p.run.data();
+  train.run_dir = p.run.dir;
+  train.overrides = p.options.overrides;
+  train.quiet = p.options.quiet;
+  require_success(run_train(train), "train");
+}
+
+void evaluate_stage(const Pipeline& p) {
+  const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
+  if (up_to_date(p.run.held_out_metrics(), inputs) && up_to_date(p.run.training_metrics(), inputs))
+    return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
+                    p.run.training_metrics() + ")");
+  announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
+  require_success(run_evaluate({p.run.dir, p.run.data(), p.run.held_out_metrics(), 0, "test", 0}),
+                  "evaluate");
+  announce("evaluate: training experiments' whole grids -> " + p.run.training_metrics());
+  require_success(run_evaluate({p.run.dir, p.run.data(), p.run.training_metrics(), 0, "train", 0}),
+                  "evaluate");
+}
+
+void predict_stage(const Pipeline& p) {
+  for (const std::int64_t e : p.config.pipeline.predict_experiments) {
+    const std::string output = p.run.prediction(e);
+    if (up_to_date(output, {p.run.data(), p.run.root()}) &&
+        stored_differences(output, stored_hdf5_config(output), p.config.resolved_toml,
+                           prediction_sections())
+            .empty()) {
+      announce("predict: up to date (" + output + ")");
+      continue;
+    }
+    announce("predict: held-out experiment " + std::to_string(e) + " -> " + output);
+    PredictCommandOptions predict;
+    predict.run_dir = p.run.dir;
+    predict.initial_from = p.run.data() + ":test/" + std::to_string(e);
+    predict.output_path = output;
+    predict.config_path = p.options.config_path;
+    predict.overrides = p.options.overrides;
+    predict.quiet = p.options.quiet;
+    require_success(run_predict(predict), "predict");
+  }
+}
+
+void refinement_stage(const Pipeline& p) {
+  const std::string output = p.run.refinement();
+  if (fs::exists(output) && stored_differences(output, stored_hdf5_config(output),
+                                               p.config.resolved_toml, refinement_sections())
+                                .empty())
+    return announce("refinement: up to date (" + output + ")");
+  announce("refinement: the Fig. 3 study -> " + output);
+  RefinementCommandOptions study;
+  study.study = p.config.refinement_study;
+  study.output_path = output;
+  study.config = p.config.resolved_toml;
+  study.quiet = p.options.quiet;
+  require_success(run_refinement(study), "refinement");
+}
+
+const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
+  static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
+      {"simulate", simulate_stage}, {"train", train_stage},
+      {"evaluate", evaluate_stage}, {"predict", predict_stage},
+      {"refinement", refinement_stage}};
+  return runners;
+}
+
+void write_resolved_configuration(const RunLayout& run, const std::string& text) {
+  io::AtomicFile file(run.config());
+  std::ofstream(file.temporary_path()) << text;
+  file.commit();
+}
+
+}  // namespace
+
+void setup_run(CLI::App& app) {
+  auto options = std::make_shared<RunCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "The whole job: simulate, train, evaluate, predict, report (resumes in RUN_DIR)");
+  command->add_option("config", options->config_path, "Configuration file (TOML)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("-o,--output", options->run_dir, "Run folder (created if missing)")->required();
+  command->add_option("--set", options->overrides,
+                      "Override a configuration value: section.key=value (repeatable)");
+  command->add_option("--threads", options->threads, "Threads per stage (default: every core)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("-q,--quiet", options->quiet, "No progress, only each stage's summary");
+  command->callback([options] { throw CLI::RuntimeError(run_pipeline(*options)); });
+}
+
+int run_pipeline(const RunCommandOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const io::RunConfig config = read_pipeline_configuration(options.config_path, options.overrides);
+  const Pipeline pipeline{options, config, RunLayout{options.run_dir}};
+  require_stage_inputs(config, pipeline.run);
+  refuse_foreign_outputs(config, pipeline.run);
+
+  fs::create_directories(options.run_dir);
+  write_resolved_configuration(pipeline.run, config.resolved_toml);
+  limit_threads(options.threads);
+  for (const std::string& stage : config.pipeline.stages) stage_runners().at(stage)(pipeline);
+  std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,237 @@
+#include "cli/sweep_command.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "cli/child_processes.h"
+#include "cli/pipeline_checks.h"
+#include "eval/metrics_file.h"
+#include "eval/sweep_summary.h"
+#include "io/atomic_file.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SweepOptions {
+  std::string config_path;
+  std::string vary;  ///< "section.key=v1,v2,..."
+  std::int64_t repeats = 1;
+  std::string output_dir;
+  int jobs = 0;      ///< 0: one per core, at most one per member
+  std::vector<std::string> overrides;
+  bool quiet = false;
+};
+
+/// The varied key and its values, from "section.key=v1,v2,...".
+struct Variation {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+Variation parse_variation(const std::string& text) {
+  const auto equals = text.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
+    throw std::invalid_argument("sweep --vary '" + text + "': expected section.key=v1,v2,...");
+  Variation variation{text.substr(0, equals), {}};
+  std::istringstream values(text.substr(equals + 1));
+  std::set<std::string> seen;
+  for (std::string value; std::getline(values, value, ',');) {
+    if (value.empty() || !seen.insert(value).second)
+      throw std::invalid_argument("sweep --vary " + variation.key +
+                                  ": values must be distinct and non-empty (got '" + text.substr(equals + 1) + "')");
+    variation.values.push_back(value);
+  }
+  if (variation.key == "seed")
+    throw std::invalid_argument("sweep --vary seed: repeats already vary the seed (seed + r); use --repeats");
+  if (variation.key.rfind("run.", 0) == 0)
+    throw std::invalid_argument("sweep --vary " + variation.key +
+                                ": [run] chooses a run's stages, not a setting a sweep can study");
+  return variation;
+}
+
+/// Every member's overrides: the user's, the stages, the varied value and the seed.
+std::vector<std::string> member_overrides(const SweepOptions& options, const Variation& variation,
+                                          const std::string& value, std::uint64_t seed) {
+  std::vector<std::string> overrides = options.overrides;
+  overrides.push_back("run.stages=simulate,train,evaluate");
+  overrides.push_back(variation.key + "=" + value);
+  overrides.push_back("seed=" + std::to_string(seed));
+  return overrides;
+}
+
+/// The key must be one a configuration reads; reading an unknown one is refused with the
+/// keys its section knows.
+void require_known_key(const io::RunConfig& config, const Variation& variation) {
+  const auto dot = variation.key.rfind('.');
+  const std::string section = dot == std::string::npos ? "" : variation.key.substr(0, dot);
+  const std::string key = dot == std::string::npos ? variation.key : variation.key.substr(dot + 1);
+  const toml::table resolved = toml::parse(config.resolved_toml);
+  const toml::table* table = section.empty() ? &resolved : resolved.get_as<toml::table>(section);
+  if (!table || !table->contains(key))
+    throw std::invalid_argument("sweep --vary " + variation.key + ": unknown configuration key");
+}
+
+std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const Variation& variation,
+                                            std::uint64_t base_seed) {
+  std::vector<eval::SweepMember> members;
+  for (const std::string& value : variation.values)
+    for (std::int64_t r = 0; r < options.repeats; ++r) {
+      eval::SweepMember member;
+      member.value = value;
+      member.repeat = r;
+      member.seed = base_seed + static_cast<std::uint64_t>(r);
+      member.run_dir = (fs::path(options.output_dir) / (variation.key + "=" + value) /
+                        ("repeat-" + std::to_string(r)))
+                           .string();
+      members.push_back(member);
+    }
+  return members;
+}
+
+/// Reads every member's configuration before any starts: a bad value, an unknown key or
+/// a missing section is refused here, naming the value.
+std::uint64_t check_members(const SweepOptions& options, const Variation& variation) {
+  const io::RunConfig base = read_pipeline_configuration(options.config_path, options.overrides);
+  require_known_key(base, variation);
+  for (const std::string& value : variation.values) {
+    try {
+      read_pipeline_configuration(options.config_path,
+                                  member_overrides(options, variation, value, base.simulate.seed));
+    } catch (const std::exception& error) {
+      throw std::invalid_argument("sweep --vary " + variation.key + "=" + value + ": " + error.what());
+    }
+  }
+  return base.simulate.seed;
+}
+
+ChildCommand member_command(const SweepOptions& options, const Variation& variation,
+                            const eval::SweepMember& member, int threads) {
+  ChildCommand command;
+  command.arguments = {own_executable(), "run", options.config_path, "-o", member.run_dir,
+                       "--threads", std::to_string(threads), "-q"};
+  for (const auto& o : member_overrides(options, variation, member.value, member.seed)) {
+    command.arguments.push_back("--set");
+    command.arguments.push_back(o);
+  }
+  command.log_path = (fs::path(member.run_dir) / "run.log").string();
+  return command;
+}
+
+void read_member_metrics(eval::SweepMember& member) {
+  const std::string path = (fs::path(member.run_dir) / "metrics.json").string();
+  const auto metrics = eval::read_metrics_file(path);
+  member.rmse = eval::metric(metrics, "rmse", path);
+  member.mean_nlpd = eval::metric(metrics, "mean_nlpd", path);
+  member.median_nlpd = eval::metric(metrics, "median_nlpd", path);
+  member.coverage_95 = eval::metric(metrics, "coverage.0.95", path);
+  member.finished = true;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  io::AtomicFile file(path);
+  std::ofstream(file.temporary_path()) << text;
+  file.commit();
+}
+
+void write_sweep_definition(const SweepOptions& options, const Variation& variation,
+                            std::uint64_t base_seed) {
+  nlohmann::json definition = {{"config", options.config_path}, {"key", variation.key},
+                               {"values", variation.values},    {"repeats", options.repeats},
+                               {"seed", base_seed},             {"overrides", options.overrides}};
+  write_text_file((fs::path(options.output_dir) / "sweep.json").string(), definition.dump(2) + "\n");
+}
+
+int run_sweep(const SweepOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const Variation variation = parse_variation(options.vary);
+  const std::uint64_t base_seed = check_members(options, variation);
+  std::vector<eval::SweepMember> members = plan_members(options, variation, base_seed);
+
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const int jobs = std::min<int>(options.jobs > 0 ? options.jobs : cores, members.size());
+  const int threads = std::max(1, cores / jobs);
+  std::vector<ChildCommand> commands;
+  for (const auto& member : members) {
+    fs::create_directories(member.run_dir);
+    commands.push_back(member_command(options, variation, member, threads));
+  }
+  write_sweep_definition(options, variation, base_seed);
+  std::printf("sweep: %zu runs (%zu values x %lld repeats), %d at a time with %d thread%s each\n",
+              members.size(), variation.values.size(), static_cast<long long>(options.repeats),
+              jobs, threads, threads == 1 ? "" : "s");
+  std::fflush(stdout);
+
+  std::size_t failures = 0;
+  run_children(commands, jobs, [&](std::size_t i, int code) {
+    eval::SweepMember& member = members[i];
+    if (code == 0) {
+      try {
+        read_member_metrics(member);
+      } catch (const std::exception& error) {
+        member.failure = error.what();
+      }
+    } else {
+      member.failure = "exit code " + std::to_string(code) + ", see " + commands[i].log_path;
+    }
+    if (!member.finished) ++failures;
+    if (!options.quiet || !member.finished)
+      std::printf("%s %s=%s repeat %lld: %s\n", member.finished ? "done" : "FAILED",
+                  variation.key.c_str(), member.value.c_str(), static_cast<long long>(member.repeat),
+                  member.finished ? ("RMSE " + std::to_string(member.rmse) + ", MNLP " +
+                                     std::to_string(member.mean_nlpd)).c_str()
+                                  : member.failure.c_str());
+    std::fflush(stdout);
+  });
+
+  const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
+  const fs::path dir(options.output_dir);
+  const std::string table = eval::sweep_table(variation.key, rows);
+  write_text_file((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
+  write_text_file((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
+  write_text_file((dir / "sweep.txt").string(), table);
+  std::printf("%s", table.c_str());
+  std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  if (failures == 0) return 0;
+  std::fprintf(stderr, "error: sweep: %zu of %zu runs failed (listed above)\n", failures, members.size());
+  return 1;
+}
+
+}  // namespace
+
+void setup_sweep(CLI::App& app) {
+  auto options = std::make_shared<SweepOptions>();
+  CLI::App* command = app.add_subcommand(
+      "sweep", "Fig. 2 studies: train once per value of a setting (and repeat), compare RMSE and MNLP");
+  command->add_option("config", options->config_path, "Configuration file (TOML)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("--vary", options->vary, "section.key=v1,v2,...: the setting and its values")
+      ->required();
+  command->add_option("--repeats", options->repeats, "Runs per value, with seeds seed, seed + 1, ...")
+      ->check(CLI::PositiveNumber);
+  command->add_option("-o,--output", options->output_dir, "Sweep folder (created if missing)")->required();
+  command->add_option("--jobs", options->jobs, "Runs at a time (default: one per core)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--set", options->overrides,
+                      "Override a configuration value for every run: section.key=value (repeatable)");
+  command->add_flag("-q,--quiet", options->quiet, "Print only failures and the table");
+  command->callback([options] { throw CLI::RuntimeError(run_sweep(*options)); });
+}
+
+}  // namespace bhpm::cli

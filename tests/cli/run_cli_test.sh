@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bhpm run: the whole job in one folder, resumable. A run killed during training (after
+# its first leaf checkpoint, before root.h5) is rerun and must end with exactly the numbers
+# of an uninterrupted run with the same seed (root.h5's arrays and metrics.json); a rerun
+# of a finished run skips every stage; outputs of another configuration are refused; a
+# configuration that cannot work (n_st larger than the grid, a missing section, a
+# predicted experiment the data will not hold, a stage without its inputs) is refused
+# before any work, leaving no folder behind.
+source "$(dirname "$0")/common.sh"
+
+cat > "$work/run.toml" <<'TOML'
+seed = 11
+[equation]
+name = "heat"
+[domain]
+t_end = 1.0
+[solver]
+modes = 32
+output_dt = 0.1
+[data]
+train_experiments = 2
+test_experiments = 1
+n_st = 256
+[leaves]
+width = 16
+hidden_layers = 2
+[train_leaves]
+iterations = 1500
+learning_rate = 3e-3
+final_learning_rate = 1e-4
+checkpoint_every = 100
+[root]
+inducing_points = 16
+[train_root]
+iterations = 100
+points = 128
+[train_joint]
+iterations = 200
+batch_size = 64
+checkpoint_every = 50
+[run]
+stages = ["simulate", "train", "evaluate"]
+TOML
+
+"$bhpm" run "$work/run.toml" -o "$work/whole" --threads 1 -q > "$work/whole.out" 2>&1
+check "an uninterrupted run exits 0" $?
+for f in run.toml data.h5 leaves.ckpt exact_gp.ckpt joint.ckpt root.h5 metrics.json metrics-train.json; do
+  [ -f "$work/whole/$f" ]
+  check "the run writes $f" $?
+done
+
+"$bhpm" run "$work/run.toml" -o "$work/whole" --threads 1 -q > "$work/again.out" 2>&1
+check "rerunning a finished run exits 0" $?
+[ "$(grep -c ': up to date' "$work/again.out")" -eq 3 ]
+check "rerunning a finished run skips all three stages" $?
+
+# Interrupt: start the same run, kill it once the first leaf checkpoint exists.
+"$bhpm" run "$work/run.toml" -o "$work/killed" --threads 1 -q > "$work/killed.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 1200); do
+  [ -f "$work/killed/leaves.ckpt" ] && break
+  sleep 0.05
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ -f "$work/killed/leaves.ckpt" ] && [ ! -f "$work/killed/root.h5" ]
+check "the second run was killed during training (a leaf checkpoint, no root.h5)" $?
+ls "$work/killed" | grep -q "tmp-" && leftover=1 || leftover=0
+[ "$leftover" -eq 0 ] || rm -f "$work/killed/"*tmp-*  # a kill -9 may leave a temporary file; never a target
+"$bhpm" run "$work/run.toml" -o "$work/killed" --threads 1 > "$work/resumed.out" 2>&1
+check "the killed run resumes and exits 0" $?
+grep -q "simulate: up to date" "$work/resumed.out" && grep -q "resumed from iteration" "$work/resumed.out"
+check "the resumed run keeps the data and resumes training from the checkpoint" $?
+grep "resumed from iteration" "$work/resumed.out"
+
+if [ -n "$python" ]; then
+  "$python" - "$work/whole" "$work/killed" <<'PY'
+import json, sys
+import h5py, numpy as np
+a, b = sys.argv[1], sys.argv[2]
+with h5py.File(f"{a}/root.h5") as fa, h5py.File(f"{b}/root.h5") as fb:
+    for name in ["root_inputs/v", "root_inputs/u_t", "gp/inducing_inputs", "gp/q_mean",
+                 "gp/q_covariance", "gp/lengthscales", "leaves/noise_scale"]:
+        assert np.array_equal(fa[name][()], fb[name][()]), f"{name} differs"
+ma, mb = json.load(open(f"{a}/metrics.json")), json.load(open(f"{b}/metrics.json"))
+for key in ["rmse", "mean_nlpd", "median_nlpd", "coverage"]:
+    assert ma[key] == mb[key], f"metrics.json {key}: {ma[key]} vs {mb[key]}"
+print("identical: root.h5 arrays and metrics.json, rmse", ma["rmse"])
+PY
+  check "the resumed run ends with exactly the uninterrupted run's numbers" $?
+fi
+
+"$bhpm" run "$work/run.toml" -o "$work/whole" --set data.n_st=200 > "$work/out" 2>&1
+[ $? -ne 0 ] && grep -q "data.h5 was made by another configuration (data.n_st = 256 there, 200 here)" "$work/out"
+check "outputs of another configuration are refused with the setting that differs" $?
+
+refused() {  # refused NAME PATTERN ARGS...: exit 1, the message, no folder left
+  local name="$1" pattern="$2"
+  shift 2
+  rm -rf "$work/bad"
+  "$bhpm" run "$@" -o "$work/bad" > "$work/out" 2>&1
+  local code=$?
+  [ "$code" -eq 1 ] && grep -q "$pattern" "$work/out" && [ ! -e "$work/bad" ]
+  check "refused before any work: $name" $?
+}
+refused "n_st larger than the grid" "data.n_st: must not exceed the grid's 11 times x 32 points = 352" \
+  "$work/run.toml" --set data.n_st=1000
+printf 'seed = 1\n[data]\nn_st = 10\n' > "$work/no-equation.toml"
+refused "a missing section" "missing section \[equation\]" "$work/no-equation.toml"
+refused "an unknown key" "data.n_sx: unknown key" "$work/run.toml" --set data.n_sx=10
+refused "an unknown stage" 'run.stages: each stage must be one of' "$work/run.toml" --set run.stages=simulate,fit
+refused "a predicted experiment beyond the test set" "run.predict_experiments: experiment 3 is not among" \
+  "$work/run.toml" --set run.stages=simulate,train,predict --set "run.predict_experiments=[3]"
+refused "a stage without its inputs" "the evaluate stage needs .*data.h5, which is missing" \
+  "$work/run.toml" --set run.stages=evaluate
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
