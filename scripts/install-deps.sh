@@ -12,6 +12,9 @@ packages=(
   libtomlplusplus-dev      # configuration
   libcli11-dev             # command line
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
+  nlohmann-json3-dev       # reading metrics.json files (bhpm report)
+  gnuplot-nox              # bhpm report draws its PNG figures with gnuplot's pngcairo terminal
+  fonts-dejavu-core        # a font for those figures' text (without one, glyphs render as boxes)
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   python3-h5py             # tests read our files with h5py alone, as users will
