@@ -13,6 +13,8 @@ packages=(
   libcli11-dev             # command line
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
   nlohmann-json3-dev       # reading result files back (metrics.json) for reports and sweeps
+  gnuplot-nox              # bhpm report draws its PNG figures with gnuplot's pngcairo terminal
+  fonts-dejavu-core        # a font for those figures' text (without one, glyphs render as boxes)
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   python3-h5py             # tests read our files with h5py alone, as users will

@@ -11,6 +11,7 @@
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
+#include "cli/report_command.h"
 #include "cli/run_command.h"
 #include "cli/simulate_command.h"
 #include "cli/sweep_command.h"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_refinement_study(app);
   bhpm::cli::setup_run(app);
   bhpm::cli::setup_sweep(app);
+  bhpm::cli::setup_report(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {

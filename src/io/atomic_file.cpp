@@ -12,8 +12,22 @@
 namespace bhpm::io {
 
 namespace {
+
 std::atomic<int> temporary_counter{0};
+
+/// "<target>.<tag>-<pid>-<counter>": unique per process and call.
+std::string sibling_name(const std::string& target, const std::string& tag) {
+  return target + "." + tag + "-" + std::to_string(::getpid()) + "-" +
+         std::to_string(temporary_counter++);
 }
+
+void rename_or_throw(const std::string& from, const std::string& to, const std::string& target) {
+  if (std::rename(from.c_str(), to.c_str()) != 0)
+    throw std::runtime_error("output '" + target + "': cannot rename '" + from + "' to '" + to +
+                             "': " + std::strerror(errno));
+}
+
+}  // namespace
 
 void require_output_folder(const std::string& target) {
   const std::filesystem::path parent = std::filesystem::path(target).parent_path();
@@ -24,8 +38,7 @@ void require_output_folder(const std::string& target) {
 
 AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
   require_output_folder(target_);
-  temporary_ = target_ + ".tmp-" + std::to_string(::getpid()) + "-" +
-               std::to_string(temporary_counter++);
+  temporary_ = sibling_name(target_, "tmp");
 }
 
 AtomicFile::~AtomicFile() {
@@ -33,10 +46,40 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::commit() {
-  if (std::rename(temporary_.c_str(), target_.c_str()) != 0)
-    throw std::runtime_error("output '" + target_ + "': cannot rename from '" + temporary_ +
-                             "': " + std::strerror(errno));
+  rename_or_throw(temporary_, target_, target_);
   committed_ = true;
+}
+
+AtomicFolder::AtomicFolder(std::string target) : target_(std::move(target)) {
+  while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
+  require_output_folder(target_);
+  temporary_ = sibling_name(target_, "tmp");
+  std::error_code error;
+  if (!std::filesystem::create_directory(temporary_, error))
+    throw std::runtime_error("output '" + target_ + "': cannot create folder '" + temporary_ +
+                             "'" + (error ? ": " + error.message() : ": it exists"));
+}
+
+AtomicFolder::~AtomicFolder() {
+  std::error_code ignored;
+  if (!committed_) std::filesystem::remove_all(temporary_, ignored);
+}
+
+void AtomicFolder::commit() {
+  std::string old;
+  if (std::filesystem::exists(target_)) {
+    old = sibling_name(target_, "old");
+    rename_or_throw(target_, old, target_);
+  }
+  try {
+    rename_or_throw(temporary_, target_, target_);
+  } catch (...) {
+    if (!old.empty()) std::rename(old.c_str(), target_.c_str());
+    throw;
+  }
+  committed_ = true;
+  std::error_code ignored;
+  if (!old.empty()) std::filesystem::remove_all(old, ignored);
 }
 
 }  // namespace bhpm::io

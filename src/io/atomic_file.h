@@ -1,8 +1,8 @@
 #pragma once
 /// Atomic output: write to a temporary sibling, then rename over the target.
 ///
-/// A run that fails (exception, early return) never leaves a half-written file: the
-/// destructor removes the temporary unless commit() was called.
+/// A run that fails (exception, early return) never leaves a half-written file or folder:
+/// the destructor removes the temporary unless commit() was called.
 
 #include <string>
 
@@ -25,6 +25,32 @@ class AtomicFile {
   const std::string& target_path() const { return target_; }
 
   /// Renames the temporary file onto the target (atomic on one file system).
+  void commit();
+
+ private:
+  std::string target_;
+  std::string temporary_;
+  bool committed_ = false;
+};
+
+/// A folder built whole before it replaces the target (e.g. RUN_DIR/report): files are
+/// written under temporary_path() ("<target>.tmp-<pid>-<counter>", created here); commit()
+/// moves an existing target aside ("<target>.old-<pid>-<counter>"), renames the temporary
+/// folder onto the target and then removes the old one. Readers see the old folder or the
+/// new one, never a mix; between the two renames the target is briefly absent.
+class AtomicFolder {
+ public:
+  /// Creates the temporary folder; the target's parent folder must exist.
+  explicit AtomicFolder(std::string target);
+  /// Removes the temporary folder and everything in it unless commit() was called.
+  ~AtomicFolder();
+  AtomicFolder(const AtomicFolder&) = delete;
+  AtomicFolder& operator=(const AtomicFolder&) = delete;
+
+  const std::string& temporary_path() const { return temporary_; }
+  const std::string& target_path() const { return target_; }
+
+  /// Replaces the target by the temporary folder; on failure the old target is restored.
   void commit();
 
  private:

@@ -1,46 +1,12 @@
 #!/usr/bin/env bash
-# bhpm predict on a small trained run (the heat equation: a few seconds of training give a
-# root whose samples stay bounded, which a few seconds on Burgers do not): ensembles from an expression and from a stored test
+# bhpm predict on a small trained run (heat_run.sh): ensembles from an expression and from a stored test
 # experiment (compared with its truth), both samplers, both solvers, the file read back
 # with h5py, and refusals of bad input before any work (an expression that does not parse,
 # an untrained folder, S <= 0, a tolerance <= 0, an unknown solver, a missing experiment).
 source "$(dirname "$0")/common.sh"
+source "$(dirname "$0")/heat_run.sh"
 
-cat > "$work/run.toml" <<'TOML'
-seed = 5
-[equation]
-name = "heat"
-[domain]
-t_end = 1.0
-[solver]
-modes = 32
-output_dt = 0.1
-[data]
-train_experiments = 2
-test_experiments = 2
-n_st = 256
-[leaves]
-width = 16
-hidden_layers = 2
-[train_leaves]
-iterations = 1000
-learning_rate = 3e-3
-final_learning_rate = 1e-4
-[root]
-inducing_points = 16
-[train_root]
-iterations = 100
-points = 128
-[train_joint]
-iterations = 200
-batch_size = 64
-[predict]
-samples = 4
-max_rounds = 3
-TOML
-"$bhpm" simulate "$work/run.toml" -o "$work/data.h5" -q >/dev/null 2>&1
-"$bhpm" train "$work/run.toml" --data "$work/data.h5" -o "$work/run" -q >/dev/null 2>&1
-check "train a small run" $?
+train_heat_run
 
 "$bhpm" predict "$work/run" --ic "0.3*sin(pi*x/8)" > "$work/out" 2>&1
 check "predict from an expression exits 0" $?

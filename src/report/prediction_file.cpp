@@ -1,0 +1,76 @@
+#include "report/prediction_file.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "report/input_file.h"
+
+namespace bhpm::report {
+
+namespace {
+
+/// Root mean square of the finite values; NaN when there is none.
+double root_mean_square(const std::vector<double>& values) {
+  double sum = 0;
+  std::size_t count = 0;
+  for (const double value : values)
+    if (std::isfinite(value)) {
+      sum += value * value;
+      ++count;
+    }
+  return count ? std::sqrt(sum / static_cast<double>(count)) : std::nan("");
+}
+
+void read_truth(const io::Hdf5Location& file, std::size_t times, std::size_t n, PredictionFile& prediction) {
+  if (!file.has("truth")) return;
+  const io::Hdf5Location truth = file.open_group("truth");
+  prediction.truth = read_array(truth, "u", {times, n}, "t, x").values;
+  prediction.relative_l2 = number_or_nan(truth, "relative_l2");
+  prediction.rmse = number_or_nan(truth, "rmse");
+  prediction.coverage95 = number_or_nan(truth, "coverage95");
+}
+
+}  // namespace
+
+PredictionFile read_prediction_file(const std::string& path) {
+  const io::Hdf5Location file = open_input(path, "bhpm-ensemble");
+  PredictionFile prediction;
+  prediction.path = path;
+  prediction.stem = std::filesystem::path(path).stem().string();
+  prediction.x = read_array(file, "x", {0}, "x").values;
+  prediction.t = read_array(file, "t", {0}, "t").values;
+  const std::size_t n = prediction.x.size(), times = prediction.t.size();
+  const auto field = [&](const std::string& name) { return read_array(file, name, {times, n}, "t, x").values; };
+  prediction.mean = field("statistics/mean");
+  prediction.std = field("statistics/std");
+  prediction.lower = field("statistics/p2_5");
+  prediction.upper = field("statistics/p97_5");
+  prediction.operator_std = field("operator_std");
+  prediction.samples = number_or_nan(file, "samples");
+  prediction.diverged = number_or_nan(file, "diverged");
+  prediction.relative_l2 = prediction.rmse = prediction.coverage95 = std::nan("");
+  read_truth(file, times, n, prediction);
+  prediction.initial_condition = string_or_empty(file, "initial_condition");
+  prediction.sampler = string_or_empty(file, "sampler");
+  prediction.solver = string_or_empty(file, "solver");
+  prediction.config = string_or_empty(file, "config");
+  return prediction;
+}
+
+PredictionSummary summarize_prediction(const PredictionFile& prediction) {
+  PredictionSummary summary;
+  summary.file = std::filesystem::path(prediction.path).filename().string();
+  summary.initial_condition = prediction.initial_condition;
+  summary.sampler = prediction.sampler;
+  summary.solver = prediction.solver;
+  summary.samples = prediction.samples;
+  summary.diverged = prediction.diverged;
+  summary.relative_l2 = prediction.relative_l2;
+  summary.rmse = prediction.rmse;
+  summary.coverage95 = prediction.coverage95;
+  summary.rms_std = root_mean_square(prediction.std);
+  summary.rmse_over_rms_std = prediction.rmse / summary.rms_std;
+  return summary;
+}
+
+}  // namespace bhpm::report

@@ -1,0 +1,43 @@
+#pragma once
+/// A prediction file (format bhpm-ensemble, written by `bhpm predict`; docs/run-folder.md)
+/// as the report reads it, and the numbers of its row in the report's table.
+
+#include <string>
+#include <vector>
+
+namespace bhpm::report {
+
+/// The statistics of an ensemble of solutions of one IBVP on the grid x [n] by t [T];
+/// every field is [T, n] row-major.
+struct PredictionFile {
+  std::string path;
+  std::string stem;  ///< file name without ".h5", e.g. "prediction-test-0"
+  std::vector<double> x, t;
+  std::vector<double> mean, std, lower, upper;  ///< statistics/mean, std, p2_5, p97_5
+  std::vector<double> operator_std;             ///< the root's posterior std along the mean
+  std::vector<double> truth;                    ///< truth/u; empty when the file has none
+  double samples = 0, diverged = 0;             ///< S and how many blew up
+  double relative_l2, rmse, coverage95;         ///< truth attributes; NaN without a truth
+  std::string initial_condition, sampler, solver, config;
+};
+
+/// Reads and checks a prediction file; throws naming the file and the field (format
+/// attribute, array shapes).
+PredictionFile read_prediction_file(const std::string& path);
+
+/// The report's row for a prediction: the stored truth comparison and a calibration
+/// check. RMSE / RMS(ensemble std) is about 1 when the 95 % band is as wide as the errors of
+/// the mean (the errors of a calibrated ensemble are distributed like its spread), above 1
+/// when the band is too narrow, below 1 when it is too wide. The root mean square (not the
+/// mean) of the std is used because the RMSE is a root mean square too.
+struct PredictionSummary {
+  std::string file;  ///< file name, e.g. "prediction-test-0.h5"
+  std::string initial_condition, sampler, solver;
+  double samples = 0, diverged = 0;
+  double relative_l2, rmse, coverage95;  ///< NaN without a truth
+  double rms_std;                        ///< sqrt(mean over (t, x) of std^2)
+  double rmse_over_rms_std;              ///< NaN without a truth
+};
+PredictionSummary summarize_prediction(const PredictionFile& prediction);
+
+}  // namespace bhpm::report

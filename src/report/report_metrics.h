@@ -1,0 +1,34 @@
+#pragma once
+/// The numbers of the report's metrics table, and report/metrics.json, which holds exactly
+/// those numbers for scripts and tests.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/operator_scores.h"
+#include "report/prediction_file.h"
+
+namespace bhpm::report {
+
+struct ReportMetrics {
+  std::optional<OperatorScores> held_out;       ///< RUN_DIR/metrics.json
+  std::optional<OperatorScores> training_grid;  ///< RUN_DIR/metrics-train.json
+  std::vector<PredictionSummary> predictions;   ///< one per prediction file
+};
+
+/// report/metrics.json (2-space indentation; NaN and infinities as null):
+///   {
+///     "run_dir": "...",
+///     "operator": {                       (keys present when the file was)
+///       "held_out":      {"file", "points", "rmse", "relative_rmse", "median_nlpd",
+///                         "mean_nlpd", "coverage": {"0.5", "0.9", "0.95"}},
+///       "training_grid": {same keys}
+///     },
+///     "predictions": [{"file", "initial_condition", "sampler", "solver", "samples",
+///                      "diverged", "relative_l2", "rmse", "coverage95", "rms_std",
+///                      "rmse_over_rms_std"}, ...]
+///   }
+std::string report_metrics_json(const std::string& run_dir, const ReportMetrics& metrics);
+
+}  // namespace bhpm::report
