@@ -6,7 +6,7 @@
 /// at the data's step 5e-3 and at 2e-2. PINN iterations are timed by bench/pinn_step.
 ///
 /// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2]   (RUN_DIR from `bhpm train`,
-/// e.g. out/quickstart/run after scripts/quickstart.sh)
+/// e.g. out/quickstart after scripts/quickstart.sh)
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

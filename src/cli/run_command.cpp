@@ -15,6 +15,7 @@
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
+#include "cli/report_command.h"
 #include "cli/pipeline_checks.h"
 #include "cli/run_layout.h"
 #include "cli/simulate_command.h"
@@ -119,11 +120,21 @@ void refinement_stage(const Pipeline& p) {
   require_success(run_refinement(study), "refinement");
 }
 
+void report_stage(const Pipeline& p) {
+  announce("report -> " + p.run.report());
+  ReportCommandOptions report;
+  report.run_dir = p.run.dir;
+  report.data_path = fs::exists(p.run.data()) ? p.run.data() : "";
+  report.output_dir = p.run.report();
+  report.quiet = p.options.quiet;
+  require_success(run_report(report), "report");
+}
+
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
       {"simulate", simulate_stage}, {"train", train_stage},
       {"evaluate", evaluate_stage}, {"predict", predict_stage},
-      {"refinement", refinement_stage}};
+      {"refinement", refinement_stage}, {"report", report_stage}};
   return runners;
 }
 

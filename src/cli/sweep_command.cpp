@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,9 +18,10 @@
 
 #include "cli/child_processes.h"
 #include "cli/pipeline_checks.h"
-#include "eval/metrics_file.h"
 #include "eval/sweep_summary.h"
 #include "io/atomic_file.h"
+#include "report/operator_scores.h"
+#include "report/sweep_figure.h"
 
 namespace bhpm::cli {
 
@@ -132,13 +134,17 @@ ChildCommand member_command(const SweepOptions& options, const Variation& variat
   return command;
 }
 
+/// The member's held-out scores; a member whose RMSE or MNLP is not a number (a NaN
+/// written as null) counts as failed, so that it cannot poison the means.
 void read_member_metrics(eval::SweepMember& member) {
   const std::string path = (fs::path(member.run_dir) / "metrics.json").string();
-  const auto metrics = eval::read_metrics_file(path);
-  member.rmse = eval::metric(metrics, "rmse", path);
-  member.mean_nlpd = eval::metric(metrics, "mean_nlpd", path);
-  member.median_nlpd = eval::metric(metrics, "median_nlpd", path);
-  member.coverage_95 = eval::metric(metrics, "coverage.0.95", path);
+  const report::OperatorScores scores = report::read_operator_scores(path);
+  if (!std::isfinite(scores.rmse) || !std::isfinite(scores.mean_nlpd))
+    throw std::runtime_error(path + ": rmse or mean_nlpd is not a finite number");
+  member.rmse = scores.rmse;
+  member.mean_nlpd = scores.mean_nlpd;
+  member.median_nlpd = scores.median_nlpd;
+  member.coverage_95 = scores.coverage95;
   member.finished = true;
 }
 
@@ -205,6 +211,8 @@ int run_sweep(const SweepOptions& options) {
   write_text_file((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
   write_text_file((dir / "sweep.txt").string(), table);
   std::printf("%s", table.c_str());
+  if (failures < members.size())
+    std::printf("figure: %s\n", report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
   std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   if (failures == 0) return 0;

@@ -6,8 +6,8 @@
 namespace bhpm::io {
 
 const std::vector<std::string>& pipeline_stages() {
-  static const std::vector<std::string> stages = {"simulate", "train", "evaluate", "predict",
-                                                  "refinement"};
+  static const std::vector<std::string> stages = {"simulate", "train",      "evaluate",
+                                                  "predict",  "refinement", "report"};
   return stages;
 }
 
@@ -47,7 +47,7 @@ PipelineConfig read_pipeline_config(ConfigReader& reader) {
   PipelineConfig config;
   ConfigSection section = reader.section("run");
   config.stages = ordered_stages(
-      section, section.strings("stages", {"simulate", "train", "evaluate", "predict"}));
+      section, section.strings("stages", {"simulate", "train", "evaluate", "predict", "report"}));
   config.predict_experiments = section.integers("predict_experiments", {0});
   std::set<std::int64_t> seen;
   for (const std::int64_t e : config.predict_experiments) {

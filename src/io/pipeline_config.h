@@ -1,7 +1,7 @@
 #pragma once
 /// The [run] section: which stages `bhpm run` performs, in this fixed order, and what the
 /// predict stage predicts. Keys and defaults:
-///   stages = ["simulate", "train", "evaluate", "predict"]
+///   stages = ["simulate", "train", "evaluate", "predict", "report"]
 ///              any of those plus "refinement" (the Fig. 3 study, [refinement_study]);
 ///              listed in any order, always run in the order of `pipeline_stages()`
 ///   predict_experiments = [0]

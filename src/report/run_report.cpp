@@ -35,7 +35,18 @@ void require_run_folder(const ReportOptions& options) {
   if (!fs::is_directory(options.run_dir))
     throw std::runtime_error("run folder '" + options.run_dir + "' is not a folder");
   const std::string root = in_run(options, "root.h5");
-  if (!fs::exists(root)) throw std::runtime_error(root + " is missing (run `bhpm train` first)");
+  if (!fs::exists(root) && !fs::exists(in_run(options, "refinement.h5")))
+    throw std::runtime_error(root + " is missing (run `bhpm train` first; a folder without a "
+                             "trained model needs at least refinement.h5)");
+}
+
+/// The resolved configuration shown on the page: the trained model's (root.h5), else the
+/// refinement study's; "" when neither stores one.
+std::string run_configuration(const ReportOptions& options) {
+  const std::string root = in_run(options, "root.h5");
+  if (fs::exists(root)) return open_input(root, "bhpm-root").string_attribute("config");
+  return string_or_empty(open_input(in_run(options, "refinement.h5"), "bhpm-refinement-study"),
+                         "config");
 }
 
 /// The dataset to draw: the one given (which must exist), else RUN_DIR/data.h5 if present.
@@ -84,7 +95,11 @@ void add_figures(FigureWriter& writer, const ReportOptions& options, ReportConte
                                    " is absent; pass --data)");
   else
     content.page.figures.push_back(draw_dataset_figure(writer, content.data_path));
-  content.page.figures.push_back(draw_root_inputs_figure(writer, in_run(options, "root.h5")));
+  const std::string root = in_run(options, "root.h5");
+  if (fs::exists(root))
+    content.page.figures.push_back(draw_root_inputs_figure(writer, root));
+  else
+    content.page.omitted.push_back("root-inputs.png: no " + root + " (run `bhpm train`)");
   add_predictions(writer, options, content);
   const std::string refinement = in_run(options, "refinement.h5");
   if (fs::exists(refinement))
@@ -128,7 +143,7 @@ ReportSummary write_report(const ReportOptions& options) {
   ReportContent content;
   content.data_path = resolve_data_path(options);
   content.page.run_dir = options.run_dir;
-  content.page.config = open_input(in_run(options, "root.h5"), "bhpm-root").string_attribute("config");
+  content.page.config = run_configuration(options);
   const std::string output = options.output_dir.empty() ? in_run(options, "report") : options.output_dir;
   io::AtomicFolder folder(output);
   FigureWriter writer(folder.temporary_path(), options.gnuplot);

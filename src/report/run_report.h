@@ -33,7 +33,8 @@ struct ReportSummary {
 };
 
 /// Writes the report; throws std::runtime_error naming the file and the rule for a missing
-/// run folder, a missing RUN_DIR/root.h5, an input of the wrong format or shape, and when
+/// run folder, a folder with neither RUN_DIR/root.h5 nor RUN_DIR/refinement.h5 (a
+/// refinement-only run has no trained model), an input of the wrong format or shape, and when
 /// gnuplot is missing or fails.
 ReportSummary write_report(const ReportOptions& options);
 

@@ -21,6 +21,28 @@ e2e_run() {  # e2e_run CONFIG_NAME
   check "evaluate on the training grids" $?
 }
 
+e2e_pipeline() {  # e2e_pipeline CONFIG_NAME: `bhpm run` (the README's main job) into $work/run
+  "$bhpm" run "$configs/$1" -o "$work/run" -q > "$work/run.out" 2>&1
+  check "bhpm run $1" $?
+  cat "$work/run.out"
+  cp "$work/run/metrics.json" "$work/held-out.json" && cp "$work/run/metrics-train.json" "$work/train.json"
+  check "the run scored the held-out experiments and the training grids" $?
+}
+
+e2e_prediction_file() {  # e2e_prediction_file FILE: its comparison with the truth as $work/prediction.json
+  local name
+  name="$(basename "$1")"
+  "$python" - "$1" "$work/prediction.json" <<'PY'
+import json, sys
+import h5py
+with h5py.File(sys.argv[1]) as f:
+    truth = f["truth"].attrs
+    json.dump({"relative_l2": float(truth["relative_l2"]), "band_95": float(truth["coverage95"]),
+               "diverged": int(f.attrs["diverged"])}, open(sys.argv[2], "w"))
+PY
+  check "read the comparison stored in $name" $?
+}
+
 e2e_expect() {  # e2e_expect held-out|train|prediction "key<bound" ...
   local which="$1"
   shift

@@ -76,8 +76,13 @@ expect_refusal() {  # expect_refusal NAME PATTERN OUTPUT_DIR ARGS...
 }
 expect_refusal "a missing run folder" "run folder '$work/absent' does not exist" "$work/refused" "$work/absent"
 mkdir -p "$work/untrained"
-expect_refusal "a folder without root.h5" "root.h5 is missing (run \`bhpm train\` first)" \
+expect_refusal "a folder without root.h5 or refinement.h5" \
+  "root.h5 is missing (run \`bhpm train\` first; a folder without a trained model needs at least refinement.h5)" \
   "$work/refused" "$work/untrained"
+mkdir -p "$work/study" && cp "$work/run/refinement.h5" "$work/study/"
+"$bhpm" report "$work/study" -q > "$work/out" 2>&1 && [ -f "$work/study/report/refinement.png" ] &&
+  grep -q "root-inputs.png: no" "$work/study/report/index.html"
+check "a refinement-only folder (configs/heat-refinement.toml) gets its figure and lists the rest as omitted" $?
 expect_refusal "no gnuplot" "gnuplot not found.*install gnuplot-nox" "$work/refused" \
   "$work/run" --gnuplot "$work/no-such-gnuplot"
 expect_refusal "a dataset of the wrong format" "attribute 'format' is 'bhpm-ensemble', expected 'bhpm-dataset'" \

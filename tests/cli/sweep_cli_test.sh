@@ -2,7 +2,7 @@
 # bhpm sweep: a Fig. 2 study in miniature (n_st = 128, 256 on the heat equation, two
 # repeats each, two runs at a time): every member trains and is scored, the table holds
 # mean and spread of the held-out RMSE and MNLP per value, computed from the members'
-# metrics.json; rerunning resumes (every member up to date). Bad sweeps are refused before
+# metrics.json, and drawn in sweep.png; rerunning resumes (every member up to date). Bad sweeps are refused before
 # any member starts: an unknown key, a value that cannot work, the seed as the key.
 source "$(dirname "$0")/common.sh"
 
@@ -39,7 +39,7 @@ TOML
   > "$work/out" 2>&1
 check "a sweep of 2 values x 2 repeats exits 0" $?
 cat "$work/out"
-for f in sweep.json sweep-members.csv sweep-summary.csv sweep.txt; do
+for f in sweep.json sweep-members.csv sweep-summary.csv sweep.txt sweep.png; do
   [ -f "$work/sweep/$f" ]
   check "the sweep writes $f" $?
 done
