@@ -11,5 +11,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh" --target bhpm
-"$root/build/src/bhpm" run "$root/configs/quickstart.toml" -o "$root/out/quickstart" "$@"
+cd "$root"
+build/src/bhpm run configs/quickstart.toml -o out/quickstart "$@"
 echo "report: $root/out/quickstart/report/index.html"

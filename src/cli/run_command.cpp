@@ -12,11 +12,11 @@
 #include <stdexcept>
 
 #include "cli/evaluate_command.h"
+#include "cli/pipeline_checks.h"
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
-#include "cli/pipeline_checks.h"
 #include "cli/run_layout.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
@@ -39,6 +39,10 @@ struct Pipeline {
 void announce(const std::string& line) {
   std::printf("== %s\n", line.c_str());
   std::fflush(stdout);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void require_success(int exit_code, const std::string& stage) {
@@ -172,9 +176,12 @@ int run_pipeline(const RunCommandOptions& options) {
   fs::create_directories(options.run_dir);
   write_resolved_configuration(pipeline.run, config.resolved_toml);
   limit_threads(options.threads);
-  for (const std::string& stage : config.pipeline.stages) stage_runners().at(stage)(pipeline);
-  std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  for (const std::string& stage : config.pipeline.stages) {
+    const auto stage_started = std::chrono::steady_clock::now();
+    stage_runners().at(stage)(pipeline);
+    std::printf("== %s: %.1f s\n", stage.c_str(), seconds_since(stage_started));
+  }
+  std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), seconds_since(started));
   return 0;
 }
 

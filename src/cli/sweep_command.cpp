@@ -88,6 +88,17 @@ void require_known_key(const io::RunConfig& config, const Variation& variation) 
     throw std::invalid_argument("sweep --vary " + variation.key + ": unknown configuration key");
 }
 
+/// "<key>=<value>" when the value is safe in a file name, else "<key>=value-<i>" (i: its
+/// position in --vary), so that a value such as "sin(x)/2" cannot make nested folders.
+std::string member_folder(const Variation& variation, const std::string& value) {
+  const bool safe = value.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_") ==
+                    std::string::npos;
+  if (safe) return variation.key + "=" + value;
+  const auto position = std::find(variation.values.begin(), variation.values.end(), value);
+  return variation.key + "=value-" + std::to_string(position - variation.values.begin());
+}
+
 std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const Variation& variation,
                                             std::uint64_t base_seed) {
   std::vector<eval::SweepMember> members;
@@ -97,7 +108,7 @@ std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const V
       member.value = value;
       member.repeat = r;
       member.seed = base_seed + static_cast<std::uint64_t>(r);
-      member.run_dir = (fs::path(options.output_dir) / (variation.key + "=" + value) /
+      member.run_dir = (fs::path(options.output_dir) / member_folder(variation, value) /
                         ("repeat-" + std::to_string(r)))
                            .string();
       members.push_back(member);
@@ -162,6 +173,43 @@ void write_sweep_definition(const SweepOptions& options, const Variation& variat
   write_text_file((fs::path(options.output_dir) / "sweep.json").string(), definition.dump(2) + "\n");
 }
 
+/// Records how a member's run ended: its held-out scores, or why it has none.
+void settle_member(eval::SweepMember& member, int exit_code, const std::string& log_path) {
+  if (exit_code != 0) {
+    member.failure = "exit code " + std::to_string(exit_code) + ", see " + log_path;
+    return;
+  }
+  try {
+    read_member_metrics(member);
+  } catch (const std::exception& error) {
+    member.failure = error.what();
+  }
+}
+
+void print_member(const eval::SweepMember& member, const Variation& variation) {
+  const std::string outcome = member.finished ? "RMSE " + std::to_string(member.rmse) + ", MNLP " +
+                                                    std::to_string(member.mean_nlpd)
+                                              : member.failure;
+  std::printf("%s %s=%s repeat %lld: %s\n", member.finished ? "done" : "FAILED",
+              variation.key.c_str(), member.value.c_str(), static_cast<long long>(member.repeat),
+              outcome.c_str());
+  std::fflush(stdout);
+}
+
+/// sweep-members.csv, sweep-summary.csv, sweep.txt and (when a member finished) sweep.png.
+void write_sweep_results(const SweepOptions& options, const Variation& variation,
+                         const std::vector<eval::SweepMember>& members) {
+  const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
+  const fs::path dir(options.output_dir);
+  const std::string table = eval::sweep_table(variation.key, rows);
+  write_text_file((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
+  write_text_file((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
+  write_text_file((dir / "sweep.txt").string(), table);
+  std::printf("%s", table.c_str());
+  if (std::any_of(members.begin(), members.end(), [](const auto& m) { return m.finished; }))
+    std::printf("figure: %s\n", report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
+}
+
 int run_sweep(const SweepOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const Variation variation = parse_variation(options.vary);
@@ -182,41 +230,17 @@ int run_sweep(const SweepOptions& options) {
               jobs, threads, threads == 1 ? "" : "s");
   std::fflush(stdout);
 
-  std::size_t failures = 0;
   run_children(commands, jobs, [&](std::size_t i, int code) {
-    eval::SweepMember& member = members[i];
-    if (code == 0) {
-      try {
-        read_member_metrics(member);
-      } catch (const std::exception& error) {
-        member.failure = error.what();
-      }
-    } else {
-      member.failure = "exit code " + std::to_string(code) + ", see " + commands[i].log_path;
-    }
-    if (!member.finished) ++failures;
-    if (!options.quiet || !member.finished)
-      std::printf("%s %s=%s repeat %lld: %s\n", member.finished ? "done" : "FAILED",
-                  variation.key.c_str(), member.value.c_str(), static_cast<long long>(member.repeat),
-                  member.finished ? ("RMSE " + std::to_string(member.rmse) + ", MNLP " +
-                                     std::to_string(member.mean_nlpd)).c_str()
-                                  : member.failure.c_str());
-    std::fflush(stdout);
+    settle_member(members[i], code, commands[i].log_path);
+    if (!options.quiet || !members[i].finished) print_member(members[i], variation);
   });
-
-  const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
-  const fs::path dir(options.output_dir);
-  const std::string table = eval::sweep_table(variation.key, rows);
-  write_text_file((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
-  write_text_file((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
-  write_text_file((dir / "sweep.txt").string(), table);
-  std::printf("%s", table.c_str());
-  if (failures < members.size())
-    std::printf("figure: %s\n", report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
+  write_sweep_results(options, variation, members);
   std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  const auto failures = std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.finished; });
   if (failures == 0) return 0;
-  std::fprintf(stderr, "error: sweep: %zu of %zu runs failed (listed above)\n", failures, members.size());
+  std::fprintf(stderr, "error: sweep: %lld of %zu runs failed (listed above)\n",
+               static_cast<long long>(failures), members.size());
   return 1;
 }
 
