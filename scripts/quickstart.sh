@@ -4,7 +4,7 @@
 # the quickstart dataset (Burgers' equation, N = 4), trains the model on a reduced schedule,
 # scores the learned operator on the ten held-out experiments and on the training
 # experiments' whole grids, predicts two held-out experiments under 32 operator samples and
-# draws the report (out/quickstart/report/index.html). About five minutes on 2 cores after
+# draws the report (out/quickstart/report/index.html). About four minutes on 2 cores after
 # the build. Rerunning resumes: finished stages are skipped, training continues from its
 # checkpoints.
 set -euo pipefail
@@ -13,4 +13,3 @@ bash "$root/scripts/install-deps.sh"
 bash "$root/scripts/build.sh" --target bhpm
 cd "$root"
 build/src/bhpm run configs/quickstart.toml -o out/quickstart "$@"
-echo "report: $root/out/quickstart/report/index.html"

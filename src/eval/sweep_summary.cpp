@@ -74,12 +74,12 @@ std::string sweep_table(const std::string& key, const std::vector<SweepRow>& row
   for (const SweepRow& row : rows) width = std::max(width, row.value.size());
   std::ostringstream out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %5s  %-44s  %s\n", static_cast<int>(width), key.c_str(),
+  std::snprintf(line, sizeof line, "%-*s  %5s  %-50s  %s\n", static_cast<int>(width), key.c_str(),
                 "runs", "RMSE mean +- sd [min, max]", "MNLP mean +- sd [min, max]");
   out << line;
   for (const SweepRow& row : rows) {
     const std::string runs = std::to_string(row.finished) + "/" + std::to_string(row.repeats);
-    std::snprintf(line, sizeof line, "%-*s  %5s  %-44s  %s\n", static_cast<int>(width),
+    std::snprintf(line, sizeof line, "%-*s  %5s  %-50s  %s\n", static_cast<int>(width),
                   row.value.c_str(), runs.c_str(), spread_text(row.rmse).c_str(),
                   spread_text(row.mean_nlpd).c_str());
     out << line;

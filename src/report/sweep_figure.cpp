@@ -73,7 +73,7 @@ std::string draw_sweep_figure(const std::string& folder, const std::string& key,
   const std::string data = FigureWriter::data_reference("sweep.dat");
   std::string commands = multiplot_commands(1, 2, "Held-out accuracy of the learned operator against " + key +
                                                       " (mean and range of the repeats)");
-  commands += "set xlabel " + gnuplot_string(key) + "\nset grid\nset key top right\n";
+  commands += "set xlabel " + gnuplot_string(key) + "\nset grid\nset key below\n";
   commands += labelled ? label_tics(rows) + "set xrange [-0.5:" + std::to_string(rows.size() - 0.5) + "]\n"
                        : (spans_decades(x) ? "set logscale x\n" : "set offsets graph 0.05, graph 0.05, 0, 0\n");
   commands += "set ylabel 'RMSE of f (u per unit time, dimensionless)'\n"
