@@ -16,6 +16,14 @@ std::string one_of(ConfigSection& section, const std::string& key, const std::st
 
 }  // namespace
 
+void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement) {
+  refinement.new_points = section.integer_at_least("new_points", refinement.new_points, 1);
+  refinement.monte_carlo_points =
+      section.integer_at_least("monte_carlo_points", refinement.monte_carlo_points, 1);
+  refinement.max_rounds = section.integer_at_least("max_rounds", refinement.max_rounds, 1);
+  refinement.descent_steps = section.integer_at_least("descent_steps", refinement.descent_steps, 0);
+}
+
 PredictConfig read_predict_config(ConfigReader& reader) {
   PredictConfig config;
   ConfigSection section = reader.section("predict");
@@ -24,12 +32,7 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   o.sampler = one_of(section, "sampler", o.sampler, "conditioned", "pathwise");
   o.solver = one_of(section, "solver", o.solver, "spectral", "pinn");
   config.relative_tolerance = section.positive_number("relative_tolerance", config.relative_tolerance);
-  o.refinement.new_points = section.integer_at_least("new_points", o.refinement.new_points, 1);
-  o.refinement.monte_carlo_points =
-      section.integer_at_least("monte_carlo_points", o.refinement.monte_carlo_points, 1);
-  o.refinement.max_rounds = section.integer_at_least("max_rounds", o.refinement.max_rounds, 1);
-  o.refinement.descent_steps =
-      section.integer_at_least("descent_steps", o.refinement.descent_steps, 0);
+  read_algorithm1_keys(section, o.refinement);
   o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",

@@ -29,4 +29,9 @@ struct PredictConfig {
 /// Reads [predict]; throws ConfigError naming the field and the rule.
 PredictConfig read_predict_config(ConfigReader& reader);
 
+/// Algorithm 1's keys in `section` (new_points, monte_carlo_points, max_rounds,
+/// descent_steps), `refinement`'s values as defaults; shared by [predict] and
+/// [refinement_study].
+void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement);
+
 }  // namespace bhpm::io

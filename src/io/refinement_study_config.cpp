@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "io/predict_config.h"
+
 namespace bhpm::io {
 
 solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
@@ -13,12 +15,7 @@ solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
   o.grid_points = section.integer_at_least("grid_points", o.grid_points, 4);
   o.t_end = section.positive_number("t_end", o.t_end);
   o.dt = section.positive_number("dt", o.dt);
-  o.refinement.new_points = section.integer_at_least("new_points", o.refinement.new_points, 1);
-  o.refinement.monte_carlo_points =
-      section.integer_at_least("monte_carlo_points", o.refinement.monte_carlo_points, 1);
-  o.refinement.max_rounds = section.integer_at_least("max_rounds", o.refinement.max_rounds, 1);
-  o.refinement.descent_steps =
-      section.integer_at_least("descent_steps", o.refinement.descent_steps, 0);
+  read_algorithm1_keys(section, o.refinement);
   o.refinement.seed = seed;
   try {
     solve::validate(o);

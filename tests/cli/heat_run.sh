@@ -1,9 +1,10 @@
-# Sourced after common.sh by the CLI tests that need a trained run. train_heat_run writes
-# $work/run.toml, simulates $work/data.h5 (the heat equation, 2 training and 2 test
-# experiments: a few seconds of training give a root whose operator samples stay bounded,
-# which a few seconds on Burgers do not) and trains $work/run; it checks the training.
-train_heat_run() {
-  cat > "$work/run.toml" <<'TOML'
+# Sourced after common.sh by the CLI tests that need a small run. write_heat_config FILE
+# writes the heat equation's small configuration (2 training and 2 test experiments: a few
+# seconds of training give a root whose operator samples stay bounded, which a few seconds
+# on Burgers do not); tests change it with --set. train_heat_run writes $work/run.toml,
+# simulates $work/data.h5 and trains $work/run; it checks the training.
+write_heat_config() {  # write_heat_config FILE
+  cat > "$1" <<'TOML'
 seed = 5
 [equation]
 name = "heat"
@@ -35,6 +36,10 @@ batch_size = 64
 samples = 4
 max_rounds = 3
 TOML
+}
+
+train_heat_run() {
+  write_heat_config "$work/run.toml"
   "$bhpm" simulate "$work/run.toml" -o "$work/data.h5" -q >/dev/null 2>&1
   "$bhpm" train "$work/run.toml" --data "$work/data.h5" -o "$work/run" -q >/dev/null 2>&1
   check "train a small run" $?

@@ -6,36 +6,13 @@
 # any member starts: an unknown key, a value that cannot work, the seed as the key.
 source "$(dirname "$0")/common.sh"
 
-cat > "$work/sweep.toml" <<'TOML'
-seed = 3
-[equation]
-name = "heat"
-[domain]
-t_end = 1.0
-[solver]
-modes = 32
-output_dt = 0.1
-[data]
-train_experiments = 2
-test_experiments = 1
-n_st = 256
-[leaves]
-width = 16
-hidden_layers = 2
-[train_leaves]
-iterations = 400
-learning_rate = 3e-3
-[root]
-inducing_points = 16
-[train_root]
-iterations = 50
-points = 128
-[train_joint]
-iterations = 50
-batch_size = 64
-TOML
+source "$(dirname "$0")/heat_run.sh"
+write_heat_config "$work/sweep.toml"
+# One test experiment and short phases: every member trains in a second or two.
+short=(--set seed=3 --set data.test_experiments=1 --set train_leaves.iterations=400
+       --set train_root.iterations=50 --set train_joint.iterations=50)
 
-"$bhpm" sweep "$work/sweep.toml" --vary data.n_st=128,256 --repeats 2 --jobs 2 -o "$work/sweep" \
+"$bhpm" sweep "$work/sweep.toml" "${short[@]}" --vary data.n_st=128,256 --repeats 2 --jobs 2 -o "$work/sweep" \
   > "$work/out" 2>&1
 check "a sweep of 2 values x 2 repeats exits 0" $?
 cat "$work/out"
@@ -70,7 +47,7 @@ print("summary matches the members' metrics.json")
 PY
 check "the summary is the mean, sd and range of the members' held-out metrics" $?
 
-"$bhpm" sweep "$work/sweep.toml" --vary data.n_st=128,256 --repeats 2 --jobs 2 -o "$work/sweep" \
+"$bhpm" sweep "$work/sweep.toml" "${short[@]}" --vary data.n_st=128,256 --repeats 2 --jobs 2 -o "$work/sweep" \
   > "$work/out" 2>&1
 check "rerunning the sweep exits 0" $?
 [ "$(cat "$work/sweep"/*/repeat-*/run.log | grep -c ': up to date')" -eq 12 ]
@@ -79,7 +56,7 @@ check "rerunning the sweep resumes: every member's three stages are up to date" 
 refused() {  # refused NAME PATTERN ARGS...: exit 1, the message, no folder left
   local name="$1" pattern="$2"
   shift 2
-  "$bhpm" sweep "$work/sweep.toml" "$@" -o "$work/bad" > "$work/out" 2>&1
+  "$bhpm" sweep "$work/sweep.toml" "${short[@]}" "$@" -o "$work/bad" > "$work/out" 2>&1
   local code=$?
   [ "$code" -eq 1 ] && grep -q "$pattern" "$work/out" && [ ! -e "$work/bad" ]
   check "refused before any run: $name" $?
