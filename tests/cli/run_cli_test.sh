@@ -10,27 +10,26 @@ source "$(dirname "$0")/common.sh"
 
 source "$(dirname "$0")/heat_run.sh"
 write_heat_config "$work/run.toml"
-# One test experiment, a longer leaf phase checkpointed often (room to kill it mid-phase).
-run() {  # run CONFIG ARGS...: bhpm run with this test's settings; a --set in ARGS wins
-  "$bhpm" run "$1" --set seed=11 --set data.test_experiments=1 --set train_leaves.iterations=1500 \
-    --set train_leaves.checkpoint_every=100 --set train_joint.checkpoint_every=50 \
-    --set run.stages=simulate,train,evaluate "${@:2}"
-}
+# One test experiment, a longer leaf phase checkpointed often (room to kill it mid-phase);
+# a --set given after these wins.
+settings=(--set seed=11 --set data.test_experiments=1 --set train_leaves.iterations=1500
+          --set train_leaves.checkpoint_every=100 --set train_joint.checkpoint_every=50
+          --set run.stages=simulate,train,evaluate)
 
-run "$work/run.toml" -o "$work/whole" --threads 1 -q > "$work/whole.out" 2>&1
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/whole" --threads 1 -q > "$work/whole.out" 2>&1
 check "an uninterrupted run exits 0" $?
 for f in run.toml data.h5 leaves.ckpt exact_gp.ckpt joint.ckpt root.h5 metrics.json metrics-train.json; do
   [ -f "$work/whole/$f" ]
   check "the run writes $f" $?
 done
 
-run "$work/run.toml" -o "$work/whole" --threads 1 -q > "$work/again.out" 2>&1
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/whole" --threads 1 -q > "$work/again.out" 2>&1
 check "rerunning a finished run exits 0" $?
 [ "$(grep -c ': up to date' "$work/again.out")" -eq 3 ]
 check "rerunning a finished run skips all three stages" $?
 
 # Interrupt: start the same run, kill it once the first leaf checkpoint exists.
-run "$work/run.toml" -o "$work/killed" --threads 1 -q > "$work/killed.out" 2>&1 &
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/killed" --threads 1 -q > "$work/killed.out" 2>&1 &
 pid=$!
 for _ in $(seq 1 1200); do
   [ -f "$work/killed/leaves.ckpt" ] && break
@@ -42,7 +41,7 @@ wait "$pid" 2>/dev/null
 check "the second run was killed during training (a leaf checkpoint, no root.h5)" $?
 ls "$work/killed" | grep -q "tmp-" && leftover=1 || leftover=0
 [ "$leftover" -eq 0 ] || rm -f "$work/killed/"*tmp-*  # a kill -9 may leave a temporary file; never a target
-run "$work/run.toml" -o "$work/killed" --threads 1 > "$work/resumed.out" 2>&1
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/killed" --threads 1 > "$work/resumed.out" 2>&1
 check "the killed run resumes and exits 0" $?
 grep -q "simulate: up to date" "$work/resumed.out" && grep -q "resumed from iteration" "$work/resumed.out"
 check "the resumed run keeps the data and resumes training from the checkpoint" $?
@@ -65,7 +64,7 @@ PY
   check "the resumed run ends with exactly the uninterrupted run's numbers" $?
 fi
 
-run "$work/run.toml" -o "$work/whole" --set data.n_st=200 > "$work/out" 2>&1
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/whole" --set data.n_st=200 > "$work/out" 2>&1
 [ $? -ne 0 ] && grep -q "data.h5 was made by another configuration (data.n_st = 256 there, 200 here)" "$work/out"
 check "outputs of another configuration are refused with the setting that differs" $?
 
@@ -73,7 +72,9 @@ refused() {  # refused NAME PATTERN ARGS...: exit 1, the message, no folder left
   local name="$1" pattern="$2"
   shift 2
   rm -rf "$work/bad"
-  run "$@" -o "$work/bad" > "$work/out" 2>&1
+  local config="$1"
+  shift
+  "$bhpm" run "$config" "${settings[@]}" "$@" -o "$work/bad" > "$work/out" 2>&1
   local code=$?
   [ "$code" -eq 1 ] && grep -q "$pattern" "$work/out" && [ ! -e "$work/bad" ]
   check "refused before any work: $name" $?
