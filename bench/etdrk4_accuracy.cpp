@@ -2,7 +2,7 @@
 /// Burgers and KdV datasets (GP initial conditions, default grids): the maximum error
 /// over all output times and experiments against a reference solved with a step 8x
 /// smaller than the smallest one tested, and the observed order between successive steps.
-/// This is how the default time steps in io/simulate_config.cpp were chosen.
+/// This is how the default time steps in config/simulate_config.cpp were chosen.
 ///
 /// Usage: etdrk4_accuracy [experiments=4]
 

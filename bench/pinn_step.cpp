@@ -9,13 +9,7 @@
 /// interval between reports, after warm-up. Projected: ms / S per member, times the
 /// paper's 5e4 (Burgers) or 3e5 (KdV) iterations. With 2 threads on a 2-core machine that
 /// is otherwise busy (load average printed first), OpenMP's waits make the figures many
-/// times worse than 1 thread's (measured 1416 against 94 ms, Burgers, 1 member, load 2.5).
-///
-/// Measured (1 thread, load average 2.6): per member and iteration 94 ms (K = 2) and 127 ms
-/// (K = 3), the same for 1 and 4 members (386 and 523 ms per iteration of 4): 1.3 h per
-/// Burgers sample, 10.6 h per KdV sample. The Taylor-mode forward and backward alone
-/// (bench/leaf_step, K = 3, 8192 points: 222 ms) scale to ~132 ms at these 4864 points, so
-/// points, loss, checks and Adam cost next to nothing.
+/// times worse than 1 thread's. Measured figures: docs/numerics.md, "Speed of predictions".
 ///
 /// Usage: pinn_step [iterations=12] [members=4] [threads=0]
 

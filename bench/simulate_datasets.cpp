@@ -14,8 +14,8 @@
 #include <string>
 
 #include "cli/process_setup.h"
-#include "io/config_reader.h"
-#include "io/simulate_config.h"
+#include "config/config_reader.h"
+#include "config/simulate_config.h"
 #include "pde/exact_solutions.h"
 #include "pde/experiment_set.h"
 
@@ -25,15 +25,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-io::SimulateConfig default_config(const std::string& equation, std::int64_t experiments) {
-  io::ConfigReader reader = io::ConfigReader::from_string(
+config::SimulateConfig default_config(const std::string& equation, std::int64_t experiments) {
+  config::ConfigReader reader = config::ConfigReader::from_string(
       "[equation]\nname = \"" + equation + "\"\n[data]\ntrain_experiments = " +
           std::to_string(experiments) + "\n",
       "bench");
-  return io::read_simulate_config(reader, ".");
+  return config::read_simulate_config(reader, ".");
 }
 
-pde::ExperimentSetOptions train_set(const io::SimulateConfig& config) {
+pde::ExperimentSetOptions train_set(const config::SimulateConfig& config) {
   pde::ExperimentSetOptions options;
   options.experiments = config.train_experiments;
   options.seed = config.seed;
@@ -44,7 +44,7 @@ pde::ExperimentSetOptions train_set(const io::SimulateConfig& config) {
 }
 
 double time_training_set(const std::string& equation, std::int64_t experiments) {
-  const io::SimulateConfig config = default_config(equation, experiments);
+  const config::SimulateConfig config = default_config(equation, experiments);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const auto start = Clock::now();
   const pde::ExperimentSet set =
@@ -59,7 +59,7 @@ double time_training_set(const std::string& equation, std::int64_t experiments) 
 }
 
 void kdv_soliton_accuracy() {
-  const io::SimulateConfig config = default_config("kdv", 1);
+  const config::SimulateConfig config = default_config("kdv", 1);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const double c = 1.5, x0 = -5.0;
   const pde::Solution s =
@@ -75,7 +75,7 @@ void kdv_soliton_accuracy() {
 }
 
 void burgers_cole_hopf_accuracy(std::int64_t experiments) {
-  const io::SimulateConfig config = default_config("burgers", experiments);
+  const config::SimulateConfig config = default_config("burgers", experiments);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   at::Tensor u0 = pde::make_initial_conditions(grid, config.initial_condition, experiments,
                                                config.seed, "train/initial_condition");

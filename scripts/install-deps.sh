@@ -18,6 +18,7 @@ packages=(
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   python3-h5py             # tests read our files with h5py alone, as users will
+  clang-format             # the code style check (scripts/check_format.sh)
 )
 
 missing=()

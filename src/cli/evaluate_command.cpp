@@ -16,8 +16,9 @@
 #include "eval/operator_metrics.h"
 #include "eval/root_predictive.h"
 #include "io/atomic_file.h"
-#include "io/dataset_equation.h"
-#include "io/dataset_file.h"
+#include "config/dataset_equation.h"
+#include "config/run_layout.h"
+#include "pde/dataset_file.h"
 #include "model/bhpm_model.h"
 #include "model/bhpm_training.h"
 #include "model/root_gp.h"
@@ -26,19 +27,9 @@ namespace bhpm::cli {
 
 namespace {
 
-void write_text(const std::string& path, const std::string& text) {
-  io::AtomicFile output(path);
-  {
-    std::ofstream file(output.temporary_path());
-    file << text;
-    if (!file) throw std::runtime_error(path + ": could not be written");
-  }
-  output.commit();
-}
-
 /// The set to score, cut to its first N experiments when asked.
 pde::ExperimentSet scored_experiments(const EvaluateOptions& options) {
-  pde::ExperimentSet set = io::read_experiment_set(options.data_path, options.set_name);
+  pde::ExperimentSet set = pde::read_experiment_set(options.data_path, options.set_name);
   const std::int64_t available = set.u.size(0);
   if (options.experiments > available)
     throw std::invalid_argument(options.data_path + ":/" + options.set_name + ": " +
@@ -75,11 +66,11 @@ void setup_evaluate(CLI::App& app) {
 
 int run_evaluate(const EvaluateOptions& options) {
   const std::string output = options.output_path.empty()
-                                 ? (std::filesystem::path(options.run_dir) / "metrics.json").string()
+                                 ? config::RunLayout{options.run_dir}.held_out_metrics()
                                  : options.output_path;
   io::require_output_folder(output);
   const gp::SparseVariationalGp root = trained_root(options.run_dir);
-  const pde::Equation equation = io::read_dataset_equation(options.data_path);
+  const pde::Equation equation = config::read_dataset_equation(options.data_path);
   const pde::ExperimentSet set = scored_experiments(options);
   use_threads(0);
   const int order = static_cast<int>(root->kernel()->dimensions() - 1);
@@ -90,8 +81,8 @@ int run_evaluate(const EvaluateOptions& options) {
       eval::operator_metrics(predictive.mean, predictive.variance, test.target);
   const std::vector<double> per_experiment =
       eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0));
-  const std::string learned_mean = model::describe_linear_mean(*root->mean());
-  write_text(output, eval::metrics_json(metrics,
+  const std::string learned_mean = model::describe_root_mean(*root->mean());
+  io::write_text_atomically(output, eval::metrics_json(metrics,
                                         {{"run_dir", options.run_dir},
                                          {"data", options.data_path},
                                          {"set", options.set_name},

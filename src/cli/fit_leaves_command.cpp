@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/training_printer.h"
+#include "config/run_layout.h"
 #include "model/bhpm_training.h"
 #include "model/leaf_model.h"
 #include "model/leaf_training.h"
@@ -24,9 +25,9 @@ void setup_fit_leaves(CLI::App& app) {
 int run_fit_leaves(const TrainingCommandOptions& options) {
   TrainingInputs inputs = load_training_inputs(options);
   const std::int64_t n = inputs.data.leaves();
-  io::LeafConfig& config = inputs.config.leaves;
+  config::LeafConfig& config = inputs.config.leaves;
   config.model.network.leaves = n;
-  config.training.checkpoint_path = model::leaves_checkpoint_path(options.run_dir);
+  config.training.checkpoint_path = config::RunLayout{options.run_dir}.leaves_checkpoint();
   model::LeafModel leaves(config.model);
   const model::LeafTrainingResult result = model::train_leaves(
       *leaves, inputs.data, config.training, training_printer(options.quiet));

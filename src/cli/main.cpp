@@ -1,5 +1,11 @@
 /// bhpm: Bayesian hidden physics models from the command line.
-/// The only place that prints errors and chooses exit codes.
+/// The only place that prints errors and chooses exit codes, by one rule (README,
+/// "Exit codes"):
+///   0  success (and --help, --version)
+///   1  bad input (configuration, data, run folder) or a failure while working
+///   2  usage: a command line CLI11 cannot parse (unknown option or subcommand, missing
+///      or malformed argument, an option value outside its range, a file argument that
+///      does not exist)
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +23,22 @@
 #include "cli/sweep_command.h"
 #include "cli/train_command.h"
 
+namespace {
+
+constexpr int kSuccess = 0;
+constexpr int kFailure = 1;
+constexpr int kUsage = 2;
+
+/// CLI11's parse errors under the rule above: help and version keep CLI11's output and
+/// exit 0; every other parse error is printed as "error: ..." and exits kUsage.
+int usage_exit(const CLI::App& app, const CLI::ParseError& error) {
+  if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
+  std::fprintf(stderr, "error: %s\nRun with --help for more information.\n", error.what());
+  return kUsage;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   bhpm::cli::configure_process();
   CLI::App app("BHPM: discover PDE operators from data with calibrated uncertainty", "bhpm");
@@ -33,13 +55,13 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_report(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::RuntimeError& done) {
-    return done.get_exit_code();
+  } catch (const CLI::RuntimeError& done) {  // a subcommand's own result: 0 or kFailure
+    return done.get_exit_code() == 0 ? kSuccess : kFailure;
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    return usage_exit(app, error);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "error: %s\n", error.what());
-    return 1;
+    return kFailure;
   }
-  return 0;
+  return kSuccess;
 }

@@ -10,14 +10,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void require_section(const io::RunConfig& config, const std::string& source,
+void require_section(const config::RunConfig& config, const std::string& source,
                      const std::string& section, const std::string& why) {
   if (!config.given_sections.count(section))
-    throw io::ConfigError(source + ": missing section [" + section + "]: " + why);
+    throw config::ConfigError(source + ": missing section [" + section + "]: " + why);
 }
 
-void require_complete_configuration(const io::RunConfig& config, const std::string& source) {
-  const io::PipelineConfig& pipeline = config.pipeline;
+void require_complete_configuration(const config::RunConfig& config, const std::string& source) {
+  const config::PipelineConfig& pipeline = config.pipeline;
   if (pipeline.runs("simulate")) {
     require_section(config, source, "equation", "the simulate stage needs the PDE to simulate");
     require_section(config, source, "data",
@@ -29,7 +29,7 @@ void require_complete_configuration(const io::RunConfig& config, const std::stri
   if (!pipeline.runs("predict")) return;
   for (const std::int64_t e : pipeline.predict_experiments)
     if (e >= config.simulate.test_experiments)
-      throw io::ConfigError(source + ": run.predict_experiments: experiment " + std::to_string(e) +
+      throw config::ConfigError(source + ": run.predict_experiments: experiment " + std::to_string(e) +
                             " is not among the data.test_experiments = " +
                             std::to_string(config.simulate.test_experiments) +
                             " held-out experiments");
@@ -37,7 +37,7 @@ void require_complete_configuration(const io::RunConfig& config, const std::stri
 
 void refuse_if_foreign(const std::string& path, const std::string& stored,
                        const std::string& current, const std::vector<std::string>& sections) {
-  const std::vector<std::string> differences = stored_differences(path, stored, current, sections);
+  const std::vector<std::string> differences = config::stored_differences(path, stored, current, sections);
   if (differences.empty()) return;
   std::string listed;
   for (const auto& d : differences) listed += (listed.empty() ? "" : "; ") + d;
@@ -47,15 +47,15 @@ void refuse_if_foreign(const std::string& path, const std::string& stored,
 
 }  // namespace
 
-io::RunConfig read_pipeline_configuration(const std::string& config_path,
+config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                           const std::vector<std::string>& overrides) {
-  io::RunConfig config = io::read_run_config(config_path, overrides);
+  config::RunConfig config = config::read_run_config(config_path, overrides);
   require_complete_configuration(config, config_path);
   return config;
 }
 
-void require_stage_inputs(const io::RunConfig& config, const RunLayout& run) {
-  const std::string joint = run.file("joint.ckpt");
+void require_stage_inputs(const config::RunConfig& config, const config::RunLayout& run) {
+  const std::string joint = run.joint_checkpoint();
   // stage -> (the stages that produce its inputs, the inputs)
   const std::multimap<std::string, std::pair<std::string, std::string>> inputs = {
       {"train", {"simulate", run.data()}},     {"evaluate", {"simulate", run.data()}},
@@ -69,16 +69,16 @@ void require_stage_inputs(const io::RunConfig& config, const RunLayout& run) {
   }
 }
 
-void refuse_foreign_outputs(const io::RunConfig& config, const RunLayout& run) {
+void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run) {
   const std::string& current = config.resolved_toml;
   if (fs::exists(run.data()))
-    refuse_if_foreign(run.data(), stored_hdf5_config(run.data()), current, data_sections());
+    refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), current, config::data_sections());
   for (const auto& checkpoint : run.checkpoints())
     if (fs::exists(checkpoint))
-      refuse_if_foreign(checkpoint, stored_checkpoint_config(checkpoint), current,
-                        training_sections());
+      refuse_if_foreign(checkpoint, config::stored_checkpoint_config(checkpoint), current,
+                        config::training_sections());
   if (fs::exists(run.root()))
-    refuse_if_foreign(run.root(), stored_hdf5_config(run.root()), current, training_sections());
+    refuse_if_foreign(run.root(), config::stored_hdf5_config(run.root()), current, config::training_sections());
 }
 
 }  // namespace bhpm::cli

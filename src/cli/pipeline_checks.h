@@ -6,24 +6,24 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_layout.h"
-#include "io/run_config.h"
+#include "config/run_layout.h"
+#include "config/run_config.h"
 
 namespace bhpm::cli {
 
 /// read_run_config's rules plus the sections the listed stages need ([equation] and
 /// [data] to simulate, [refinement_study] for the refinement stage) and the predicted
-/// experiments' range. Throws io::ConfigError naming the file, the field and the rule.
-io::RunConfig read_pipeline_configuration(const std::string& config_path,
+/// experiments' range. Throws config::ConfigError naming the file, the field and the rule.
+config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                           const std::vector<std::string>& overrides);
 
 /// Throws std::runtime_error when a stage's input is missing from RUN_DIR and no listed
 /// stage produces it (e.g. stages = ["evaluate"] in an empty folder).
-void require_stage_inputs(const io::RunConfig& config, const RunLayout& run);
+void require_stage_inputs(const config::RunConfig& config, const config::RunLayout& run);
 
 /// Throws std::runtime_error naming the file and the settings that differ when data.h5,
 /// a checkpoint or root.h5 in RUN_DIR was made by another configuration: they are
 /// expensive, and reusing or overwriting another configuration's would be silent harm.
-void refuse_foreign_outputs(const io::RunConfig& config, const RunLayout& run);
+void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run);
 
 }  // namespace bhpm::cli

@@ -11,10 +11,10 @@
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
-#include "gp/rbf_kernel.h"
+#include "config/run_layout.h"
 #include "io/atomic_file.h"
-#include "io/dataset_file.h"
-#include "io/ensemble_file.h"
+#include "pde/dataset_file.h"
+#include "solve/ensemble_file.h"
 #include "pde/initial_condition.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
@@ -57,19 +57,19 @@ ExperimentReference parse_reference(const std::string& text) {
   return reference;
 }
 
-Problem problem_from_expression(const io::RunConfig& config, const std::string& expression) {
-  const io::SimulateConfig& simulate = config.simulate;
+Problem problem_from_expression(const config::RunConfig& config, const std::string& expression) {
+  const config::SimulateConfig& simulate = config.simulate;
   const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
   Problem out{{grid, pde::initial_condition_from_expression(grid, expression, "--ic"), simulate.solve},
               {}, "u0(x) = " + expression};
   return out;
 }
 
-Problem problem_from_experiment(const io::RunConfig& config, const std::string& text) {
+Problem problem_from_experiment(const config::RunConfig& config, const std::string& text) {
   const ExperimentReference reference = parse_reference(text);
   if (!std::filesystem::exists(reference.file))
     throw std::invalid_argument("--ic-from: " + reference.file + " does not exist");
-  const pde::ExperimentSet set = io::read_experiment_set(reference.file, reference.set);
+  const pde::ExperimentSet set = pde::read_experiment_set(reference.file, reference.set);
   const std::int64_t count = set.u.size(0);
   if (reference.experiment >= count)
     throw std::invalid_argument("--ic-from: " + reference.file + ":/" + reference.set + " holds " +
@@ -87,7 +87,7 @@ Problem problem_from_experiment(const io::RunConfig& config, const std::string& 
           text};
 }
 
-Problem make_problem(const PredictCommandOptions& options, const io::RunConfig& config) {
+Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config) {
   Problem problem = options.initial_condition.empty()
                         ? problem_from_experiment(config, options.initial_from)
                         : problem_from_expression(config, options.initial_condition);
@@ -160,20 +160,19 @@ void setup_predict(CLI::App& app) {
 int run_predict(const PredictCommandOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const std::string output = options.output_path.empty()
-                                 ? (std::filesystem::path(options.run_dir) / "prediction.h5").string()
+                                 ? config::RunLayout{options.run_dir}.prediction()
                                  : options.output_path;
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
   const TrainedRun run = load_trained_run(options.run_dir, overrides, options.config_path);
-  const io::RunConfig& config = run.config;
+  const config::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const Problem problem = make_problem(options, config);
   solve::PredictorOptions predictor = config.predict.options;
-  const double signal_variance =
-      dynamic_cast<const gp::RbfKernelImpl&>(*root->kernel()).signal_variance().item<double>();
-  predictor.refinement.tolerance = config.predict.relative_tolerance * signal_variance;
+  const double prior_variance = root->kernel()->prior_variance().item<double>();
+  predictor.refinement.tolerance = config.predict.relative_tolerance * prior_variance;
   solve::validate(predictor);
   use_threads(0);
 
@@ -189,7 +188,7 @@ int run_predict(const PredictCommandOptions& options) {
   std::optional<solve::TruthComparison> comparison;
   if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
 
-  io::EnsembleRecord record;
+  solve::EnsembleRecord record;
   record.prediction = &prediction;
   record.statistics = &statistics;
   record.u0 = problem.problem.u0;
@@ -202,7 +201,7 @@ int run_predict(const PredictCommandOptions& options) {
                        {"solver", predictor.solver},
                        {"config", config.resolved_toml},
                        {"created_by", "bhpm " BHPM_VERSION}};
-  io::write_ensemble_file(output, record);
+  solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

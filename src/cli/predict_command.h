@@ -6,7 +6,7 @@
 /// Solves a new initial-boundary value problem under S samples of the learned operator
 /// (paper section 2.3, Algorithm 1, Fig. 4) and writes the ensemble, its mean, standard
 /// deviation and 2.5/50/97.5 % quantiles, and the root's posterior standard deviation
-/// along the mean solution (io/ensemble_file.h; default RUN_DIR/prediction.h5). `--ic`
+/// along the mean solution (solve/ensemble_file.h; default RUN_DIR/prediction.h5). `--ic`
 /// takes u0 as an expression in x on the training data's domain, grid and horizon;
 /// `--ic-from` takes u0 = u(x, 0) of a stored experiment (set "test" unless named), whose
 /// grid and times are used, and whose true solution is then compared with: the relative

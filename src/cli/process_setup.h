@@ -5,10 +5,9 @@ namespace bhpm::cli {
 
 /// Keeps freed memory in the process instead of returning it to the kernel
 /// (mallopt M_MMAP_MAX = 0, M_TRIM_THRESHOLD = -1): tensors freed every step otherwise
-/// cost millions of page faults per run (measured 775 -> 462 ms per leaf step).
-/// Also pins OpenBLAS to one thread: inside ATen's OpenMP regions its own OpenMP threads
-/// oversubscribe the cores (measured: a 4 x 1024-point leaf step took 329 ms with two
-/// ATen threads and threaded OpenBLAS, 60 ms with OpenBLAS on one thread).
+/// cost millions of page faults per run. Also pins OpenBLAS to one thread: inside ATen's
+/// OpenMP regions its own OpenMP threads oversubscribe the cores. Both effects are
+/// measured in docs/numerics.md, "Speed of training".
 void configure_process();
 
 /// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = one per core (at most the

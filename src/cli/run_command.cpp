@@ -17,11 +17,11 @@
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
-#include "cli/run_layout.h"
+#include "config/run_layout.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
 #include "io/atomic_file.h"
-#include "io/run_config.h"
+#include "config/run_config.h"
 
 namespace bhpm::cli {
 
@@ -32,8 +32,8 @@ namespace fs = std::filesystem;
 /// What every stage reads: the command's options, the resolved configuration, the files.
 struct Pipeline {
   const RunCommandOptions& options;
-  const io::RunConfig& config;
-  RunLayout run;
+  const config::RunConfig& config;
+  config::RunLayout run;
 };
 
 void announce(const std::string& line) {
@@ -62,7 +62,7 @@ void simulate_stage(const Pipeline& p) {
 }
 
 void train_stage(const Pipeline& p) {
-  if (up_to_date(p.run.root(), {p.run.data(), p.run.file("joint.ckpt")}))
+  if (config::up_to_date(p.run.root(), {p.run.data(), p.run.joint_checkpoint()}))
     return announce("train: up to date (" + p.run.root() + ")");
   announce("train -> " + p.run.dir + " (resumes from its checkpoints)");
   TrainingCommandOptions train;
@@ -76,7 +76,7 @@ void train_stage(const Pipeline& p) {
 
 void evaluate_stage(const Pipeline& p) {
   const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
-  if (up_to_date(p.run.held_out_metrics(), inputs) && up_to_date(p.run.training_metrics(), inputs))
+  if (config::up_to_date(p.run.held_out_metrics(), inputs) && config::up_to_date(p.run.training_metrics(), inputs))
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
                     p.run.training_metrics() + ")");
   announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
@@ -90,9 +90,9 @@ void evaluate_stage(const Pipeline& p) {
 void predict_stage(const Pipeline& p) {
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
-    if (up_to_date(output, {p.run.data(), p.run.root()}) &&
-        stored_differences(output, stored_hdf5_config(output), p.config.resolved_toml,
-                           prediction_sections())
+    if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
+        config::stored_differences(output, config::stored_hdf5_config(output), p.config.resolved_toml,
+                           config::prediction_sections())
             .empty()) {
       announce("predict: up to date (" + output + ")");
       continue;
@@ -111,8 +111,8 @@ void predict_stage(const Pipeline& p) {
 
 void refinement_stage(const Pipeline& p) {
   const std::string output = p.run.refinement();
-  if (fs::exists(output) && stored_differences(output, stored_hdf5_config(output),
-                                               p.config.resolved_toml, refinement_sections())
+  if (fs::exists(output) && config::stored_differences(output, config::stored_hdf5_config(output),
+                                               p.config.resolved_toml, config::refinement_sections())
                                 .empty())
     return announce("refinement: up to date (" + output + ")");
   announce("refinement: the Fig. 3 study -> " + output);
@@ -142,10 +142,8 @@ const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners
   return runners;
 }
 
-void write_resolved_configuration(const RunLayout& run, const std::string& text) {
-  io::AtomicFile file(run.config());
-  std::ofstream(file.temporary_path()) << text;
-  file.commit();
+void write_resolved_configuration(const config::RunLayout& run, const std::string& text) {
+  io::write_text_atomically(run.config(), text);
 }
 
 }  // namespace
@@ -168,8 +166,8 @@ void setup_run(CLI::App& app) {
 
 int run_pipeline(const RunCommandOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const io::RunConfig config = read_pipeline_configuration(options.config_path, options.overrides);
-  const Pipeline pipeline{options, config, RunLayout{options.run_dir}};
+  const config::RunConfig config = read_pipeline_configuration(options.config_path, options.overrides);
+  const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
   require_stage_inputs(config, pipeline.run);
   refuse_foreign_outputs(config, pipeline.run);
 

@@ -2,13 +2,13 @@
 /// `bhpm run CONFIG.toml -o RUN_DIR [--set section.key=value ...] [--threads N] [-q]`
 ///
 /// The whole job in one folder: the stages of the configuration's [run] section
-/// (simulate, train, evaluate, predict, refinement, report; io/pipeline_config.h), each
+/// (simulate, train, evaluate, predict, refinement, report; config/pipeline_config.h), each
 /// skipped when its outputs exist and were made by this configuration, so that a run
 /// that was interrupted resumes (training from its last checkpoint). The configuration is
 /// checked whole before any work: a key or section it must have, a value out of range, a
 /// predicted experiment the data will not hold, or an output in RUN_DIR made by another
 /// configuration (simulate and train outputs are never overwritten: use a new folder).
-/// Files: cli/run_layout.h.
+/// Files: config/run_layout.h.
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "io/checkpoint.h"
-#include "model/bhpm_training.h"
+#include "config/run_layout.h"
 #include "model/root_gp.h"
 
 namespace bhpm::cli {
@@ -12,7 +12,7 @@ namespace bhpm::cli {
 namespace {
 
 io::Checkpoint joint_checkpoint(const std::string& run_dir) {
-  const std::string path = model::joint_checkpoint_path(run_dir);
+  const std::string path = config::RunLayout{run_dir}.joint_checkpoint();
   if (!std::filesystem::exists(path))
     throw std::runtime_error(run_dir + ": no trained model (" + path +
                              " is missing; run `bhpm train` first)");
@@ -23,18 +23,18 @@ io::Checkpoint joint_checkpoint(const std::string& run_dir) {
 
 gp::SparseVariationalGp trained_root(const std::string& run_dir) {
   return model::sparse_root_from_checkpoint(joint_checkpoint(run_dir), "root.",
-                                            model::joint_checkpoint_path(run_dir));
+                                            config::RunLayout{run_dir}.joint_checkpoint());
 }
 
 TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
                             const std::string& config_path) {
-  const std::string path = model::joint_checkpoint_path(run_dir);
+  const std::string path = config::RunLayout{run_dir}.joint_checkpoint();
   const io::Checkpoint checkpoint = joint_checkpoint(run_dir);
   return {model::sparse_root_from_checkpoint(checkpoint, "root.", path),
           config_path.empty()
-              ? io::read_run_config_text(checkpoint.string("config", path), path + ":config",
+              ? config::read_run_config_text(checkpoint.string("config", path), path + ":config",
                                          run_dir, overrides)
-              : io::read_run_config(config_path, overrides)};
+              : config::read_run_config(config_path, overrides)};
 }
 
 }  // namespace bhpm::cli

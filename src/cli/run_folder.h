@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gp/sparse_variational_gp.h"
-#include "io/run_config.h"
+#include "config/run_config.h"
 
 namespace bhpm::cli {
 
@@ -20,7 +20,7 @@ gp::SparseVariationalGp trained_root(const std::string& run_dir);
 /// which has checked that its training sections agree with the checkpoint's).
 struct TrainedRun {
   gp::SparseVariationalGp root;
-  io::RunConfig config;
+  config::RunConfig config;
 };
 TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
                             const std::string& config_path = "");

@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "io/atomic_file.h"
-#include "io/dataset_file.h"
-#include "io/run_config.h"
+#include "pde/dataset_file.h"
+#include "config/run_config.h"
 #include "pde/experiment_set.h"
 
 namespace bhpm::cli {
@@ -51,7 +51,7 @@ class ProgressPrinter {
   double next_fraction_ = 0.1;
 };
 
-pde::ExperimentSetOptions set_options(const io::SimulateConfig& config, const std::string& name,
+pde::ExperimentSetOptions set_options(const config::SimulateConfig& config, const std::string& name,
                                       std::int64_t experiments) {
   pde::ExperimentSetOptions options;
   options.name = name;
@@ -80,8 +80,8 @@ void setup_simulate(CLI::App& app) {
 }
 
 int run_simulate(const SimulateOptions& options) {
-  const io::RunConfig run = io::read_run_config(options.config_path, options.overrides);
-  const io::SimulateConfig& config = run.simulate;
+  const config::RunConfig run = config::read_run_config(options.config_path, options.overrides);
+  const config::SimulateConfig& config = run.simulate;
   io::require_output_folder(options.output_path);
 
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
@@ -94,7 +94,7 @@ int run_simulate(const SimulateOptions& options) {
   if (config.test_experiments > 0)
     sets.push_back(pde::simulate_experiment_set(
         grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
-  io::write_dataset(options.output_path, sets,
+  pde::write_dataset(options.output_path, sets,
                     {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf("wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "

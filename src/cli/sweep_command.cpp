@@ -18,9 +18,10 @@
 
 #include "cli/child_processes.h"
 #include "cli/pipeline_checks.h"
+#include "config/run_layout.h"
+#include "eval/metrics_json.h"
 #include "eval/sweep_summary.h"
 #include "io/atomic_file.h"
-#include "report/operator_scores.h"
 #include "report/sweep_figure.h"
 
 namespace bhpm::cli {
@@ -78,7 +79,7 @@ std::vector<std::string> member_overrides(const SweepOptions& options, const Var
 
 /// The key must be one a configuration reads; reading an unknown one is refused with the
 /// keys its section knows.
-void require_known_key(const io::RunConfig& config, const Variation& variation) {
+void require_known_key(const config::RunConfig& config, const Variation& variation) {
   const auto dot = variation.key.rfind('.');
   const std::string section = dot == std::string::npos ? "" : variation.key.substr(0, dot);
   const std::string key = dot == std::string::npos ? variation.key : variation.key.substr(dot + 1);
@@ -119,7 +120,7 @@ std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const V
 /// Reads every member's configuration before any starts: a bad value, an unknown key or
 /// a missing section is refused here, naming the value.
 std::uint64_t check_members(const SweepOptions& options, const Variation& variation) {
-  const io::RunConfig base = read_pipeline_configuration(options.config_path, options.overrides);
+  const config::RunConfig base = read_pipeline_configuration(options.config_path, options.overrides);
   require_known_key(base, variation);
   for (const std::string& value : variation.values) {
     try {
@@ -141,15 +142,15 @@ ChildCommand member_command(const SweepOptions& options, const Variation& variat
     command.arguments.push_back("--set");
     command.arguments.push_back(o);
   }
-  command.log_path = (fs::path(member.run_dir) / "run.log").string();
+  command.log_path = config::RunLayout{member.run_dir}.log();
   return command;
 }
 
 /// The member's held-out scores; a member whose RMSE or MNLP is not a number (a NaN
 /// written as null) counts as failed, so that it cannot poison the means.
 void read_member_metrics(eval::SweepMember& member) {
-  const std::string path = (fs::path(member.run_dir) / "metrics.json").string();
-  const report::OperatorScores scores = report::read_operator_scores(path);
+  const std::string path = config::RunLayout{member.run_dir}.held_out_metrics();
+  const eval::OperatorScores scores = eval::read_operator_scores(path);
   if (!std::isfinite(scores.rmse) || !std::isfinite(scores.mean_nlpd))
     throw std::runtime_error(path + ": rmse or mean_nlpd is not a finite number");
   member.rmse = scores.rmse;
@@ -159,18 +160,12 @@ void read_member_metrics(eval::SweepMember& member) {
   member.finished = true;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  io::AtomicFile file(path);
-  std::ofstream(file.temporary_path()) << text;
-  file.commit();
-}
-
 void write_sweep_definition(const SweepOptions& options, const Variation& variation,
                             std::uint64_t base_seed) {
   nlohmann::json definition = {{"config", options.config_path}, {"key", variation.key},
                                {"values", variation.values},    {"repeats", options.repeats},
                                {"seed", base_seed},             {"overrides", options.overrides}};
-  write_text_file((fs::path(options.output_dir) / "sweep.json").string(), definition.dump(2) + "\n");
+  io::write_text_atomically((fs::path(options.output_dir) / "sweep.json").string(), definition.dump(2) + "\n");
 }
 
 /// Records how a member's run ended: its held-out scores, or why it has none.
@@ -202,9 +197,9 @@ void write_sweep_results(const SweepOptions& options, const Variation& variation
   const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
   const fs::path dir(options.output_dir);
   const std::string table = eval::sweep_table(variation.key, rows);
-  write_text_file((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
-  write_text_file((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
-  write_text_file((dir / "sweep.txt").string(), table);
+  io::write_text_atomically((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
+  io::write_text_atomically((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
+  io::write_text_atomically((dir / "sweep.txt").string(), table);
   std::printf("%s", table.c_str());
   if (std::any_of(members.begin(), members.end(), [](const auto& m) { return m.finished; }))
     std::printf("figure: %s\n", report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());

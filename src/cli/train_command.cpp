@@ -6,26 +6,38 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cli/training_printer.h"
-#include "gp/rbf_kernel.h"
+#include "config/run_layout.h"
 #include "model/bhpm_training.h"
 #include "model/root_export.h"
+#include "util/number_format.h"
 
 namespace bhpm::cli {
 
 namespace {
 
-/// The learned mean and the kernel's scales.
+/// "name v1 v2 ..." of each hyperparameter, comma-separated.
+std::string hyperparameter_text(const std::vector<gp::Hyperparameter>& parameters) {
+  std::string text;
+  for (const gp::Hyperparameter& p : parameters) {
+    text += (text.empty() ? "" : ", ") + p.name;
+    const at::Tensor values = p.value.reshape({-1});
+    for (std::int64_t i = 0; i < values.size(0); ++i)
+      text += " " + util::format_significant(values[i].item<double>(), 4);
+  }
+  return text;
+}
+
+/// The learned mean and the kernel's hyperparameters.
 void print_root(const gp::SparseVariationalGpImpl& root) {
-  const auto& kernel = dynamic_cast<const gp::RbfKernelImpl&>(*root.kernel());
-  const at::Tensor l = kernel.lengthscales().detach();
-  std::printf("root mean: %s\nroot kernel: signal sd %.4g, lengthscales",
-              model::describe_linear_mean(*root.mean()).c_str(),
-              std::sqrt(kernel.signal_variance().item<double>()));
-  for (std::int64_t m = 0; m < l.size(0); ++m) std::printf(" %.4g", l[m].item<double>());
-  std::printf("; noise sd %.4g; %lld inducing inputs\n",
-              std::sqrt(root.likelihood()->variance().item<double>()),
+  std::printf("root mean: %s\nroot kernel (%s): %s; noise sd %s; %lld inducing inputs\n",
+              model::describe_root_mean(*root.mean()).c_str(), root.kernel()->name().c_str(),
+              hyperparameter_text(root.kernel()->hyperparameters()).c_str(),
+              util::format_significant(std::sqrt(root.likelihood()->variance().item<double>()), 4)
+                  .c_str(),
               static_cast<long long>(root.inducing_points()));
 }
 
@@ -52,10 +64,11 @@ void setup_train(CLI::App& app) {
 int run_train(const TrainingCommandOptions& options) {
   const TrainingInputs inputs = load_training_inputs(options);
   const model::BhpmTrainingOptions training =
-      io::bhpm_training_options(inputs.config, inputs.data.leaves(), options.run_dir);
+      config::bhpm_training_options(inputs.config, inputs.data.leaves(), options.run_dir);
   const model::BhpmTrainingResult result =
       model::train_bhpm(inputs.data, training, training_printer(options.quiet));
-  const std::string root_file = model::root_file_path(options.run_dir);
+  const config::RunLayout run{options.run_dir};
+  const std::string root_file = run.root();
   model::write_root_file(root_file, *result.model, inputs.data, inputs.config.resolved_toml);
 
   std::printf("trained %lld leaves on %lld points each (K = %d)%s\n",
@@ -69,7 +82,7 @@ int run_train(const TrainingCommandOptions& options) {
   std::printf("\n");
   print_root(result.model->root());
   std::printf("model: %s\nroot inputs and GP: %s\n",
-              model::joint_checkpoint_path(options.run_dir).c_str(), root_file.c_str());
+              run.joint_checkpoint().c_str(), root_file.c_str());
   return 0;
 }
 

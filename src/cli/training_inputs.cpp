@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "cli/process_setup.h"
-#include "io/dataset_file.h"
+#include "pde/dataset_file.h"
 
 namespace bhpm::cli {
 
@@ -29,8 +29,8 @@ void add_training_options(CLI::App& command, TrainingCommandOptions& options) {
 }
 
 TrainingInputs load_training_inputs(const TrainingCommandOptions& options) {
-  TrainingInputs inputs{io::read_run_config(options.config_path, options.overrides), {}};
-  const pde::ExperimentSet set = io::read_experiment_set(options.data_path, "train");
+  TrainingInputs inputs{config::read_run_config(options.config_path, options.overrides), {}};
+  const pde::ExperimentSet set = pde::read_experiment_set(options.data_path, "train");
   const std::int64_t n = options.experiments > 0 ? options.experiments : set.sample_u.size(0);
   const std::int64_t points = options.points > 0 ? options.points : set.sample_u.size(1);
   inputs.data = model::leaf_data_from_set(set, n, points, options.data_path + ":/train");

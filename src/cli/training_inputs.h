@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/run_config.h"
+#include "config/run_config.h"
 #include "model/leaf_data.h"
 
 namespace CLI {
@@ -31,7 +31,7 @@ struct TrainingCommandOptions {
 void add_training_options(CLI::App& command, TrainingCommandOptions& options);
 
 struct TrainingInputs {
-  io::RunConfig config;
+  config::RunConfig config;
   model::LeafData data;  ///< N experiments x n_st points of the file's training set
 };
 

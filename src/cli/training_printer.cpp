@@ -1,4 +1,5 @@
 #include "cli/training_printer.h"
+#include "util/number_format.h"
 
 #include <cstdio>
 #include <string>
@@ -24,15 +25,11 @@ model::TrainingCallback training_printer(bool quiet) {
   return [](const model::TrainingProgress& p) {
     std::string line = p.phase + "  " + std::to_string(p.iteration) + "/" +
                        std::to_string(p.iterations);
-    for (const auto& [name, value] : p.terms) {
-      char term[64];
-      std::snprintf(term, sizeof term, "  %s %.5g", name.c_str(), value);
-      line += term;
-    }
-    char rate[64];
-    std::snprintf(rate, sizeof rate, "  %.1f it/s  %s left", p.iterations_per_second,
-                  duration(p.seconds_left).c_str());
-    std::fprintf(stderr, "%s%s\n", line.c_str(), rate);
+    for (const auto& [name, value] : p.terms)
+      line += "  " + name + " " + util::format_significant(value, 5);
+    line += "  " + util::format_fixed(p.iterations_per_second, 1) + " it/s  " +
+            duration(p.seconds_left) + " left";
+    std::fprintf(stderr, "%s\n", line.c_str());
   };
 }
 

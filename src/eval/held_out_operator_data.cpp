@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gp/argument_checks.h"
+#include "util/tensor_checks.h"
 #include "pde/periodic_grid.h"
 
 namespace bhpm::eval {
@@ -26,15 +26,15 @@ bool is_double_tensor(const at::Tensor& tensor, std::int64_t dims) {
 double check_set(const pde::ExperimentSet& set, const std::string& where) {
   if (!is_double_tensor(set.u, 3) || set.u.size(0) < 1 || set.u.size(1) < 1)
     throw std::invalid_argument(where + ": u must be a double tensor [E, T, n] with E, T >= 1 "
-                                "(got " + gp::describe_tensor(set.u) + ")");
+                                "(got " + util::describe_tensor(set.u) + ")");
   const std::int64_t times = set.u.size(1), n = set.u.size(2);
   if (!is_double_tensor(set.t, 1) || set.t.size(0) != times)
     throw std::invalid_argument(where + ": t must be a double tensor [" + std::to_string(times) +
-                                "] matching u (got " + gp::describe_tensor(set.t) + ")");
+                                "] matching u (got " + util::describe_tensor(set.t) + ")");
   if (!is_double_tensor(set.x, 1) || set.x.size(0) != n || n < 4 || n % 2 != 0)
     throw std::invalid_argument(where + ": x must be a double tensor [n] matching u, n even and "
-                                ">= 4 (got " + gp::describe_tensor(set.x) + ", u " +
-                                gp::describe_tensor(set.u) + ")");
+                                ">= 4 (got " + util::describe_tensor(set.x) + ", u " +
+                                util::describe_tensor(set.u) + ")");
   const double x0 = set.x[0].item<double>();
   const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
   const double deviation =

@@ -1,16 +1,22 @@
 #include "eval/metrics_json.h"
 
-#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
 #include <set>
 #include <stdexcept>
 
-#include "eval/json_text.h"
+#include "util/number_format.h"
 
 namespace bhpm::eval {
 
 namespace {
 
-const std::set<std::string> kMetricKeys = {"points",    "rmse",     "relative_rmse",
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const std::set<std::string> kMetricKeys = {"points",      "rmse",      "relative_rmse",
                                            "median_nlpd", "mean_nlpd", "coverage",
                                            "rmse_per_experiment"};
 
@@ -25,16 +31,40 @@ void check_context(const std::vector<std::pair<std::string, std::string>>& conte
   }
 }
 
-std::string table_line(const char* label, const std::string& value) {
-  char line[128];
-  std::snprintf(line, sizeof line, "%-16s%s\n", label, value.c_str());
-  return line;
+/// `value` as JSON: null when not finite (nlohmann writes NaN and infinities as null too;
+/// stated here so the rule does not depend on it).
+ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : nullptr; }
+
+std::string table_line(const std::string& label, const std::string& value) {
+  return label + std::string(label.size() < 16 ? 16 - label.size() : 1, ' ') + value + "\n";
 }
 
-std::string general(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", value);
-  return text;
+/// The number under `key` of `object`; NaN when absent or null.
+double number_at(const json& object, const std::string& key, const std::string& where) {
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return std::nan("");
+  if (!found->is_number())
+    throw std::runtime_error(where + ": \"" + key + "\" is " + found->type_name() +
+                             ", expected a number");
+  return found->get<double>();
+}
+
+std::string string_at(const json& object, const std::string& key, const std::string& where) {
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return "";
+  if (!found->is_string())
+    throw std::runtime_error(where + ": \"" + key + "\" is " + found->type_name() +
+                             ", expected a string");
+  return found->get<std::string>();
+}
+
+json parse_object(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error(path + ": cannot be read");
+  const json document = json::parse(file, nullptr, false);
+  if (document.is_discarded() || !document.is_object())
+    throw std::runtime_error(path + ": not a JSON object (expected the output of `bhpm evaluate`)");
+  return document;
 }
 
 }  // namespace
@@ -43,44 +73,57 @@ std::string metrics_json(const OperatorMetrics& metrics,
                          const std::vector<std::pair<std::string, std::string>>& context,
                          const std::vector<double>& per_experiment_rmse) {
   check_context(context);
-  std::string out = "{\n";
-  const auto member = [&out](const std::string& key, const std::string& value) {
-    out += "  " + json_string(key) + ": " + value + ",\n";
-  };
-  for (const auto& [key, value] : context) member(key, json_string(value));
-  member("points", std::to_string(metrics.points));
-  member("rmse", json_number(metrics.rmse));
-  member("relative_rmse", json_number(metrics.relative_rmse));
-  member("median_nlpd", json_number(metrics.median_nlpd));
-  member("mean_nlpd", json_number(metrics.mean_nlpd));
-
-  std::string coverage = "{";
-  for (std::size_t i = 0; i < metrics.coverage.size(); ++i)
-    coverage += std::string(i ? "," : "") + "\n    " +
-                json_string(json_number(metrics.coverage[i].first)) + ": " +
-                json_number(metrics.coverage[i].second);
-  member("coverage", coverage + (metrics.coverage.empty() ? "}" : "\n  }"));
-
-  out += "  \"rmse_per_experiment\": [";
-  for (std::size_t e = 0; e < per_experiment_rmse.size(); ++e)
-    out += std::string(e ? "," : "") + "\n    " + json_number(per_experiment_rmse[e]);
-  out += per_experiment_rmse.empty() ? "]\n" : "\n  ]\n";
-  return out + "}\n";
+  ordered_json document = ordered_json::object();
+  for (const auto& [key, value] : context) document[key] = value;
+  document["points"] = metrics.points;
+  document["rmse"] = number(metrics.rmse);
+  document["relative_rmse"] = number(metrics.relative_rmse);
+  document["median_nlpd"] = number(metrics.median_nlpd);
+  document["mean_nlpd"] = number(metrics.mean_nlpd);
+  ordered_json coverage = ordered_json::object();
+  for (const auto& [level, fraction] : metrics.coverage)
+    coverage[ordered_json(level).dump()] = number(fraction);
+  document["coverage"] = coverage;
+  ordered_json per_experiment = ordered_json::array();
+  for (const double rmse : per_experiment_rmse) per_experiment.push_back(number(rmse));
+  document["rmse_per_experiment"] = per_experiment;
+  return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string metrics_table(const OperatorMetrics& metrics) {
   std::string out = table_line("points", std::to_string(metrics.points));
-  out += table_line("RMSE", general(metrics.rmse));
-  out += table_line("relative RMSE", general(metrics.relative_rmse));
-  out += table_line("median NLPD", general(metrics.median_nlpd));
-  out += table_line("mean NLPD", general(metrics.mean_nlpd));
-  for (const auto& [level, fraction] : metrics.coverage) {
-    char text[64];
-    std::snprintf(text, sizeof text, "nominal %g%%  empirical %.1f%%", 100.0 * level,
-                  100.0 * fraction);
-    out += table_line("coverage", text);
-  }
+  out += table_line("RMSE", util::format_significant(metrics.rmse, 4));
+  out += table_line("relative RMSE", util::format_significant(metrics.relative_rmse, 4));
+  out += table_line("median NLPD", util::format_significant(metrics.median_nlpd, 4));
+  out += table_line("mean NLPD", util::format_significant(metrics.mean_nlpd, 4));
+  for (const auto& [level, fraction] : metrics.coverage)
+    out += table_line("coverage", "nominal " + util::format_significant(100.0 * level, 6) +
+                                      "%  empirical " + util::format_fixed(100.0 * fraction, 1) +
+                                      "%");
   return out;
+}
+
+OperatorScores read_operator_scores(const std::string& path) {
+  const json document = parse_object(path);
+  OperatorScores scores;
+  scores.file = path;
+  scores.true_equation = string_at(document, "true_equation", path);
+  scores.learned_mean = string_at(document, "learned_mean", path);
+  scores.points = number_at(document, "points", path);
+  scores.rmse = number_at(document, "rmse", path);
+  scores.relative_rmse = number_at(document, "relative_rmse", path);
+  scores.median_nlpd = number_at(document, "median_nlpd", path);
+  scores.mean_nlpd = number_at(document, "mean_nlpd", path);
+  const auto found = document.find("coverage");
+  const json coverage = found == document.end() || found->is_null() ? json::object() : *found;
+  if (!coverage.is_object())
+    throw std::runtime_error(path + ": \"coverage\" is " + std::string(coverage.type_name()) +
+                             ", expected an object");
+  const std::string where = path + ":coverage";
+  scores.coverage50 = number_at(coverage, "0.5", where);
+  scores.coverage90 = number_at(coverage, "0.9", where);
+  scores.coverage95 = number_at(coverage, "0.95", where);
+  return scores;
 }
 
 }  // namespace bhpm::eval

@@ -1,5 +1,7 @@
 #pragma once
-/// The operator metrics as a JSON file and as a table for the terminal.
+/// metrics.json, the operator metrics of `bhpm evaluate` (docs/run-folder.md,
+/// "metrics.json"): the one owner of the file, its writer and its reader (nlohmann-json),
+/// and the same metrics as a table for the terminal.
 
 #include <string>
 #include <utility>
@@ -9,7 +11,7 @@
 
 namespace bhpm::eval {
 
-/// Pretty-printed JSON (2-space indentation, trailing newline):
+/// Pretty-printed JSON (2-space indentation, trailing newline), keys in this order:
 ///   {
 ///     <context keys>: "<string>", ...     e.g. "data": "test.h5", "equation": "u_t = ..."
 ///     "points": P,
@@ -17,9 +19,9 @@ namespace bhpm::eval {
 ///     "coverage": {"0.5": <empirical fraction>, "0.9": ..., ...},
 ///     "rmse_per_experiment": [...]
 ///   }
-/// Numbers read back exactly (json_number); NaN and infinities are written as null.
-/// Throws std::invalid_argument naming the key when a context key is repeated or equals one
-/// of the metric keys.
+/// Numbers are the shortest text that reads back exactly; NaN and infinities, which JSON
+/// cannot hold, are written as null. Throws std::invalid_argument naming the key when a
+/// context key is repeated or equals one of the metric keys.
 std::string metrics_json(const OperatorMetrics& metrics,
                          const std::vector<std::pair<std::string, std::string>>& context,
                          const std::vector<double>& per_experiment_rmse);
@@ -30,5 +32,20 @@ std::string metrics_json(const OperatorMetrics& metrics,
 ///   ...
 ///   coverage        nominal 50%  empirical 48.7%
 std::string metrics_table(const OperatorMetrics& metrics);
+
+/// A metrics file as readers (report, sweep) use it. A number the file lacks or stores as
+/// null is NaN; a string it lacks is "".
+struct OperatorScores {
+  std::string file;
+  std::string true_equation;
+  std::string learned_mean;
+  double points;
+  double rmse, relative_rmse, median_nlpd, mean_nlpd;
+  double coverage50, coverage90, coverage95;  ///< empirical fractions inside the central intervals
+};
+
+/// Reads a metrics file; throws std::runtime_error naming the file for text that is not a
+/// JSON object and naming the key for a value of the wrong type.
+OperatorScores read_operator_scores(const std::string& path);
 
 }  // namespace bhpm::eval

@@ -8,17 +8,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "gp/argument_checks.h"
+#include "util/tensor_checks.h"
+#include "util/number_format.h"
 
 namespace bhpm::eval {
 
 namespace {
 
-std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  return text;
-}
+std::string number(double value) { return util::format_significant(value, 10); }
 
 /// The first index where `bad` [P] is true, or -1.
 std::int64_t first(const at::Tensor& bad) {
@@ -28,7 +25,7 @@ std::int64_t first(const at::Tensor& bad) {
 /// A double vector of `length` points (any length >= 1 when length < 0) with finite values.
 void require_finite_vector(const at::Tensor& values, std::int64_t length, const std::string& where,
                            const std::string& name) {
-  gp::require_vector(values, length, where, name);
+  util::require_vector(values, length, where, name);
   const std::int64_t i = first(values.isfinite().logical_not());
   if (i >= 0)
     throw std::invalid_argument(where + ": " + name + " must be finite (got " +
@@ -94,7 +91,7 @@ std::vector<double> rmse_per_experiment(const at::Tensor& mean, const at::Tensor
         experiment.size(0) == points))
     throw std::invalid_argument(where + ": experiment must be an int64 tensor [" +
                                 std::to_string(points) + "] (got " +
-                                gp::describe_tensor(experiment) + ")");
+                                util::describe_tensor(experiment) + ")");
   const std::int64_t i = first((experiment < 0).logical_or(experiment >= experiments));
   if (i >= 0)
     throw std::invalid_argument(where + ": experiment indices must be in [0, " +

@@ -1,4 +1,5 @@
 #include "eval/sweep_summary.h"
+#include "util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,10 +12,7 @@ namespace bhpm::eval {
 namespace {
 
 std::string number(double value) {
-  if (!std::isfinite(value)) return "nan";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
+  return std::isfinite(value) ? util::format_significant(value, 6) : "nan";
 }
 
 std::string spread_text(const Spread& s) {

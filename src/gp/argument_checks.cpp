@@ -1,7 +1,5 @@
 #include "gp/argument_checks.h"
 
-#include <ATen/ATen.h>
-
 #include <stdexcept>
 
 #include "gp/gaussian_likelihood.h"
@@ -9,45 +7,6 @@
 #include "gp/mean.h"
 
 namespace bhpm::gp {
-
-std::string describe_tensor(const at::Tensor& tensor) {
-  if (!tensor.defined()) return "an undefined tensor";
-  std::string text = "[";
-  for (std::int64_t d = 0; d < tensor.dim(); ++d)
-    text += (d ? ", " : "") + std::to_string(tensor.size(d));
-  return text + "] " + std::string(c10::toString(tensor.scalar_type()));
-}
-
-namespace {
-
-std::string extent(std::int64_t size, const char* symbol) {
-  return size < 0 ? symbol : std::to_string(size);
-}
-
-void fail(const at::Tensor& tensor, const std::string& where, const std::string& name,
-          const std::string& shape) {
-  throw std::invalid_argument(where + ": " + name + " must be a double tensor of shape " +
-                              shape + " with at least one row (got " + describe_tensor(tensor) +
-                              ")");
-}
-
-}  // namespace
-
-void require_matrix(const at::Tensor& tensor, std::int64_t rows, std::int64_t columns,
-                    const std::string& where, const std::string& name) {
-  const bool ok = tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == 2 &&
-                  tensor.size(0) >= 1 && (rows < 0 || tensor.size(0) == rows) &&
-                  (columns < 0 || tensor.size(1) == columns);
-  if (!ok)
-    fail(tensor, where, name, "[" + extent(rows, "N") + ", " + extent(columns, "D") + "]");
-}
-
-void require_vector(const at::Tensor& tensor, std::int64_t length, const std::string& where,
-                    const std::string& name) {
-  const bool ok = tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == 1 &&
-                  tensor.size(0) >= 1 && (length < 0 || tensor.size(0) == length);
-  if (!ok) fail(tensor, where, name, "[" + extent(length, "N") + "]");
-}
 
 void require_gp_parts(const Mean* mean, const Kernel* kernel,
                       const GaussianLikelihoodImpl* likelihood, const std::string& where) {

@@ -1,12 +1,10 @@
 #pragma once
-/// Argument checks shared by the GP code: inputs are double matrices [N, D], targets
-/// double vectors [N], and a GP's parts are all set and agree on D. Each throws
-/// std::invalid_argument with a message "<where>: <name> must be ... (got ...)".
+/// Argument checks of the GP code: a GP's parts are all set and agree on D. The tensor
+/// checks (util/tensor_checks.h) are used unqualified throughout gp/.
 
-#include <ATen/core/Tensor.h>
-
-#include <cstdint>
 #include <string>
+
+#include "util/tensor_checks.h"
 
 namespace bhpm::gp {
 
@@ -14,18 +12,9 @@ class GaussianLikelihoodImpl;
 class Kernel;
 class Mean;
 
-/// "[4, 3] Double" style description of a tensor for error messages.
-std::string describe_tensor(const at::Tensor& tensor);
-
-/// Requires a defined double tensor of shape [rows, columns] with at least one row;
-/// rows < 0 accepts any number of rows, columns < 0 any number of columns.
-void require_matrix(const at::Tensor& tensor, std::int64_t rows, std::int64_t columns,
-                    const std::string& where, const std::string& name);
-
-/// Requires a defined double tensor of shape [length], length >= 1 (any length when
-/// length < 0).
-void require_vector(const at::Tensor& tensor, std::int64_t length, const std::string& where,
-                    const std::string& name);
+using util::describe_tensor;
+using util::require_matrix;
+using util::require_vector;
 
 /// Requires non-null parts and mean->dimensions() == kernel->dimensions().
 void require_gp_parts(const Mean* mean, const Kernel* kernel,

@@ -1,6 +1,6 @@
 #pragma once
-/// The one Cholesky factorisation of the GP code (DESIGN.md, "Root": every Cholesky goes
-/// through one helper that adds escalating jitter and fails with a clear message).
+/// The one Cholesky factorisation of the GP code (docs/numerics.md, "Root": every Cholesky
+/// goes through one helper that adds escalating jitter and fails with a clear message).
 ///
 /// robust_cholesky(A) first tries the plain factor A = L L^T. If that fails it retries
 /// with A + j c I for j = first_jitter, first_jitter * growth, ..., up to last_jitter,

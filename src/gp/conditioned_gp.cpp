@@ -8,7 +8,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::gp {
 
@@ -64,11 +64,11 @@ MultivariateNormal ConditionedGp::posterior(const at::Tensor& v) const {
   return {mean_->forward(v) + at::mv(cross.t(), alpha_), kernel_->matrix(v, v) - at::mm(w.t(), w)};
 }
 
-at::Tensor ConditionedGp::sample(const at::Tensor& v, pde::Rng& rng) const {
+at::Tensor ConditionedGp::sample(const at::Tensor& v, util::Rng& rng) const {
   const MultivariateNormal joint = posterior(v);
   const at::Tensor lower =
       robust_cholesky(joint.covariance, "posterior covariance at new conditioning inputs").lower;
-  return joint.mean + at::mv(lower, pde::normal_tensor(rng, {v.size(0)}));
+  return joint.mean + at::mv(lower, util::normal_tensor(rng, {v.size(0)}));
 }
 
 ConditionedGp ConditionedGp::extended(const at::Tensor& new_inputs,
@@ -85,7 +85,7 @@ at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs, 
   return variance_given_factor(kernel, inputs, factor_of(kernel, inputs), v);
 }
 
-ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, pde::Rng& rng) {
+ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng) {
   return ConditionedGp(gp.mean(), gp.kernel(), gp.inducing_inputs().detach(),
                        gp.draw_inducing_outputs(rng));
 }

@@ -21,7 +21,7 @@
 #include "gp/normal_distribution.h"
 #include "gp/sparse_variational_gp.h"
 
-namespace bhpm::pde {
+namespace bhpm::util {
 class Rng;
 }
 
@@ -42,7 +42,7 @@ class ConditionedGp {
   /// Joint posterior at v [P, D]: mean [P], covariance [P, P].
   MultivariateNormal posterior(const at::Tensor& v) const;
   /// One joint draw [P] of f(v) from the posterior (robust_cholesky of its covariance).
-  at::Tensor sample(const at::Tensor& v, pde::Rng& rng) const;
+  at::Tensor sample(const at::Tensor& v, util::Rng& rng) const;
   /// This GP further conditioned on f(new_inputs [m, D]) = new_values [m].
   ConditionedGp extended(const at::Tensor& new_inputs, const at::Tensor& new_values) const;
 
@@ -70,7 +70,7 @@ at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs, 
 /// The start of Algorithm 1 for a sparse GP: its prior (mean, kernel) conditioned on the
 /// inducing inputs Z with one draw u ~ q(u) (SparseVariationalGpImpl::draw_inducing_outputs),
 /// so mu_c(v) = mu(v) + k(v, Z) K_zz^{-1} (u - mu(Z)).
-ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, pde::Rng& rng);
+ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng);
 
 /// S conditioned GPs (one per operator sample) evaluated through their means mu_c.
 class ConditionedSamples final : public FunctionSamples {

@@ -2,12 +2,17 @@
 /// The covariance-function interface of the GP (paper section 2.2: f ~ GP(mu_f, k_f)).
 /// A kernel is a torch module: its (raw) hyperparameters are registered parameters, so
 /// an optimiser trains them and a GP that holds a `std::shared_ptr<Kernel>` works with
-/// any implementation (RbfKernelImpl is the paper's).
+/// any implementation (RbfKernelImpl is the paper's; kernel_table.h names them). Callers
+/// outside gp/ use this interface only: never a cast to an implementation.
 
 #include <ATen/core/Tensor.h>
 #include <torch/nn/module.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gp/hyperparameter.h"
 
 namespace bhpm::gp {
 
@@ -19,6 +24,16 @@ class Kernel : public torch::nn::Module {
   virtual at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const = 0;
   /// k(x_i, x_i) [N] for x [N, D] without forming the matrix.
   virtual at::Tensor diagonal(const at::Tensor& x) const = 0;
+  /// The name kernel_table.h knows the kernel by (e.g. "rbf").
+  virtual std::string name() const = 0;
+  /// sup_v k(v, v) [] (0-dim, differentiable): the prior variance of f far from any data,
+  /// the scale of "knows nothing" (s^2 for a stationary kernel).
+  virtual at::Tensor prior_variance() const = 0;
+  /// [D]: the length over which k varies along each input (for a stationary kernel its
+  /// lengthscales), used to measure distances between inputs in the kernel's metric.
+  virtual at::Tensor input_scales() const = 0;
+  /// The constrained hyperparameters, for files and progress lines.
+  virtual std::vector<Hyperparameter> hyperparameters() const = 0;
 };
 
 }  // namespace bhpm::gp

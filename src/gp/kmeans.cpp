@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gp/argument_checks.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::gp {
 
@@ -22,7 +22,7 @@ at::Tensor squared_distances(const at::Tensor& x, const at::Tensor& centres) {
 }
 
 /// Index i drawn with probability weight_i / sum(weight), uniform when the sum is 0.
-std::int64_t draw_weighted(pde::Rng& rng, const at::Tensor& weight) {
+std::int64_t draw_weighted(util::Rng& rng, const at::Tensor& weight) {
   const at::Tensor w = weight.contiguous();
   const double* data = w.data_ptr<double>();
   const std::int64_t n = w.numel();
@@ -40,7 +40,7 @@ std::int64_t draw_weighted(pde::Rng& rng, const at::Tensor& weight) {
   return n - 1;
 }
 
-at::Tensor seed_centres(const at::Tensor& x, std::int64_t k, pde::Rng& rng) {
+at::Tensor seed_centres(const at::Tensor& x, std::int64_t k, util::Rng& rng) {
   const std::int64_t n = x.size(0);
   std::vector<std::int64_t> chosen{static_cast<std::int64_t>(rng.below(n))};
   at::Tensor nearest = squared_distances(x, x[chosen[0]].unsqueeze(0)).squeeze(1);
@@ -83,7 +83,7 @@ at::Tensor kmeans(const at::Tensor& x, const KMeansOptions& options) {
   validate(options, x.size(0));
   const at::NoGradGuard no_grad;
   const at::Tensor data = x.detach().contiguous();
-  pde::Rng rng(pde::derive_seed(options.seed, "kmeans", 0));
+  util::Rng rng(util::derive_seed(options.seed, "kmeans", 0));
   at::Tensor centres = seed_centres(data, options.clusters, rng);
   at::Tensor labels;
   for (std::int64_t iteration = 0; iteration < options.max_iterations; ++iteration) {

@@ -8,7 +8,7 @@
 /// (uniform when every D is 0). Lloyd: assign each point to its nearest centre, move each
 /// centre to the mean of its points; a centre left without points jumps to the point
 /// farthest from its own centre. Stops when no assignment changes or after
-/// max_iterations. Draws come from pde::Rng(derive_seed(seed, "kmeans", 0)), so the
+/// max_iterations. Draws come from util::Rng(derive_seed(seed, "kmeans", 0)), so the
 /// centres are a function of (x, options) on a given machine and thread count.
 
 #include <ATen/core/Tensor.h>

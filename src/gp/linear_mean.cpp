@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gp/argument_checks.h"
+#include "util/number_format.h"
 
 namespace bhpm::gp {
 
@@ -26,6 +27,24 @@ LinearMeanImpl::LinearMeanImpl(const LinearMeanOptions& options) : options_(opti
 at::Tensor LinearMeanImpl::forward(const at::Tensor& x) const {
   require_matrix(x, -1, options_.dimensions, "linear mean", "x");
   return at::addmv(bias_.expand({x.size(0)}), x, weight_);
+}
+
+std::string LinearMeanImpl::formula(const std::vector<std::string>& variables) const {
+  if (static_cast<std::int64_t>(variables.size()) != options_.dimensions)
+    throw std::invalid_argument("linear mean: formula needs " +
+                                std::to_string(options_.dimensions) + " variable names (got " +
+                                std::to_string(variables.size()) + ")");
+  const at::Tensor w = weight_.detach();
+  std::string text;
+  for (std::int64_t m = 0; m < w.size(0); ++m)
+    text += " " + util::format_signed(w[m].item<double>()) + " " + variables[m];
+  return text + " " + util::format_signed(bias_.item<double>());
+}
+
+std::vector<Hyperparameter> LinearMeanImpl::hyperparameters() const {
+  return {{"mean_weight", "w", weight_.detach(), "variable", "u per time per variable",
+           "w of the mean w . v + b"},
+          {"mean_bias", "b", bias_.detach(), "", "u per time", "b of the mean w . v + b"}};
 }
 
 void LinearMeanImpl::set_weight(const at::Tensor& weight) {

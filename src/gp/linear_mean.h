@@ -1,6 +1,5 @@
 #pragma once
-/// Linear mean function of the root GP (paper section 2.2 and appendix B; DESIGN.md
-/// "Root"): mu(v) = w . v + b, with weights w [D] (registered parameter "weight") and
+/// Linear mean function of the root GP (paper section 2.2 and appendix B): mu(v) = w . v + b, with weights w [D] (registered parameter "weight") and
 /// bias b [] ("bias"), both unconstrained and initially zero. For the root's
 /// v = (u, u_x, .., d^K u/dx^K), w . v is a linear differential operator.
 
@@ -26,6 +25,10 @@ class LinearMeanImpl : public Mean {
   std::int64_t dimensions() const override { return options_.dimensions; }
   /// x w + b [N] for x [N, D] (double).
   at::Tensor forward(const at::Tensor& x) const override;
+  /// " %+.4g name" per input, then " %+.4g" of the bias.
+  std::string formula(const std::vector<std::string>& variables) const override;
+  /// "mean_weight" [D] (symbol w) and "mean_bias" [] (symbol b).
+  std::vector<Hyperparameter> hyperparameters() const override;
 
   /// w [D] and b [] (the registered parameters themselves).
   const at::Tensor& weight() const { return weight_; }

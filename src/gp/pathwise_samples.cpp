@@ -10,7 +10,7 @@
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
 #include "gp/rbf_kernel.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::gp {
 
@@ -35,9 +35,9 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   const std::int64_t d = inducing_inputs_.size(1);
   const std::int64_t f = options.features;
 
-  pde::Rng feature_rng(pde::derive_seed(options.seed, "pathwise_features", 0));
-  frequencies_ = pde::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
-  phases_ = 2.0 * M_PI * pde::uniform_tensor(feature_rng, {f});
+  util::Rng feature_rng(util::derive_seed(options.seed, "pathwise_features", 0));
+  frequencies_ = util::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
+  phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f});
   feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
 
   // u_s - mu(Z) = L_zz (m + L_S xi_s) in the whitened parametrisation.
@@ -46,8 +46,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
           .lower;
   std::vector<at::Tensor> weights, whitened;
   for (std::int64_t s = 0; s < count; ++s) {
-    pde::Rng rng(pde::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
-    weights.push_back(pde::normal_tensor(rng, {f}));
+    util::Rng rng(util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
+    weights.push_back(util::normal_tensor(rng, {f}));
     whitened.push_back(gp.draw_whitened(rng));
   }
   weights_ = at::stack(weights);                                    // [S, F]

@@ -64,6 +64,13 @@ at::Tensor RbfKernelImpl::diagonal(const at::Tensor& x) const {
   return signal_variance() * at::ones({x.size(0)}, x.options());
 }
 
+std::vector<Hyperparameter> RbfKernelImpl::hyperparameters() const {
+  return {{"lengthscales", "l", lengthscales().detach(), "variable", "as root_inputs/v",
+           "ARD lengthscales l_i"},
+          {"signal_variance", "s^2", signal_variance().detach(), "", "(u per time)^2",
+           "signal variance s^2 of the kernel"}};
+}
+
 void RbfKernelImpl::set_lengthscales(const at::Tensor& lengthscales) {
   require_vector(lengthscales, options_.dimensions, kWhere, "lengthscales");
   const at::NoGradGuard no_grad;

@@ -1,6 +1,6 @@
 #pragma once
 /// ARD squared-exponential ("exponentiated quadratic") kernel, the root's covariance
-/// (paper section 2.2 and appendix B; DESIGN.md "Root"):
+/// (paper section 2.2 and appendix B):
 ///   k(v, v') = s^2 exp(-1/2 sum_i (v_i - v'_i)^2 / l_i^2),  i = 1..D,
 /// with signal variance s^2 = softplus(raw_signal_variance) (registered parameter
 /// "raw_signal_variance", shape []) and lengthscales l_i = softplus(raw_lengthscale_i)
@@ -33,6 +33,13 @@ class RbfKernelImpl : public Kernel {
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
   /// s^2 repeated [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
+  std::string name() const override { return "rbf"; }
+  /// s^2.
+  at::Tensor prior_variance() const override { return signal_variance(); }
+  /// l [D].
+  at::Tensor input_scales() const override { return lengthscales(); }
+  /// "lengthscales" [D] and "signal_variance" [].
+  std::vector<Hyperparameter> hyperparameters() const override;
 
   /// l [D], differentiable with respect to raw_lengthscale.
   at::Tensor lengthscales() const;

@@ -11,7 +11,7 @@
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
 #include "gp/softplus.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::gp {
 
@@ -143,12 +143,12 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
   return {mean, at::mm(factor, factor.t())};
 }
 
-at::Tensor SparseVariationalGpImpl::draw_whitened(pde::Rng& rng) const {
+at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
-  return variational_mean_ + at::mv(variational_cholesky(), pde::normal_tensor(rng, {inducing_points()}));
+  return variational_mean_ + at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
 }
 
-at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(pde::Rng& rng) const {
+at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
   const at::Tensor k_zz = kernel_->matrix(inducing_inputs_, inducing_inputs_);
   const at::Tensor l_zz = robust_cholesky(k_zz, "K_zz (sparse GP inducing inputs)").lower;

@@ -1,7 +1,7 @@
 #pragma once
 /// Sparse variational GP (Hensman, Fusi and Lawrence 2013, "Gaussian processes for big
-/// data"), the root of phase 3 (paper section 2.2, Eq. 4, and appendix B; DESIGN.md
-/// "Root"). M inducing inputs Z [M, D] (registered parameter "inducing_inputs",
+/// data"), the root of phase 3 (paper section 2.2, Eq. 4, and appendix B;
+/// docs/numerics.md, "Root"). M inducing inputs Z [M, D] (registered parameter "inducing_inputs",
 /// trainable by default) carry the inducing outputs u = f(Z).
 ///
 /// WHITENED parametrisation: u = mu(Z) + L_zz v with K_zz = L_zz L_zz^T, prior
@@ -14,8 +14,8 @@
 /// GPflow and GPyTorch); and a step costs the same as unwhitened.
 ///
 /// With A = L_zz^{-1} K_zX [M, N] (L_zz^{-1} formed once per call, M x M, then one
-/// matrix product: DESIGN.md measured 21 against 40 ms per step for triangular solves
-/// over all points), the predictive marginals q(f_i) = int p(f_i | u) q(u) du are
+/// matrix product, about twice as fast as triangular solves over all points:
+/// docs/numerics.md, "Speed of training"), the predictive marginals q(f_i) = int p(f_i | u) q(u) du are
 ///   mean_i = mu(x_i) + A_i . m,  var_i = k(x_i, x_i) - |A_i|^2 + |L_S^T A_i|^2,
 /// and, for a minibatch of B of n_total points,
 ///   KL   = 1/2 (tr S + m^T m - M - log det S),
@@ -36,7 +36,7 @@
 #include "gp/mean.h"
 #include "gp/normal_distribution.h"
 
-namespace bhpm::pde {
+namespace bhpm::util {
 class Rng;
 }
 
@@ -87,9 +87,9 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   MultivariateNormal inducing_distribution() const;
   /// One draw v = m + L_S xi [M] of the whitened inducing variables q(v), xi from `rng`
   /// (M normals); detached. The matching inducing outputs are u = mu(Z) + L_zz v.
-  at::Tensor draw_whitened(pde::Rng& rng) const;
+  at::Tensor draw_whitened(util::Rng& rng) const;
   /// One draw u = mu(Z) + L_zz (m + L_S xi) [M] of q(u), the same xi as draw_whitened.
-  at::Tensor draw_inducing_outputs(pde::Rng& rng) const;
+  at::Tensor draw_inducing_outputs(util::Rng& rng) const;
   /// Sets q(v) = N(mean [M], lower lower^T) for lower [M, M] lower-triangular (the strict
   /// upper part is ignored) with a finite positive diagonal; not recorded by autograd.
   void set_variational_distribution(const at::Tensor& mean, const at::Tensor& lower);

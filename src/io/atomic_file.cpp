@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace bhpm::io {
@@ -34,6 +35,17 @@ void require_output_folder(const std::string& target) {
   if (!parent.empty() && !std::filesystem::is_directory(parent))
     throw std::runtime_error("output '" + target + "': folder '" + parent.string() +
                              "' does not exist");
+}
+
+void write_text_atomically(const std::string& target, const std::string& text) {
+  AtomicFile output(target);
+  {
+    std::ofstream file(output.temporary_path());
+    file << text;
+    file.close();
+    if (!file) throw std::runtime_error("output '" + target + "': could not be written");
+  }
+  output.commit();
 }
 
 AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {

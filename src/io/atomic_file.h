@@ -12,6 +12,10 @@ namespace bhpm::io {
 /// long work whose result goes to `target`.
 void require_output_folder(const std::string& target);
 
+/// Writes `text` to `target` through an AtomicFile: the target holds the old text or the
+/// new, never part of it. Throws std::runtime_error naming `target` when it fails.
+void write_text_atomically(const std::string& target, const std::string& text);
+
 class AtomicFile {
  public:
   /// Reserves "<target>.tmp-<pid>-<counter>" in the target's folder; the folder must exist.

@@ -10,6 +10,7 @@
 #include "io/checkpoint.h"
 #include "model/module_checkpoint.h"
 #include "model/optimizer_state.h"
+#include "util/learning_rate_schedule.h"
 
 namespace bhpm::model {
 
@@ -102,10 +103,7 @@ void validate(const AdamSchedule& s, const std::string& phase) {
 }
 
 double learning_rate_at(const AdamSchedule& s, std::int64_t iteration) {
-  if (s.final_learning_rate < 0 || s.iterations <= 1) return s.learning_rate;
-  const double progress = static_cast<double>(iteration) / static_cast<double>(s.iterations - 1);
-  return s.final_learning_rate +
-         0.5 * (s.learning_rate - s.final_learning_rate) * (1.0 + std::cos(M_PI * progress));
+  return util::learning_rate_at({s.iterations, s.learning_rate, s.final_learning_rate}, iteration);
 }
 
 PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,

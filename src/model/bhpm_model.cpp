@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "gp/linear_mean.h"
 #include "model/root_data.h"
 #include "nn/taylor_forward.h"
 #include "pde/nonlinear_term.h"
@@ -37,29 +36,30 @@ JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t poin
   return result;
 }
 
-std::string describe_linear_mean(const gp::Mean& mean) {
-  const auto& linear = dynamic_cast<const gp::LinearMeanImpl&>(mean);
-  const at::Tensor w = linear.weight().detach();
-  std::string text = "u_t ~";
-  char term[64];
-  for (std::int64_t m = 0; m < w.size(0); ++m) {
-    std::snprintf(term, sizeof term, " %+.4g %s", w[m].item<double>(),
-                  pde::derivative_name(static_cast<int>(m)).c_str());
-    text += term;
-  }
-  std::snprintf(term, sizeof term, " %+.4g", linear.bias().item<double>());
-  return text + term;
+std::vector<std::string> root_variable_names(std::int64_t dimensions) {
+  std::vector<std::string> names;
+  for (std::int64_t m = 0; m < dimensions; ++m)
+    names.push_back(pde::derivative_name(static_cast<int>(m)));
+  return names;
+}
+
+std::string describe_root_mean(const gp::Mean& mean) {
+  return "u_t ~" + mean.formula(root_variable_names(mean.dimensions()));
 }
 
 void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,
                        ProgressTerms& terms) {
   terms.emplace_back("sigma_f", std::sqrt(likelihood.variance().item<double>()));
-  const auto* linear = dynamic_cast<const gp::LinearMeanImpl*>(&mean);
-  if (linear == nullptr) return;
-  const at::Tensor w = linear->weight().detach();
-  for (std::int64_t m = 0; m < w.size(0); ++m)
-    terms.emplace_back("w[" + pde::derivative_name(static_cast<int>(m)) + "]", w[m].item<double>());
-  terms.emplace_back("b", linear->bias().item<double>());
+  const std::vector<std::string> variables = root_variable_names(mean.dimensions());
+  for (const gp::Hyperparameter& parameter : mean.hyperparameters()) {
+    if (parameter.value.dim() == 0) {
+      terms.emplace_back(parameter.symbol, parameter.value.item<double>());
+      continue;
+    }
+    for (std::int64_t m = 0; m < parameter.value.size(0); ++m)
+      terms.emplace_back(parameter.symbol + "[" + variables.at(m) + "]",
+                         parameter.value[m].item<double>());
+  }
 }
 
 }  // namespace bhpm::model

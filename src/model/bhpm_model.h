@@ -51,11 +51,16 @@ class BhpmModelImpl : public torch::nn::Module {
 
 TORCH_MODULE(BhpmModel);
 
-/// The root's linear mean as text: "u_t ~ +0.0012 u -0.21 u_x +0.018 u_xx +0.0004".
-std::string describe_linear_mean(const gp::Mean& mean);
+/// The root's inputs by name: u, u_x, u_xx, ... for D = dimensions (pde::derivative_name).
+std::vector<std::string> root_variable_names(std::int64_t dimensions);
 
-/// Progress terms of a root: "sigma_f" (likelihood scale) and the linear mean's weights
-/// "w[u]", "w[u_x]", ... and "b", so a user sees the physics emerge while it trains.
+/// The root's mean as text, e.g. for the linear mean
+/// "u_t ~ +0.0012 u -0.21 u_x +0.018 u_xx +0.0004".
+std::string describe_root_mean(const gp::Mean& mean);
+
+/// Progress terms of a root: "sigma_f" (likelihood scale) and the mean's hyperparameters
+/// by symbol ("w[u]", "w[u_x]", ... and "b" for the linear mean), so a user sees the
+/// physics emerge while it trains.
 void append_root_terms(const gp::Mean& mean, const gp::GaussianLikelihoodImpl& likelihood,
                        ProgressTerms& terms);
 

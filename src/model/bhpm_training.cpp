@@ -11,18 +11,11 @@ namespace bhpm::model {
 
 namespace {
 
-std::string in_run_dir(const std::string& run_dir, const std::string& name) {
-  return run_dir.empty() ? std::string() : (std::filesystem::path(run_dir) / name).string();
-}
-
-/// The phases' own options with the shared seed, configuration and checkpoint paths.
+/// The phases' own options with the shared seed and configuration.
 BhpmTrainingOptions resolve(BhpmTrainingOptions o) {
   o.leaf_training.seed = o.joint_training.seed = o.seed;
   o.leaves.network.seed = o.seed;
   o.leaf_training.config = o.exact_training.config = o.joint_training.config = o.config;
-  o.leaf_training.checkpoint_path = leaves_checkpoint_path(o.run_dir);
-  o.exact_training.checkpoint_path = exact_gp_checkpoint_path(o.run_dir);
-  o.joint_training.checkpoint_path = joint_checkpoint_path(o.run_dir);
   return o;
 }
 
@@ -34,7 +27,7 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
   result.leaves = {fitted.resumed_from, fitted.final_loss};
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
-  gp::ExactGp exact = make_exact_root(random_rows(all, o.exact_training.points, o.seed));
+  gp::ExactGp exact = make_exact_root(random_rows(all, o.exact_training.points, o.seed), o.root.kernel);
   result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
   gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
   return BhpmModel(leaves, root, o.root.order);
@@ -44,16 +37,12 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
 BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
   const std::int64_t inducing = std::min(o.root.inducing_points, data.leaves() * data.points());
   return BhpmModel(LeafModel(o.leaves),
-                   sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs),
+                   sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs,
+                                        o.root.kernel),
                    o.root.order);
 }
 
 }  // namespace
-
-std::string leaves_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "leaves.ckpt"); }
-std::string exact_gp_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "exact_gp.ckpt"); }
-std::string joint_checkpoint_path(const std::string& run_dir) { return in_run_dir(run_dir, "joint.ckpt"); }
-std::string root_file_path(const std::string& run_dir) { return in_run_dir(run_dir, "root.h5"); }
 
 BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& options,
                               const TrainingCallback& progress) {
@@ -64,7 +53,7 @@ BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& o
     throw std::invalid_argument("exact_gp training: points must be >= 1 (got " +
                                 std::to_string(o.exact_training.points) + ")");
   BhpmTrainingResult result;
-  result.skipped_to_joint = !o.run_dir.empty() &&
+  result.skipped_to_joint = !o.joint_training.checkpoint_path.empty() &&
                             std::filesystem::exists(o.joint_training.checkpoint_path);
   result.model = result.skipped_to_joint ? skeleton(data, o)
                                          : fit_leaves_then_root(data, o, progress, result);

@@ -1,11 +1,13 @@
 #pragma once
 /// The paper's three-phase training protocol (appendix B), resumable at any phase:
-///   1. leaves alone (leaf_training.h)                   -> <run_dir>/leaves.ckpt
-///   2. exact root GP on <= 1024 root rows (exact_root_training.h) -> exact_gp.ckpt
+///   1. leaves alone (leaf_training.h)                   -> leaf_training.checkpoint_path
+///   2. exact root GP on <= 1024 root rows (exact_root_training.h)
+///                                                       -> exact_training.checkpoint_path
 ///   3. sparse root (k-means inducing inputs, q(u) from the exact posterior) and leaves
-///      jointly on the ELBO (joint_training.h)           -> joint.ckpt
-/// A phase whose checkpoint holds all its iterations is restored, not rerun; once
-/// joint.ckpt exists, phases 1 and 2 are not needed and are skipped. One seed drives the
+///      jointly on the ELBO (joint_training.h)           -> joint_training.checkpoint_path
+/// A phase whose checkpoint holds all its iterations is restored, not rerun; once the
+/// joint checkpoint exists, phases 1 and 2 are not needed and are skipped. The caller
+/// names the checkpoint files (a run folder's names: config/run_layout.h). One seed drives the
 /// minibatches, the root subsample and k-means.
 
 #include <cstdint>
@@ -28,21 +30,13 @@ struct BhpmTrainingOptions {
   ExactRootTrainingOptions exact_training;
   JointTrainingOptions joint_training;
   std::uint64_t seed = 0;            ///< overrides the phases' seeds
-  std::string run_dir;               ///< checkpoints go here ("" = none)
   std::string config;                ///< resolved configuration, stored in checkpoints
 };
-
-/// Checkpoint file names inside run_dir.
-std::string leaves_checkpoint_path(const std::string& run_dir);
-std::string exact_gp_checkpoint_path(const std::string& run_dir);
-std::string joint_checkpoint_path(const std::string& run_dir);
-/// The exported root (model/root_export.h) inside run_dir.
-std::string root_file_path(const std::string& run_dir);
 
 struct BhpmTrainingResult {
   BhpmModel model{nullptr};
   PhaseResult leaves, exact_gp, joint;  ///< where each phase resumed (untouched if skipped)
-  bool skipped_to_joint = false;        ///< joint.ckpt existed: phases 1 and 2 were skipped
+  bool skipped_to_joint = false;        ///< the joint checkpoint existed: phases 1 and 2 were skipped
 };
 
 /// Runs the protocol on `data`. Throws std::invalid_argument for bad options or data,

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/leaf_training.h"
+#include "model/root_gp.h"
 
 namespace bhpm::model {
 
@@ -12,6 +13,7 @@ std::vector<std::pair<std::string, std::string>> joint_architecture(const BhpmMo
   auto fields = leaf_architecture(model.leaves());
   fields.emplace_back("root.order", std::to_string(model.order()));
   fields.emplace_back("root.inducing_points", std::to_string(model.root().inducing_points()));
+  fields.emplace_back(kRootKernelField, model.root().kernel()->name());
   return fields;
 }
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::model {
 
@@ -75,7 +75,7 @@ LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experime
 at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
                              const std::string& stream, std::int64_t iteration) {
   if (batch_size <= 0 || batch_size >= data.points()) return {};
-  pde::Rng rng(pde::derive_seed(seed, stream, static_cast<std::uint64_t>(iteration)));
+  util::Rng rng(util::derive_seed(seed, stream, static_cast<std::uint64_t>(iteration)));
   at::Tensor indices = at::empty({data.leaves(), batch_size}, at::kLong);
   for (std::int64_t leaf = 0; leaf < data.leaves(); ++leaf) {
     const auto chosen = rng.sample_without_replacement(data.points(), batch_size);

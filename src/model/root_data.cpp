@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::model {
 
@@ -31,7 +31,7 @@ RootData root_data_detached(const LeafModelImpl& leaves, const LeafData& data, i
 
 RootData random_rows(const RootData& data, std::int64_t count, std::uint64_t seed) {
   if (count >= data.points()) return data;
-  pde::Rng rng(pde::derive_seed(seed, "root_subset", 0));
+  util::Rng rng(util::derive_seed(seed, "root_subset", 0));
   const std::vector<std::int64_t> chosen = rng.sample_without_replacement(data.points(), count);
   const at::Tensor rows = at::tensor(chosen, at::kLong);
   return {data.inputs.index_select(0, rows), data.targets.index_select(0, rows)};

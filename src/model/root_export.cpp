@@ -2,12 +2,9 @@
 
 #include <ATen/ATen.h>
 
-#include "gp/linear_mean.h"
-#include "gp/rbf_kernel.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_tensor.h"
 #include "model/root_data.h"
-#include "pde/nonlinear_term.h"
 
 namespace bhpm::model {
 
@@ -15,9 +12,11 @@ namespace {
 
 constexpr std::int64_t kFormatVersion = 1;
 
+/// "u,u_x,u_xx" for K = 2.
 std::string variable_names(int order) {
   std::string names;
-  for (int m = 0; m <= order; ++m) names += (m ? "," : "") + pde::derivative_name(m);
+  for (const std::string& name : root_variable_names(order + 1))
+    names += (names.empty() ? "" : ",") + name;
   return names;
 }
 
@@ -36,6 +35,18 @@ void write_root_inputs(const io::Hdf5Location& file, const BhpmModelImpl& model,
   io::write_tensor(group, "t", data.t, {"experiment,point", "time", "measurement times"});
 }
 
+/// A vector hyperparameter as a dataset with its attributes, a scalar one as an
+/// attribute of `group` (mean_weight, lengthscales; mean_bias, signal_variance).
+void write_hyperparameters(const io::Hdf5Location& group,
+                           const std::vector<gp::Hyperparameter>& parameters) {
+  for (const gp::Hyperparameter& p : parameters) {
+    if (p.value.dim() == 0)
+      group.set_attribute(p.name, p.value.item<double>());
+    else
+      io::write_tensor(group, p.name, p.value, {p.dims, p.units, p.description});
+  }
+}
+
 void write_gp(const io::Hdf5Location& file, const gp::SparseVariationalGpImpl& root) {
   const io::Hdf5Location group = file.create_group("gp");
   const gp::MultivariateNormal q = root.inducing_distribution();
@@ -48,14 +59,9 @@ void write_gp(const io::Hdf5Location& file, const gp::SparseVariationalGpImpl& r
                    {"inducing", "1", "m of q(v) = N(m, L_S L_S^T), f(Z) = mu(Z) + L_zz v"});
   io::write_tensor(group, "whitened_cholesky", root.variational_cholesky(),
                    {"inducing,inducing", "1", "L_S of q(v)"});
-  const auto& mean = dynamic_cast<const gp::LinearMeanImpl&>(*root.mean());
-  const auto& kernel = dynamic_cast<const gp::RbfKernelImpl&>(*root.kernel());
-  io::write_tensor(group, "mean_weight", mean.weight(),
-                   {"variable", "u per time per variable", "w of the mean w . v + b"});
-  io::write_tensor(group, "lengthscales", kernel.lengthscales(),
-                   {"variable", "as root_inputs/v", "ARD lengthscales l_i"});
-  group.set_attribute("mean_bias", mean.bias().item<double>());
-  group.set_attribute("signal_variance", kernel.signal_variance().item<double>());
+  group.set_attribute("kernel", root.kernel()->name());
+  write_hyperparameters(group, root.mean()->hyperparameters());
+  write_hyperparameters(group, root.kernel()->hyperparameters());
   group.set_attribute("noise_variance", root.likelihood()->variance().item<double>());
 }
 

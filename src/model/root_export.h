@@ -1,14 +1,15 @@
 #pragma once
 /// The trained root in an HDF5 file for plots and other tools (readable with h5py alone;
-/// docs/root-format.md lists every array):
+/// docs/run-folder.md, "root.h5", lists every array):
 ///   /                 attributes format = "bhpm-root", format_version, order K,
 ///                     variables ("u,u_x,u_xx"), config (resolved TOML)
 ///   /root_inputs      v [N, n_st, K+1] and u_t [N, n_st] from the leaves at their
 ///                     measurement points, with x, t [N, n_st] (Fig. 1b's coverage data)
 ///   /gp               inducing_inputs [M, K+1]; q(u) as q_mean [M], q_covariance [M, M];
 ///                     the whitened q(v) as whitened_mean [M], whitened_cholesky [M, M];
-///                     mean_weight [K+1]; lengthscales [K+1]; attributes mean_bias,
-///                     signal_variance, noise_variance
+///                     the mean's and kernel's hyperparameters by name (vectors as
+///                     arrays: mean_weight, lengthscales; scalars as attributes:
+///                     mean_bias, signal_variance); attributes kernel, noise_variance
 ///   /leaves           noise_scale [N]
 
 #include <string>

@@ -7,11 +7,12 @@
 #include <stdexcept>
 
 #include "gp/gaussian_likelihood.h"
+#include "gp/kernel_table.h"
 #include "gp/linear_mean.h"
-#include "gp/rbf_kernel.h"
 #include "model/module_checkpoint.h"
 #include "nn/taylor_forward.h"
-#include "pde/random.h"
+#include "util/name_list.h"
+#include "util/random.h"
 
 namespace bhpm::model {
 
@@ -37,9 +38,15 @@ void validate(const RootOptions& o) {
           "order K must be between 0 and " + std::to_string(nn::kMaxOrder), o.order);
   require(o.inducing_points >= 1, "inducing_points must be >= 1", o.inducing_points);
   require(o.kmeans_iterations >= 0, "kmeans_iterations must be >= 0", o.kmeans_iterations);
+  util::require_listed(o.kernel, gp::kernel_names(), "root", "kernel");
 }
 
-gp::ExactGp make_exact_root(const RootData& data) {
+std::string root_kernel_name(const io::Checkpoint& checkpoint) {
+  const auto stored = checkpoint.strings.find("arch/" + std::string(kRootKernelField));
+  return stored == checkpoint.strings.end() ? "rbf" : stored->second;
+}
+
+gp::ExactGp make_exact_root(const RootData& data, const std::string& kernel_name) {
   at::NoGradGuard no_grad;
   const at::Tensor x = data.inputs.detach(), y = data.targets.detach();
   const std::int64_t dimensions = x.size(1);
@@ -54,9 +61,7 @@ gp::ExactGp make_exact_root(const RootData& data) {
   mean->set_bias(bias);
   at::Tensor lengthscales = x.std(0);
   lengthscales = at::where(lengthscales > 1e-12, lengthscales, at::ones_like(lengthscales));
-  auto kernel = std::make_shared<gp::RbfKernelImpl>(
-      gp::RbfKernelOptions{dimensions, 1.0, residual_variance});
-  kernel->set_lengthscales(lengthscales);
+  auto kernel = gp::make_kernel(kernel_name, {lengthscales, residual_variance});
   auto likelihood = std::make_shared<gp::GaussianLikelihoodImpl>(
       gp::GaussianLikelihoodOptions{std::max(residual_variance / 100.0, floor), 1e-8});
   return gp::ExactGp(mean, kernel, likelihood, x, y);
@@ -66,17 +71,17 @@ gp::SparseVariationalGp make_sparse_root(const gp::ExactGpImpl& exact, const at:
                                          const RootOptions& options, std::uint64_t seed) {
   validate(options);
   const gp::KMeansOptions clustering{options.inducing_points, options.kmeans_iterations,
-                                     pde::derive_seed(seed, "inducing", 0)};
-  const auto& kernel = dynamic_cast<const gp::RbfKernelImpl&>(*exact.kernel());
+                                     util::derive_seed(seed, "inducing", 0)};
   return gp::sparse_gp_from_exact(exact, all_inputs.detach(), clustering,
                                   gp::SparseVariationalGpOptions{options.train_inducing_inputs},
-                                  kernel.lengthscales().detach());
+                                  exact.kernel()->input_scales().detach());
 }
 
 gp::SparseVariationalGp sparse_root_skeleton(std::int64_t inducing_points, std::int64_t dimensions,
-                                             bool train_inducing_inputs) {
+                                             bool train_inducing_inputs,
+                                             const std::string& kernel_name) {
   auto mean = std::make_shared<gp::LinearMeanImpl>(gp::LinearMeanOptions{dimensions});
-  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{dimensions, 1.0, 1.0});
+  auto kernel = gp::make_kernel(kernel_name, {at::ones({dimensions}, at::kDouble), 1.0});
   auto likelihood = std::make_shared<gp::GaussianLikelihoodImpl>();
   const at::Tensor z =
       at::arange(inducing_points * dimensions, at::kDouble).reshape({inducing_points, dimensions});
@@ -91,7 +96,8 @@ gp::SparseVariationalGp sparse_root_from_checkpoint(const io::Checkpoint& checkp
   const at::Tensor& z = checkpoint.tensor("param/" + prefix + "inducing_inputs", source);
   if (z.dim() != 2 || z.size(0) < 1 || z.size(1) < 1)
     throw io::CheckpointError(source + ": " + prefix + "inducing_inputs is not an [M, D] array");
-  gp::SparseVariationalGp root = sparse_root_skeleton(z.size(0), z.size(1), false);
+  const std::string kernel = root_kernel_name(checkpoint);
+  gp::SparseVariationalGp root = sparse_root_skeleton(z.size(0), z.size(1), false, kernel);
   load_parameters(*root, prefix, checkpoint, source);
   return root;
 }

@@ -1,5 +1,6 @@
 #pragma once
-/// The root GP f(v) ~ GP(w . v + b, ARD squared exponential), Gaussian likelihood
+/// The root GP f(v) ~ GP(w . v + b, k) with k from gp/kernel_table.h (the paper's ARD
+/// squared exponential by default), Gaussian likelihood
 /// (paper section 2.2, appendix B): how phase 2 builds its exact GP from the root data,
 /// how phase 3 turns it sparse, and how a trained sparse root is read back from a
 /// checkpoint (for evaluation and prediction).
@@ -19,19 +20,24 @@ struct RootOptions {
   std::int64_t inducing_points = 128;   ///< n_u, k-means centres of the root inputs (>= 1)
   bool train_inducing_inputs = true;    ///< whether phase 3 moves the inducing inputs
   std::int64_t kmeans_iterations = 100; ///< Lloyd iterations for the centres (>= 0)
+  std::string kernel = "rbf";           ///< one of gp::kernel_names()
 };
+
+/// The architecture field under which a joint checkpoint records the root's kernel.
+inline constexpr const char* kRootKernelField = "root.kernel";
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
 void validate(const RootOptions& options);
 
 /// The phase-2 exact GP on `data`, initialised from the data (the paper leaves the start
-/// open): w, b by least squares, l_i = standard deviation of input i (1 if constant),
-/// s^2 = variance of the least-squares residual, sigma_f^2 = s^2 / 100 (each floored
-/// at 1e-12 relative to the target variance so that nothing starts at zero).
-gp::ExactGp make_exact_root(const RootData& data);
+/// open): w, b by least squares, the kernel (gp/kernel_table.h) with input scales
+/// l_i = standard deviation of input i (1 if constant) and prior variance s^2 = variance
+/// of the least-squares residual, sigma_f^2 = s^2 / 100 (each floored at 1e-12 relative
+/// to the target variance so that nothing starts at zero).
+gp::ExactGp make_exact_root(const RootData& data, const std::string& kernel_name = "rbf");
 
 /// Phase 3's start (appendix B): n_u inducing inputs at k-means centres of `all_inputs`
-/// [n, D], clustered in the kernel's metric (inputs divided by the trained lengthscales,
+/// [n, D], clustered in the kernel's metric (inputs divided by the trained input scales,
 /// so that an input with a large range does not dominate), parts shared with `exact`,
 /// q(u) set to the exact GP's posterior there. Seeds k-means with
 /// derive_seed(seed, "inducing", 0).
@@ -41,7 +47,12 @@ gp::SparseVariationalGp make_sparse_root(const gp::ExactGpImpl& exact, const at:
 /// A sparse root of the right shapes (M inducing inputs in D dimensions) whose values a
 /// checkpoint restore overwrites.
 gp::SparseVariationalGp sparse_root_skeleton(std::int64_t inducing_points, std::int64_t dimensions,
-                                             bool train_inducing_inputs);
+                                             bool train_inducing_inputs,
+                                             const std::string& kernel_name = "rbf");
+
+/// The kernel name a joint checkpoint records ("rbf" for checkpoints made before kernels
+/// had names).
+std::string root_kernel_name(const io::Checkpoint& checkpoint);
 
 /// The sparse root stored in a checkpoint under "param/<prefix>..." (e.g. "root."), shapes
 /// taken from the checkpoint. Throws io::CheckpointError naming `source` when a parameter

@@ -6,8 +6,10 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
-#include "pde/random.h"
+#include "util/name_list.h"
+#include "util/random.h"
 
 namespace bhpm::nn {
 
@@ -32,16 +34,37 @@ struct UniformBounds {
   double weight, bias;
 };
 
-UniformBounds initial_bounds(const SineMlpOptions& o, std::int64_t layer) {
-  const double in = layer == 0 ? SineMlpOptions::kInputs : static_cast<double>(o.width);
-  const double out = layer == o.hidden_layers ? 1.0 : static_cast<double>(o.width);
-  if (o.initialization == "glorot") return {std::sqrt(6.0 / (in + out)), 0.0};
+/// SIREN's scheme (Sitzmann et al. 2020): first layer U(+-1/in), later layers
+/// U(+-sqrt(6/in)/omega_h); biases U(+-1/sqrt(in)).
+UniformBounds siren_bounds(const SineMlpOptions& o, std::int64_t layer, double in, double) {
   const double hidden = std::sqrt(6.0 / in) / o.hidden_omega;
   return {layer == 0 ? 1.0 / in : hidden, 1.0 / std::sqrt(in)};
 }
 
+/// Glorot's uniform scheme: U(+-sqrt(6/(in + out))), zero biases.
+UniformBounds glorot_bounds(const SineMlpOptions&, std::int64_t, double in, double out) {
+  return {std::sqrt(6.0 / (in + out)), 0.0};
+}
+
+using BoundsRule = UniformBounds (*)(const SineMlpOptions&, std::int64_t, double, double);
+
+/// The initialisation schemes, by name: the one table initialization_names() lists.
+const std::vector<std::pair<std::string, BoundsRule>>& initialization_table() {
+  static const std::vector<std::pair<std::string, BoundsRule>> table = {
+      {"siren", siren_bounds}, {"glorot", glorot_bounds}};
+  return table;
+}
+
+UniformBounds initial_bounds(const SineMlpOptions& o, std::int64_t layer) {
+  const double in = layer == 0 ? SineMlpOptions::kInputs : static_cast<double>(o.width);
+  const double out = layer == o.hidden_layers ? 1.0 : static_cast<double>(o.width);
+  for (const auto& [name, rule] : initialization_table())
+    if (name == o.initialization) return rule(o, layer, in, out);
+  throw std::logic_error("sine MLP: unvalidated initialization \"" + o.initialization + "\"");
+}
+
 /// Fills `count` values of U(-bound, bound) into `values` from `rng`.
-void append_uniform(pde::Rng& rng, double bound, std::int64_t count, std::vector<double>& values) {
+void append_uniform(util::Rng& rng, double bound, std::int64_t count, std::vector<double>& values) {
   for (std::int64_t i = 0; i < count; ++i) values.push_back(bound * (2.0 * rng.uniform() - 1.0));
 }
 
@@ -81,9 +104,17 @@ void validate(const SineMlpOptions& options) {
   require_at_least_one("width", options.width);
   require_positive("first_omega", options.first_omega);
   require_positive("hidden_omega", options.hidden_omega);
-  if (options.initialization != "siren" && options.initialization != "glorot")
-    throw std::invalid_argument("sine MLP: initialization must be 'siren' or 'glorot' (got '" +
-                                options.initialization + "')");
+  util::require_listed(options.initialization, initialization_names(), "sine MLP",
+                       "initialization");
+}
+
+const std::vector<std::string>& initialization_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> listed;
+    for (const auto& entry : initialization_table()) listed.push_back(entry.first);
+    return listed;
+  }();
+  return names;
 }
 
 SineMlpImpl::SineMlpImpl(const SineMlpOptions& options) : options_(options) {
@@ -97,7 +128,7 @@ void SineMlpImpl::reset() {
   // Per leaf, layer by layer: the weights [in, out], then the biases [out].
   std::vector<std::vector<double>> weights(layers), biases(layers);
   for (std::int64_t leaf = 0; leaf < o.leaves; ++leaf) {
-    pde::Rng rng(pde::derive_seed(o.seed, "sine_mlp", static_cast<std::uint64_t>(leaf)));
+    util::Rng rng(util::derive_seed(o.seed, "sine_mlp", static_cast<std::uint64_t>(leaf)));
     for (std::int64_t l = 0; l < layers; ++l) {
       const std::int64_t in = l == 0 ? SineMlpOptions::kInputs : o.width;
       const std::int64_t out = l == o.hidden_layers ? 1 : o.width;

@@ -25,17 +25,12 @@
 /// pixels of detail) starts with u_xxx far larger than u, and the fitted leaf keeps
 /// oscillations between the measurements that ruin the derivatives the root learns from.
 /// Our fields are smooth PDE solutions whose finest features (Burgers fronts, KdV
-/// solitons) the network reaches through its depth. bench/leaf_omega (one leaf, 2048
-/// noise-free samples, Adam lr 1e-3, 3000 steps, two seeds; relative RMSE on other grid
-/// points) measured:
-///   Burgers  omega_0 =  1: u 1.6-1.9e-2, u_xxx 0.48;  3: u 1.2-1.4e-2, u_xxx 0.48-0.69;
-///            10: u 1.9-2.1e-2, u_xxx 5.2-6.2;  30: u 0.33-0.34, u_xxx 450-520.
-///   KdV      omega_0 =  1: u 4.1-5.3e-2, u_xxx 0.33-0.38;  3: u 2.0-4.5e-2, u_xxx 0.23-0.25;
-///            10: u 1.3-1.5e-2, u_xxx 0.30-0.38;  30: u 0.16-0.18, u_xxx 12-13.
-/// omega_0 = 3 is the best compromise on both; SIREN's full scheme (omega_0 = omega_h =
-/// 30) gave worse derivatives still. A dataset with finer features can raise omega_0.
+/// solitons) the network reaches through its depth. bench/leaf_omega compares omega_0 =
+/// 1, 3, 10 and 30 on Burgers and KdV (docs/numerics.md, "Leaves: the first layer's
+/// frequency scale"): 3 is the best compromise on both. A dataset with finer features can
+/// raise omega_0.
 ///
-/// Weights are deterministic: leaf i draws from pde::Rng(derive_seed(seed, "sine_mlp",
+/// Weights are deterministic: leaf i draws from util::Rng(derive_seed(seed, "sine_mlp",
 /// i)), so leaf i has the same weights whatever the number of leaves.
 
 #include <torch/nn/cloneable.h>
@@ -57,12 +52,15 @@ struct SineMlpOptions {
   std::int64_t width = 64;               ///< units per hidden layer (>= 1)
   double first_omega = 3.0;              ///< omega_0 (> 0, finite): first-layer frequency scale
   double hidden_omega = 1.0;             ///< omega_h (> 0, finite): later layers' scale
-  std::string initialization = "siren";  ///< "siren" | "glorot"
+  std::string initialization = "siren";  ///< one of initialization_names()
   std::uint64_t seed = 0;                ///< weights of leaf i come from derive_seed(seed, ., i)
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule it breaks.
 void validate(const SineMlpOptions& options);
+
+/// The initialisation schemes: "siren" (Sitzmann et al. 2020) and "glorot".
+const std::vector<std::string>& initialization_names();
 
 /// The domain box [x_min, x_max] x [t_min, t_max] of one leaf (max > min, finite).
 struct DomainBox {

@@ -1,4 +1,5 @@
 #include "pde/equation.h"
+#include "util/name_list.h"
 
 #include <cmath>
 #include <sstream>
@@ -43,10 +44,8 @@ Equation make_equation(const EquationOptions& options) {
                                   "a nonlinear expression, or both");
     return {name, options.linear, nonlinear};
   }
-  std::string known;
-  for (const auto& n : equation_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument(prefix + ".name: unknown equation '" + name + "' (known: " + known +
-                              ")");
+  throw std::invalid_argument(prefix + ".name: unknown equation '" + name +
+                              "' (known: " + util::quoted_alternatives(equation_names()) + ")");
 }
 
 std::string Equation::describe() const {

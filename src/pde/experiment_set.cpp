@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::pde {
 
@@ -21,7 +21,7 @@ void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, st
   set.sample_index = at::empty({experiments, options.n_st}, at::kLong);
   at::Tensor noise = at::empty({experiments, options.n_st}, at::kDouble);
   for (std::int64_t e = 0; e < experiments; ++e) {
-    Rng rng(derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
+    util::Rng rng(util::derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
     const auto chosen = rng.sample_without_replacement(times * points, options.n_st);
     std::int64_t* index = set.sample_index[e].data_ptr<std::int64_t>();
     double* eta = noise[e].data_ptr<double>();

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "pde/expression.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::pde {
 
@@ -57,8 +57,8 @@ at::Tensor periodic_kernel_eigenvalues(const PeriodicGrid& grid, const PeriodicG
 at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions& options,
                               std::uint64_t seed) {
   const at::Tensor eigenvalues = periodic_kernel_eigenvalues(grid, options);
-  Rng rng(seed);
-  const at::Tensor noise = normal_tensor(rng, {grid.points()});
+  util::Rng rng(seed);
+  const at::Tensor noise = util::normal_tensor(rng, {grid.points()});
   return grid.to_physical(at::sqrt(eigenvalues) * grid.to_spectral(noise));
 }
 
@@ -115,7 +115,7 @@ at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialCondit
     std::vector<at::Tensor> samples;
     for (std::int64_t e = 0; e < count; ++e)
       samples.push_back(sample_periodic_gp(grid, options.gp,
-                                           derive_seed(seed, stream, static_cast<std::uint64_t>(e))));
+                                           util::derive_seed(seed, stream, static_cast<std::uint64_t>(e))));
     return at::stack(samples);
   }
   at::Tensor u0;

@@ -66,7 +66,7 @@ struct InitialConditionOptions {
   std::string field_prefix = "initial_condition";  ///< names fields in error messages
 };
 
-/// u0 [count, n]; experiment e of a GP set uses derive_seed(seed, stream, e).
+/// u0 [count, n]; experiment e of a GP set uses util::derive_seed(seed, stream, e).
 at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialConditionOptions& options,
                                    std::int64_t count, std::uint64_t seed,
                                    const std::string& stream);

@@ -1,6 +1,6 @@
 #include "report/html_report.h"
 
-#include "report/number_text.h"
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -32,11 +32,11 @@ std::string cell(const std::string& text, bool numeric = true) {
   return numeric ? "<td>" + text + "</td>" : "<td class=\"text\">" + escape_html(text) + "</td>";
 }
 
-std::string operator_row(const std::string& label, const OperatorScores& scores) {
-  return "<tr>" + cell(label, false) + cell(format_number(scores.points)) + cell(format_number(scores.rmse)) +
-         cell(format_number(scores.relative_rmse)) + cell(format_number(scores.median_nlpd)) +
-         cell(format_number(scores.mean_nlpd)) + cell(format_percent(scores.coverage50)) +
-         cell(format_percent(scores.coverage90)) + cell(format_percent(scores.coverage95)) + "</tr>\n";
+std::string operator_row(const std::string& label, const eval::OperatorScores& scores) {
+  return "<tr>" + cell(label, false) + cell(util::format_number(scores.points)) + cell(util::format_number(scores.rmse)) +
+         cell(util::format_number(scores.relative_rmse)) + cell(util::format_number(scores.median_nlpd)) +
+         cell(util::format_number(scores.mean_nlpd)) + cell(util::format_percent(scores.coverage50)) +
+         cell(util::format_percent(scores.coverage90)) + cell(util::format_percent(scores.coverage95)) + "</tr>\n";
 }
 
 std::string operator_table(const ReportMetrics& metrics) {
@@ -57,10 +57,10 @@ std::string operator_table(const ReportMetrics& metrics) {
 
 std::string prediction_row(const PredictionSummary& summary) {
   return "<tr>" + cell(summary.file, false) + cell(summary.initial_condition, false) +
-         cell(summary.sampler + " / " + summary.solver, false) + cell(format_number(summary.samples)) +
-         cell(format_number(summary.diverged)) + cell(format_number(summary.relative_l2)) +
-         cell(format_number(summary.rmse)) + cell(format_percent(summary.coverage95)) +
-         cell(format_number(summary.rms_std)) + cell(format_number(summary.rmse_over_rms_std)) + "</tr>\n";
+         cell(summary.sampler + " / " + summary.solver, false) + cell(util::format_number(summary.samples)) +
+         cell(util::format_number(summary.diverged)) + cell(util::format_number(summary.relative_l2)) +
+         cell(util::format_number(summary.rmse)) + cell(util::format_percent(summary.coverage95)) +
+         cell(util::format_number(summary.rms_std)) + cell(util::format_number(summary.rmse_over_rms_std)) + "</tr>\n";
 }
 
 std::string prediction_table(const std::vector<PredictionSummary>& predictions) {

@@ -6,6 +6,7 @@
 
 #include "report/figure_writer.h"
 #include "report/gnuplot.h"
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -68,9 +69,8 @@ std::vector<std::size_t> evenly_spaced_indices(std::size_t count, std::size_t k)
 }
 
 std::string range_command(const std::string& axis, double low, double high) {
-  char text[96];
-  std::snprintf(text, sizeof text, "range [%.10g:%.10g]\n", low, high);
-  return "set " + axis + text;
+  return "set " + axis + "range [" + util::format_significant(low, 10) + ":" +
+         util::format_significant(high, 10) + "]\n";
 }
 
 }  // namespace bhpm::report

@@ -1,4 +1,5 @@
 #include "report/plot_data.h"
+#include "util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,13 +37,11 @@ std::size_t write_block(std::ofstream& file, const Columns& columns) {
       throw std::invalid_argument("plot data: columns of one block differ in length (" +
                                   std::to_string(column.size()) + " and " +
                                   std::to_string(rows) + ")");
-  char number[32];
   std::size_t written = 0;
   for (std::size_t row = 0; row < rows; ++row) {
     if (!row_is_finite(columns, row)) continue;
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      std::snprintf(number, sizeof number, "%.10g", columns[c][row]);
-      file << (c ? " " : "") << number;
+      file << (c ? " " : "") << util::format_significant(columns[c][row], 10);
     }
     file << '\n';
     ++written;

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "report/gnuplot.h"
-#include "report/number_text.h"
+#include "util/number_format.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
 
@@ -46,10 +46,10 @@ std::string shared_y_range(const std::vector<Columns>& blocks) {
 std::string profile_panel(const std::string& data, std::size_t block, double time, double samples,
                           bool with_truth) {
   const std::string source = FigureWriter::data_reference(data) + " index " + std::to_string(block);
-  std::string commands = "set title " + gnuplot_string("t = " + format_number(time)) + "\nplot " +
+  std::string commands = "set title " + gnuplot_string("t = " + util::format_number(time)) + "\nplot " +
                          source + " using 1:3:4 with filledcurves fc rgb '#9ecae1' fs solid 0.7 noborder title '95% band (2.5 to 97.5 %)', " +
                          source + " using 1:2 with lines lw 2 lc rgb '#08519c' title " +
-                         gnuplot_string("mean of " + format_number(samples) + " samples");
+                         gnuplot_string("mean of " + util::format_number(samples) + " samples");
   if (with_truth) commands += ", " + source + " using 1:5 with lines dt 2 lw 2 lc rgb 'black' title 'truth'";
   return commands + "\n";
 }
@@ -63,8 +63,8 @@ Figure draw_profiles(FigureWriter& writer, const PredictionFile& prediction, con
   const int columns = times.size() > 2 ? 2 : static_cast<int>(times.size());
   const int rows = rows_for(static_cast<int>(times.size()), columns);
   std::string commands =
-      multiplot_commands(rows, columns, file + ": ensemble mean and 95% band, " + format_number(prediction.samples) +
-                                            " samples (" + format_number(prediction.diverged) + " diverged); " +
+      multiplot_commands(rows, columns, file + ": ensemble mean and 95% band, " + util::format_number(prediction.samples) +
+                                            " samples (" + util::format_number(prediction.diverged) + " diverged); " +
                                             prediction.initial_condition) +
       "set xlabel " + gnuplot_string(kXLabel) + "\nset ylabel 'u (dimensionless)'\nset grid\n" +
       "set key top right box opaque\n" + shared_y_range(blocks);

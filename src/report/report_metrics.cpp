@@ -19,7 +19,7 @@ json count(double value) {
   return value;
 }
 
-json operator_json(const OperatorScores& scores) {
+json operator_json(const eval::OperatorScores& scores) {
   return {{"file", std::filesystem::path(scores.file).filename().string()},
           {"points", count(scores.points)},
           {"rmse", scores.rmse},

@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "report/operator_scores.h"
+#include "eval/metrics_json.h"
 #include "report/prediction_file.h"
 
 namespace bhpm::report {
 
 struct ReportMetrics {
-  std::optional<OperatorScores> held_out;       ///< RUN_DIR/metrics.json
-  std::optional<OperatorScores> training_grid;  ///< RUN_DIR/metrics-train.json
+  std::optional<eval::OperatorScores> held_out;       ///< RUN_DIR/metrics.json
+  std::optional<eval::OperatorScores> training_grid;  ///< RUN_DIR/metrics-train.json
   std::vector<PredictionSummary> predictions;   ///< one per prediction file
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-/// The report of a run folder (the pipeline's last stage, DESIGN.md): PNG figures drawn
+/// The report of a run folder (the last stage of `bhpm run`): PNG figures drawn
 /// with gnuplot, an index.html with a metrics table, and metrics.json with the table's
 /// numbers, written to RUN_DIR/report (docs/run-folder.md, "report/").
 ///

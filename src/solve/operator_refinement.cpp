@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pde/random.h"
+#include "util/random.h"
 
 namespace bhpm::solve {
 
@@ -21,7 +21,7 @@ void require(bool ok, const std::string& field, const std::string& rule, double 
 }
 
 /// `count` rows of v [N, D] drawn uniformly without replacement (all rows when N <= count).
-at::Tensor monte_carlo_rows(const at::Tensor& v, std::int64_t count, pde::Rng& rng) {
+at::Tensor monte_carlo_rows(const at::Tensor& v, std::int64_t count, util::Rng& rng) {
   if (v.size(0) <= count) return v;
   const std::vector<std::int64_t> rows = rng.sample_without_replacement(v.size(0), count);
   return v.index_select(0, at::tensor(rows, at::kLong));
@@ -88,7 +88,7 @@ namespace {
 
 /// Step 3 for one member: new inputs, their joint draw, the extended conditioning set.
 void add_conditioning_points(RefinedSample& member, const RefinementOptions& options,
-                             pde::Rng& rng) {
+                             util::Rng& rng) {
   at::Tensor new_inputs;
   {
     const at::AutoGradMode grad(true);
@@ -126,7 +126,7 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
         continue;
       }
       const std::int64_t size = member.operator_sample.size();
-      pde::Rng rng(pde::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
+      util::Rng rng(util::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
                                     static_cast<std::uint64_t>(size)));
       member.inputs = monte_carlo_rows(inputs_of(member.solution), options.monte_carlo_points, rng);
       const double l_c = member.operator_sample.variance(member.inputs).mean().item<double>();

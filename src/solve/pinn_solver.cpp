@@ -11,10 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "gp/argument_checks.h"
-#include "model/adam_phase.h"
+#include "util/tensor_checks.h"
 #include "nn/taylor_forward.h"
-#include "pde/random.h"
+#include "util/learning_rate_schedule.h"
+#include "util/random.h"
+#include "util/number_format.h"
 
 namespace bhpm::solve {
 
@@ -25,12 +26,6 @@ const auto kReal = at::TensorOptions().dtype(at::kDouble);
 /// Points per output evaluation chunk (per member), bounding its memory.
 constexpr std::int64_t kOutputChunkPoints = 1 << 16;
 
-std::string number_text(double value) {
-  std::ostringstream text;
-  text << value;
-  return text.str();
-}
-
 void require_count(const std::string& field, std::int64_t value) {
   if (value < 1)
     throw std::invalid_argument("PINN: " + field + " must be >= 1 (got " + std::to_string(value) +
@@ -40,7 +35,7 @@ void require_count(const std::string& field, std::int64_t value) {
 void require_rate(const std::string& field, double value) {
   if (!(std::isfinite(value) && value > 0.0))
     throw std::invalid_argument("PINN: " + field + " must be finite and > 0 (got " +
-                                number_text(value) + ")");
+                                util::format_significant(value, 6) + ")");
 }
 
 /// K from the samples' input dimension D = K + 1; checks S >= 1 and 1 <= K <= kMaxOrder.
@@ -62,22 +57,22 @@ void check_problem(const PinnProblem& problem) {
   const at::Tensor& u0 = problem.u0;
   if (!u0.defined() || u0.dim() != 1 || u0.size(0) != n || !u0.is_floating_point())
     throw std::invalid_argument("PINN: u0 must be a real [n] tensor with n = grid points = " +
-                                std::to_string(n) + " (got " + gp::describe_tensor(u0) + ")");
+                                std::to_string(n) + " (got " + util::describe_tensor(u0) + ")");
   if (!at::isfinite(u0).all().item<bool>()) throw std::invalid_argument("PINN: u0 must be finite");
   const at::Tensor& t = problem.t;
   if (!t.defined() || t.dim() != 1 || t.size(0) < 2 || !t.is_floating_point())
     throw std::invalid_argument("PINN: t must be a real [T] tensor with T >= 2 output times (got " +
-                                gp::describe_tensor(t) + ")");
+                                util::describe_tensor(t) + ")");
   if (!at::isfinite(t).all().item<bool>()) throw std::invalid_argument("PINN: t must be finite");
   if (t[0].item<double>() != 0.0)
     throw std::invalid_argument("PINN: t[0] must be 0, the time of u0 (got " +
-                                number_text(t[0].item<double>()) + ")");
+                                util::format_significant(t[0].item<double>(), 6) + ")");
   const at::Tensor steps = t.narrow(0, 1, t.size(0) - 1) - t.narrow(0, 0, t.size(0) - 1);
   if (!(steps > 0).all().item<bool>()) {
     const std::int64_t i = (steps <= 0).nonzero()[0][0].item<std::int64_t>() + 1;
     throw std::invalid_argument("PINN: t must be strictly increasing (got t[" + std::to_string(i) +
-                                "] = " + number_text(t[i].item<double>()) + " after " +
-                                number_text(t[i - 1].item<double>()) + ")");
+                                "] = " + util::format_significant(t[i].item<double>(), 6) + " after " +
+                                util::format_significant(t[i - 1].item<double>(), 6) + ")");
   }
 }
 
@@ -103,12 +98,12 @@ PointBatch draw_points(const PinnProblem& problem, const at::Tensor& grid_x, con
   const std::int64_t n = grid.points();
   std::vector<at::Tensor> xs, ts, targets;
   for (const std::uint64_t member_seed : member_seeds) {
-    pde::Rng rng(
-        pde::derive_seed(member_seed, "pinn_points", static_cast<std::uint64_t>(iteration)));
+    util::Rng rng(
+        util::derive_seed(member_seed, "pinn_points", static_cast<std::uint64_t>(iteration)));
     const at::Tensor x_c =
-        grid.x_min() + grid.length() * pde::uniform_tensor(rng, {layout.collocation});
-    const at::Tensor t_c = t_end * pde::uniform_tensor(rng, {layout.collocation});
-    const at::Tensor t_b = t_end * pde::uniform_tensor(rng, {layout.boundary});
+        grid.x_min() + grid.length() * util::uniform_tensor(rng, {layout.collocation});
+    const at::Tensor t_c = t_end * util::uniform_tensor(rng, {layout.collocation});
+    const at::Tensor t_b = t_end * util::uniform_tensor(rng, {layout.boundary});
     std::vector<std::int64_t> indices(layout.initial);
     for (std::int64_t& index : indices) index = static_cast<std::int64_t>(rng.below(n));
     const at::Tensor index = at::tensor(indices, at::kLong);
@@ -129,10 +124,10 @@ PinnLoss member_losses(const nn::LeafDerivatives& jet, const at::Tensor& u0_targ
   const at::Tensor v = u.narrow(2, 0, layout.collocation).permute({1, 2, 0}).contiguous();
   const at::Tensor f = samples.evaluate(v);
   if (!f.defined() || f.dim() != 2 || f.size(0) != members || f.size(1) != layout.collocation)
-    throw std::invalid_argument("PINN: the operator samples' evaluate(v " + gp::describe_tensor(v) +
+    throw std::invalid_argument("PINN: the operator samples' evaluate(v " + util::describe_tensor(v) +
                                 ") must return [S, P] = [" + std::to_string(members) + ", " +
                                 std::to_string(layout.collocation) + "] (got " +
-                                gp::describe_tensor(f) + ")");
+                                util::describe_tensor(f) + ")");
   PinnLoss loss;
   loss.residual = (jet.u_t.narrow(1, 0, layout.collocation) - f).square().mean(1);
   const at::Tensor lower = u.narrow(0, 0, order);  // d^k u, k < K
@@ -250,21 +245,19 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
 
   nn::SineMlpOptions network_options = options.network;
   network_options.leaves = members;
-  network_options.seed = pde::derive_seed(options.seed, "pinn_network", 0);
+  network_options.seed = util::derive_seed(options.seed, "pinn_network", 0);
   nn::SineMlp net(network_options);
   const std::vector<nn::DomainBox> boxes(
       members, nn::DomainBox{problem.grid.x_min(), problem.grid.x_max(), 0.0, t_end});
   std::vector<std::uint64_t> member_seeds;
   for (std::int64_t s = 0; s < members; ++s)
     member_seeds.push_back(
-        pde::derive_seed(options.seed, "pinn_member", static_cast<std::uint64_t>(s)));
+        util::derive_seed(options.seed, "pinn_member", static_cast<std::uint64_t>(s)));
 
   const std::vector<at::Tensor> parameters = net->parameters();
   torch::optim::Adam adam(parameters, torch::optim::AdamOptions(options.learning_rate));
-  model::AdamSchedule schedule;
-  schedule.iterations = options.iterations;
-  schedule.learning_rate = options.learning_rate;
-  schedule.final_learning_rate = options.final_learning_rate;
+  const util::LearningRateSchedule schedule{options.iterations, options.learning_rate,
+                                            options.final_learning_rate};
 
   MemberHealth health(members);
   std::int64_t done = 0;
@@ -276,9 +269,9 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
     const std::string step = std::to_string(done + 1);
     health.fail_unless(at::isfinite(values.total), [&](std::int64_t s) {
       return "PINN loss not finite at iteration " + step + " (residual " +
-             number_text(values.residual[s].item<double>()) + ", boundary " +
-             number_text(values.boundary[s].item<double>()) + ", initial " +
-             number_text(values.initial[s].item<double>()) + ")";
+             util::format_significant(values.residual[s].item<double>(), 6) + ", boundary " +
+             util::format_significant(values.boundary[s].item<double>(), 6) + ", initial " +
+             util::format_significant(values.initial[s].item<double>(), 6) + ")";
     });
     if (!health.any_sound()) {
       ++done;
@@ -293,7 +286,7 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
     zero_failed_gradients(parameters, health.sound());
     for (auto& group : adam.param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options())
-          .lr(model::learning_rate_at(schedule, done));
+          .lr(util::learning_rate_at(schedule, done));
     adam.step();
     ++done;
     if (progress && (done % report_every == 0 || done == options.iterations))

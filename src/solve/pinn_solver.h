@@ -20,11 +20,9 @@
 /// [0, t_end]; t_j uniform in [0, t_end]; x_l random grid points (where u0 is known).
 /// u, its x-derivatives and u_t come from one Taylor-mode pass (nn/taylor_forward.h) over
 /// the points of all members. Adam, with the rate cosine-annealed from learning_rate to
-/// final_learning_rate (model::learning_rate_at). Everything is double on the CPU.
+/// final_learning_rate (util/learning_rate_schedule.h). Everything is double on the CPU.
 ///
-/// Cost (bench/pinn_step, 1 thread, paper batch sizes, 6 x 64): about 95 ms per member and
-/// iteration for K = 2 and 125 ms for K = 3, i.e. 1.3 h per Burgers sample (5e4 iterations)
-/// and 10 h per KdV sample (3e5) on one core.
+/// Cost: bench/pinn_step times one iteration (docs/numerics.md, "Speed of predictions").
 ///
 /// Divergence: a member whose loss, gradient or output is not finite is marked diverged
 /// (EnsembleSolution::diverged, with a message naming the iteration), its output rows are

@@ -4,12 +4,16 @@
 #include <ATen/core/grad_mode.h>
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "gp/conditioned_gp.h"
-#include "pde/random.h"
 #include "solve/spectral_ensemble.h"
+#include "util/name_list.h"
+#include "util/number_format.h"
+#include "util/random.h"
 
 namespace bhpm::solve {
 
@@ -17,35 +21,32 @@ namespace {
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 
-/// "<prefix><value in %.3e><suffix>".
-std::string with_number(const std::string& prefix, double value, const std::string& suffix) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3e", value);
-  return prefix + text + suffix;
+Solver spectral_solver(const PredictionProblem& problem, const PredictorOptions&,
+                       const PredictionProgress&) {
+  return [&problem](std::shared_ptr<const gp::FunctionSamples> samples) {
+    return solve_spectral_ensemble(problem.grid, std::move(samples), problem.u0, problem.solve);
+  };
 }
 
-Solver make_solver(const PredictionProblem& problem, const PredictorOptions& options,
+Solver pinn_solver(const PredictionProblem& problem, const PredictorOptions& options,
                    const PredictionProgress& progress) {
-  if (options.solver == "spectral")
-    return [&problem](std::shared_ptr<const gp::FunctionSamples> samples) {
-      return solve_spectral_ensemble(problem.grid, std::move(samples), problem.u0, problem.solve);
-    };
   PinnOptions pinn = options.pinn;
   pinn.seed = options.seed;
   return [&problem, pinn, progress](std::shared_ptr<const gp::FunctionSamples> samples) {
     const PinnProblem pinn_problem{problem.grid, problem.u0, pde::output_times(problem.solve)};
     const auto report = [&](std::int64_t iteration, const PinnLoss& loss) {
       if (progress)
-        progress(with_number("PINN iteration " + std::to_string(iteration) + ": median member loss ",
-                             loss.total.nanmedian().item<double>(), ""));
+        progress("PINN iteration " + std::to_string(iteration) + ": median member loss " +
+                 util::format_scientific(loss.total.nanmedian().item<double>(), 3));
     };
     const std::int64_t every = std::max<std::int64_t>(1, pinn.iterations / 10);
     return solve_pinn_ensemble(pinn_problem, *samples, pinn, report, every);
   };
 }
 
-Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const PredictorOptions& options,
-                            const Solver& solve) {
+Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const PredictionProblem&,
+                            const PredictorOptions& options, const Solver& solve,
+                            const PredictionProgress&) {
   gp::PathwiseOptions pathwise = options.pathwise;
   pathwise.seed = options.seed;
   return {solve(std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise)), {}};
@@ -56,15 +57,16 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
                                const Solver& solve, const PredictionProgress& progress) {
   std::vector<gp::ConditionedGp> starts;
   for (std::int64_t s = 0; s < options.samples; ++s) {
-    pde::Rng rng(pde::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
+    util::Rng rng(util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
     starts.push_back(gp::condition_on_inducing_draw(root, rng));
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
   const auto report = [&](std::size_t sample, const RefinementRound& round) {
     if (progress)
-      progress(with_number("sample " + std::to_string(sample) + ": L_c = ", round.expected_variance,
-                           " with " + std::to_string(round.conditioning_points) + " conditioning points"));
+      progress("sample " + std::to_string(sample) + ": L_c = " +
+               util::format_scientific(round.expected_variance, 3) + " with " +
+               std::to_string(round.conditioning_points) + " conditioning points");
   };
   const std::int64_t dimensions = root.kernel()->dimensions();
   Prediction prediction;
@@ -87,18 +89,47 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   return prediction;
 }
 
+using SolverFactory = Solver (*)(const PredictionProblem&, const PredictorOptions&,
+                                  const PredictionProgress&);
+using Sampler = Prediction (*)(const gp::SparseVariationalGpImpl&, const PredictionProblem&,
+                               const PredictorOptions&, const Solver&, const PredictionProgress&);
+
+/// The solvers and samplers, by name: the one table of each that the names, the checks
+/// and the dispatch read.
+const std::vector<std::pair<std::string, SolverFactory>>& solver_table() {
+  static const std::vector<std::pair<std::string, SolverFactory>> table = {
+      {"spectral", spectral_solver}, {"pinn", pinn_solver}};
+  return table;
+}
+
+const std::vector<std::pair<std::string, Sampler>>& sampler_table() {
+  static const std::vector<std::pair<std::string, Sampler>> table = {
+      {"conditioned", predict_conditioned}, {"pathwise", predict_pathwise}};
+  return table;
+}
+
+template <class Entry>
+std::vector<std::string> names_of(const std::vector<Entry>& table) {
+  std::vector<std::string> names;
+  for (const Entry& entry : table) names.push_back(entry.first);
+  return names;
+}
+
+template <class Entry>
+auto lookup(const std::vector<Entry>& table, const std::string& name) {
+  for (const Entry& entry : table)
+    if (entry.first == name) return entry.second;
+  throw std::logic_error("predict: unvalidated name \"" + name + "\"");
+}
+
 }  // namespace
 
 void validate(const PredictorOptions& options) {
   if (options.samples < 1)
     throw std::invalid_argument("predict: samples must be >= 1 (got " +
                                 std::to_string(options.samples) + ")");
-  if (options.sampler != "conditioned" && options.sampler != "pathwise")
-    throw std::invalid_argument("predict: sampler must be \"conditioned\" or \"pathwise\" (got \"" +
-                                options.sampler + "\")");
-  if (options.solver != "spectral" && options.solver != "pinn")
-    throw std::invalid_argument("predict: solver must be \"spectral\" or \"pinn\" (got \"" +
-                                options.solver + "\")");
+  util::require_listed(options.sampler, sampler_names(), "predict", "sampler");
+  util::require_listed(options.solver, solver_names(), "predict", "solver");
   gp::validate(options.pathwise);
   validate(options.refinement);
   validate(options.pinn);
@@ -111,9 +142,18 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root, const Predi
     throw std::invalid_argument("predict: the initial condition must have " +
                                 std::to_string(problem.grid.points()) + " grid values");
   const at::NoGradGuard no_grad;
-  const Solver solve = make_solver(problem, options, progress);
-  return options.sampler == "pathwise" ? predict_pathwise(root, options, solve)
-                                       : predict_conditioned(root, problem, options, solve, progress);
+  const Solver solve = lookup(solver_table(), options.solver)(problem, options, progress);
+  return lookup(sampler_table(), options.sampler)(root, problem, options, solve, progress);
+}
+
+const std::vector<std::string>& sampler_names() {
+  static const std::vector<std::string> names = names_of(sampler_table());
+  return names;
+}
+
+const std::vector<std::string>& solver_names() {
+  static const std::vector<std::string> names = names_of(solver_table());
+  return names;
 }
 
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,

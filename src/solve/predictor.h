@@ -30,8 +30,8 @@ namespace bhpm::solve {
 
 struct PredictorOptions {
   std::int64_t samples = 32;           ///< S (>= 1)
-  std::string sampler = "conditioned"; ///< "conditioned" (Algorithm 1) | "pathwise"
-  std::string solver = "spectral";     ///< "spectral" | "pinn"
+  std::string sampler = "conditioned"; ///< one of sampler_names()
+  std::string solver = "spectral";     ///< one of solver_names()
   gp::PathwiseOptions pathwise;        ///< features (seed: taken from `seed`)
   RefinementOptions refinement;        ///< tolerance in units of f^2 (seed: from `seed`)
   PinnOptions pinn;                    ///< (seed: from `seed`)
@@ -40,6 +40,11 @@ struct PredictorOptions {
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
 void validate(const PredictorOptions& options);
+
+/// The samplers: "conditioned" (Algorithm 1) and "pathwise" (Wilson et al. 2020).
+const std::vector<std::string>& sampler_names();
+/// The solvers: "spectral" (ETDRK4) and "pinn" (appendix C).
+const std::vector<std::string>& solver_names();
 
 /// The IBVP: u(x, 0) = u0 on a periodic grid, solved to solve.t_end with snapshots every
 /// solve.output_dt (spectral: also the time step solve.stepper.dt).

@@ -11,7 +11,7 @@
 #include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
 #include "pde/initial_condition.h"
-#include "pde/random.h"
+#include "util/random.h"
 #include "solve/spectral_ensemble.h"
 
 namespace bhpm::solve {

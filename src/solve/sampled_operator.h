@@ -1,12 +1,12 @@
 #pragma once
-/// Operator samples as the explicit part of a spectral time step (paper section 2.3 with
-/// DESIGN.md "IBVP solvers", spectral): u_t = f_s(u, u_x, .., d^K u/dx^K) is split as
+/// Operator samples as the explicit part of a spectral time step (paper section 2.3;
+/// docs/numerics.md, "Predictions"): u_t = f_s(u, u_x, .., d^K u/dx^K) is split as
 ///   u_t = L u + N_s(v),  L = sum_m c_m d^m/dx^m,  N_s(v) = f_s(v) - sum_m c_m v_m,
 /// with L treated exactly by ETDRK4 and N_s explicitly. Any c gives the same equation; c
 /// decides the stiffness left in N_s. The linear mean w . v + b of the root is such an L,
 /// but its weights are a least-squares projection that need not carry the stiff part
-/// (issue 4 note, finding 1: the learned Burgers mean had +0.018 u_xx against the true
-/// 0.1 u_xx, the KdV mean -0.18 u_xxx against -1); the kernel part carries the rest, and
+/// (docs/numerics.md, "Predictions": a learned Burgers mean had +0.018 u_xx against the
+/// true 0.1 u_xx, a KdV mean -0.18 u_xxx against -1); the kernel part carries the rest, and
 /// an explicit 0.08 u_xx or 0.8 u_xxx forces tiny steps. So c is the samples' average
 /// Jacobian c_m = mean_{s,p} df_s/dv_m at the initial condition's inputs: for a linear
 /// operator it is the operator itself, for Burgers' -u u_x + 0.1 u_xx it is (mean(-u_x),

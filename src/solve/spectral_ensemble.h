@@ -1,5 +1,5 @@
 #pragma once
-/// The spectral IBVP solver for operator samples (DESIGN.md "IBVP solvers" (2)): every
+/// The spectral IBVP solver for operator samples (docs/numerics.md, "Predictions"): every
 /// sample f_s is integrated from the same u0 on a periodic grid by the data generator's
 /// ETDRK4 (pde/periodic_solve.h), all S members in one batch, with the samples' average
 /// Jacobian at u0 as the exactly treated linear part (solve/sampled_operator.h). A member

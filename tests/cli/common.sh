@@ -1,5 +1,7 @@
 # Sourced by the CLI test scripts: the bhpm binary ($1), a scratch folder removed on exit,
-# pass/fail counting and a Python that can import h5py ("" when none can).
+# pass/fail counting and a Python that can import h5py. The tests read our files as users
+# will; without such a Python a failing check says so (never a silent skip), and every
+# check that reads a file fails with it.
 set -u
 bhpm="$1"
 work="$(mktemp -d)"
@@ -13,3 +15,7 @@ python=""
 for candidate in python3 /usr/bin/python3; do
   if "$candidate" -c "import h5py" 2>/dev/null; then python="$candidate"; break; fi
 done
+if [ -z "$python" ]; then
+  check "a python3 that imports h5py (package python3-h5py, installed by scripts/install-deps.sh)" 1
+  python=python3
+fi

@@ -60,22 +60,3 @@ PY
     check "$which: $rule" $?
   done
 }
-
-e2e_predict() {  # e2e_predict EXPERIMENT "relative_l2<bound" "band_95>bound": an ensemble for a test experiment
-  local experiment="$1"
-  shift
-  "$bhpm" predict "$work/run" --ic-from "$work/data.h5:$experiment" -o "$work/prediction.h5" -q \
-    > "$work/predict.out" 2>&1
-  check "predict test experiment $experiment" $?
-  cat "$work/predict.out"
-  python3 - "$work/predict.out" "$work/prediction.json" <<'PY'
-import json, re, sys
-text = open(sys.argv[1]).read()
-found = re.search(r"relative L2 error of the mean ([^,]+), RMSE [^,]+, inside the 95% band ([^%]+)%", text)
-diverged = int(re.search(r"diverged: (\d+)", text).group(1))
-json.dump({"relative_l2": float(found.group(1)), "band_95": float(found.group(2)) / 100,
-           "diverged": diverged}, open(sys.argv[2], "w"))
-PY
-  check "read the prediction's summary" $?
-  e2e_expect prediction "$@"
-}

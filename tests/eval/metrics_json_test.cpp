@@ -1,22 +1,22 @@
 // The metrics as JSON text (exact layout, escaping, numbers that read back, null for
-// non-finite values) and as an aligned table.
+// non-finite values), read back by read_operator_scores, and as an aligned table.
 
 #include "eval/metrics_json.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
-#include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <stdexcept>
 
-#include "eval/json_text.h"
 #include "support/error_message.h"
 
 using bhpm::eval::OperatorMetrics;
-using bhpm::eval::json_number;
-using bhpm::eval::json_string;
+using bhpm::eval::read_operator_scores;
 using bhpm::eval::metrics_json;
 using bhpm::eval::metrics_table;
 using ::testing::HasSubstr;
@@ -71,12 +71,27 @@ TEST(MetricsJson, empty_lists_are_written_as_empty_containers) {
 }
 
 TEST(MetricsJson, strings_are_escaped) {
-  EXPECT_EQ(json_string("say \"hi\"\\ok\nnext\ttab\r\b\f"),
-            "\"say \\\"hi\\\"\\\\ok\\nnext\\ttab\\r\\b\\f\"");
-  EXPECT_EQ(json_string(std::string("a\x01z\x1f", 4)), "\"a\\u0001z\\u001f\"");
-  EXPECT_EQ(json_string("u\xe2\x82\x9c"), "\"u\xe2\x82\x9c\"");  // UTF-8 passes through
-  const std::string json = metrics_json(example(), {{"run \"a\"", "C:\\runs\nx"}}, {});
-  EXPECT_THAT(json, HasSubstr("  \"run \\\"a\\\"\": \"C:\\\\runs\\nx\",\n"));
+  const std::string json = metrics_json(example(), {{"run \"a\"", "C:\\runs\nx\t\x01"}}, {});
+  EXPECT_THAT(json, HasSubstr("  \"run \\\"a\\\"\": \"C:\\\\runs\\nx\\t\\u0001\",\n"));
+  EXPECT_EQ(nlohmann::json::parse(json).at("run \"a\"").get<std::string>(), "C:\\runs\nx\t\x01");
+}
+
+TEST(MetricsJson, read_operator_scores_reads_what_metrics_json_wrote) {
+  const std::string path = testing::TempDir() + "metrics_round_trip.json";
+  std::ofstream(path) << metrics_json(example(), {{"true_equation", "u_t = 0.1 u_xx"},
+                                                  {"learned_mean", "u_t ~ +0.1 u_xx"}},
+                                      {0.5});
+  const bhpm::eval::OperatorScores scores = read_operator_scores(path);
+  EXPECT_EQ(scores.true_equation, "u_t = 0.1 u_xx");
+  EXPECT_EQ(scores.learned_mean, "u_t ~ +0.1 u_xx");
+  EXPECT_EQ(scores.points, 20100);
+  EXPECT_EQ(scores.rmse, 0.25);
+  EXPECT_EQ(scores.relative_rmse, 0.125);
+  EXPECT_EQ(scores.median_nlpd, -1.5);
+  EXPECT_EQ(scores.mean_nlpd, 2.75);
+  EXPECT_EQ(scores.coverage50, 0.487);
+  EXPECT_EQ(scores.coverage90, 0.875);
+  EXPECT_EQ(scores.coverage95, 0.9375);
 }
 
 TEST(MetricsJson, non_finite_numbers_are_null_and_finite_ones_read_back_exactly) {
@@ -86,12 +101,15 @@ TEST(MetricsJson, non_finite_numbers_are_null_and_finite_ones_read_back_exactly)
   const std::string json = metrics_json(m, {}, {1.0, std::nan(""), -INFINITY});
   EXPECT_THAT(json, HasSubstr("  \"relative_rmse\": null,\n"));
   EXPECT_THAT(json, HasSubstr("  \"mean_nlpd\": null,\n"));
-  EXPECT_THAT(json, HasSubstr("[\n    1,\n    null,\n    null\n  ]"));
+  EXPECT_THAT(json, HasSubstr("[\n    1.0,\n    null,\n    null\n  ]"));
 
-  EXPECT_EQ(json_number(0.1), "0.1");
-  EXPECT_EQ(json_number(-3.0), "-3");
-  for (const double value : {1.0 / 3.0, 2.0 / 3.0, M_PI, 1e-300, 6.02214076e23, -0.95, 5e-324})
-    EXPECT_EQ(std::strtod(json_number(value).c_str(), nullptr), value) << json_number(value);
+  for (const double value : {1.0 / 3.0, 2.0 / 3.0, M_PI, 1e-300, 6.02214076e23, -0.95, 5e-324}) {
+    m.rmse = value;
+    const nlohmann::json parsed = nlohmann::json::parse(metrics_json(m, {}, {}));
+    EXPECT_EQ(parsed.at("rmse").get<double>(), value) << parsed.at("rmse");
+  }
+  m.rmse = 0.1;
+  EXPECT_THAT(metrics_json(m, {}, {}), HasSubstr("  \"rmse\": 0.1,\n"));
 }
 
 TEST(MetricsJson, context_keys_must_not_clash) {

@@ -8,7 +8,7 @@
 #include "gp/conditioned_gp.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 using namespace bhpm::gp;
 using namespace bhpm::gp::test;
@@ -75,7 +75,7 @@ TEST(ConditionedGp, joint_draws_follow_the_posterior) {
   const at::NoGradGuard no_grad;
   const ConditionedGp gp = conditioned(parts, x, targets(x, 10));
   const at::Tensor v = inputs(3, 11);
-  bhpm::pde::Rng rng(12);
+  bhpm::util::Rng rng(12);
   std::vector<at::Tensor> draws;
   for (int i = 0; i < 20000; ++i) draws.push_back(gp.sample(v, rng));
   const at::Tensor samples = at::stack(draws);  // [n, 3]

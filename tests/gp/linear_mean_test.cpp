@@ -48,3 +48,19 @@ TEST(LinearMean, options_and_inputs_are_checked_by_name) {
   EXPECT_THROW(mean->forward(at::zeros({3, 3}, kReal)), std::invalid_argument);
   EXPECT_THROW(mean->set_weight(at::zeros({3}, kReal)), std::invalid_argument);
 }
+
+TEST(LinearMean, the_mean_interface_writes_its_formula_and_hyperparameters) {
+  LinearMean mean(LinearMeanOptions{3});
+  mean->set_weight(at::tensor({0.0012, -0.98765, 0.1}, kReal));
+  mean->set_bias(-2e-5);
+  const Mean& any = *mean;
+  EXPECT_EQ(any.formula({"u", "u_x", "u_xx"}), " +0.0012 u -0.9877 u_x +0.1 u_xx -2e-05");
+  EXPECT_THROW(any.formula({"u"}), std::invalid_argument);
+  const std::vector<Hyperparameter> parameters = any.hyperparameters();
+  ASSERT_EQ(parameters.size(), 2u);
+  EXPECT_EQ(parameters[0].name, "mean_weight");
+  EXPECT_EQ(parameters[0].symbol, "w");
+  EXPECT_TRUE(at::equal(parameters[0].value, mean->weight().detach()));
+  EXPECT_EQ(parameters[1].name, "mean_bias");
+  EXPECT_EQ(parameters[1].value.item<double>(), -2e-5);
+}

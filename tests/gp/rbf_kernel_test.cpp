@@ -1,4 +1,5 @@
-// RbfKernel: the ARD squared exponential against a loop, its parameters and checks.
+// RbfKernel: the ARD squared exponential against a loop, its parameters and checks; the
+// kernel table that builds kernels by name.
 
 #include "gp/rbf_kernel.h"
 
@@ -7,8 +8,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "gp/finite_difference.h"
+#include "gp/kernel_table.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
@@ -112,4 +117,34 @@ TEST(RbfKernel, options_and_inputs_are_checked_by_name) {
   EXPECT_THROW(kernel->diagonal(at::zeros({4, 3}, at::kFloat)), std::invalid_argument);
   EXPECT_THROW(kernel->set_lengthscales(at::tensor({1.0, 0.0, 1.0}, kReal)), std::invalid_argument);
   EXPECT_THROW(kernel->set_signal_variance(0.0), std::invalid_argument);
+}
+
+TEST(RbfKernel, the_kernel_interface_reports_its_scales_and_hyperparameters) {
+  const RbfKernel kernel = make_kernel();
+  const Kernel& any = *kernel;
+  EXPECT_EQ(any.name(), "rbf");
+  EXPECT_NEAR(any.prior_variance().item<double>(), 2.0, 1e-12);
+  EXPECT_TRUE(at::allclose(any.input_scales(), at::tensor({0.5, 1.5, 3.0}, kReal)));
+  const std::vector<Hyperparameter> parameters = any.hyperparameters();
+  ASSERT_EQ(parameters.size(), 2u);
+  EXPECT_EQ(parameters[0].name, "lengthscales");
+  EXPECT_TRUE(at::allclose(parameters[0].value, any.input_scales()));
+  EXPECT_FALSE(parameters[0].value.requires_grad());
+  EXPECT_EQ(parameters[1].name, "signal_variance");
+  EXPECT_EQ(parameters[1].value.dim(), 0);
+}
+
+TEST(KernelTable, builds_a_kernel_by_name_and_lists_the_names_it_knows) {
+  EXPECT_EQ(kernel_names(), std::vector<std::string>{"rbf"});
+  const std::shared_ptr<Kernel> kernel =
+      bhpm::gp::make_kernel("rbf", {at::tensor({0.5, 1.5, 3.0}, kReal), 2.0});
+  const RbfKernel reference = make_kernel();
+  const at::Tensor x = at::randn({5, 3}, kReal), y = at::randn({4, 3}, kReal);
+  EXPECT_TRUE(at::allclose(kernel->matrix(x, y), reference->matrix(x, y), 1e-14, 1e-14));
+  try {
+    bhpm::gp::make_kernel("matern", {at::ones({3}, kReal), 1.0});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("kernel: name must be \"rbf\" (got \"matern\")"));
+  }
 }

@@ -40,7 +40,9 @@ model::BhpmTrainingOptions small_options(const std::string& run_dir) {
   o.joint_training.batch_size = 64;
   o.joint_training.checkpoint_every = 4;
   o.seed = 11;
-  o.run_dir = run_dir;
+  o.leaf_training.checkpoint_path = run_dir + "/leaves.ckpt";
+  o.exact_training.checkpoint_path = run_dir + "/exact_gp.ckpt";
+  o.joint_training.checkpoint_path = run_dir + "/joint.ckpt";
   return o;
 }
 
@@ -116,12 +118,12 @@ TEST(JointObjective, gradients_match_finite_differences) {
 TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const model::LeafData& data = small_data();
   const model::BhpmTrainingOptions full = small_options(temp_path("bhpm_full"));
-  std::filesystem::create_directories(full.run_dir);
+  std::filesystem::create_directories(std::filesystem::path(full.joint_training.checkpoint_path).parent_path());
   const at::Tensor uninterrupted = all_parameters(*model::train_bhpm(data, full).model);
 
   // Interrupted in phase 2, then in phase 3.
   model::BhpmTrainingOptions part = small_options(temp_path("bhpm_parts"));
-  std::filesystem::create_directories(part.run_dir);
+  std::filesystem::create_directories(std::filesystem::path(part.joint_training.checkpoint_path).parent_path());
   part.exact_training.iterations = 5;
   part.joint_training.iterations = 0;
   model::train_bhpm(data, part);
@@ -137,7 +139,7 @@ TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
   model::BhpmTrainingOptions o = small_options(temp_path("bhpm_blowup"));
-  std::filesystem::create_directories(o.run_dir);
+  std::filesystem::create_directories(std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.learning_rate = 1e6;  // the first steps throw every parameter far away
   o.joint_training.checkpoint_every = 1;
   try {
@@ -146,7 +148,7 @@ TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoi
   } catch (const model::TrainingError& error) {
     EXPECT_THAT(error.what(), HasSubstr("phase joint, iteration "));
     EXPECT_THAT(error.what(), HasSubstr("last good checkpoint is kept at"));
-    const std::string path = model::joint_checkpoint_path(o.run_dir);
+    const std::string path = o.joint_training.checkpoint_path;
     const io::Checkpoint kept = io::load_checkpoint(path);
     const std::int64_t saved = kept.integer("iteration", path);
     EXPECT_THAT(error.what(), HasSubstr("iteration " + std::to_string(saved + 1)));
@@ -159,7 +161,7 @@ TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoi
 
 TEST(BhpmTraining, checkpoint_of_another_root_is_refused_by_name) {
   model::BhpmTrainingOptions o = small_options(temp_path("bhpm_arch"));
-  std::filesystem::create_directories(o.run_dir);
+  std::filesystem::create_directories(std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.iterations = 2;
   model::train_bhpm(small_data(), o);
   o.root.order = 3;

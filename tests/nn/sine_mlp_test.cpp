@@ -270,7 +270,7 @@ TEST(SineMlp, bad_options_throw_naming_the_field) {
   o = {};
   o.initialization = "xavier";
   EXPECT_THAT(message_of(o),
-              HasSubstr("initialization must be 'siren' or 'glorot' (got 'xavier')"));
+              HasSubstr("initialization must be \"siren\" or \"glorot\" (got \"xavier\")"));
 }
 
 TEST(TaylorForward, order_out_of_range_and_bad_inputs_throw) {

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "pde/initial_condition.h"
-#include "pde/random.h"
+#include "util/random.h"
 
 using namespace bhpm::pde;
 using testing::HasSubstr;
@@ -61,7 +61,7 @@ TEST(PeriodicGp, sample_covariance_approaches_the_kernel) {
   const int count = 6000;
   std::vector<at::Tensor> samples;
   for (int i = 0; i < count; ++i)
-    samples.push_back(sample_periodic_gp(grid, options, derive_seed(11, "cov", i)));
+    samples.push_back(sample_periodic_gp(grid, options, bhpm::util::derive_seed(11, "cov", i)));
   const at::Tensor u = at::stack(samples);  // [count, n]
   const at::Tensor empirical = u.t().mm(u) / count;
   const at::Tensor exact = periodic_kernel_matrix(grid, options);

@@ -13,7 +13,7 @@
 
 #include "io/atomic_file.h"
 #include "report/html_report.h"
-#include "report/operator_scores.h"
+#include "eval/metrics_json.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
 #include "support/error_message.h"
@@ -46,7 +46,7 @@ class ReportInputsTest : public testing::Test {
 }  // namespace
 
 TEST_F(ReportInputsTest, metrics_read_with_null_and_absent_numbers_as_nan) {
-  const auto scores = bhpm::report::read_operator_scores(
+  const auto scores = bhpm::eval::read_operator_scores(
       write("metrics.json", R"({"true_equation": "u_t = 0.1 u_xx", "points": 20100, "rmse": 0.5,
           "relative_rmse": null, "coverage": {"0.5": 0.25, "0.95": null}})"));
   EXPECT_EQ(scores.true_equation, "u_t = 0.1 u_xx");
@@ -61,10 +61,10 @@ TEST_F(ReportInputsTest, metrics_read_with_null_and_absent_numbers_as_nan) {
 
 TEST_F(ReportInputsTest, metrics_of_the_wrong_type_or_syntax_are_refused) {
   const std::string typed = write("typed.json", R"({"rmse": "small"})");
-  EXPECT_THAT(error_message<std::runtime_error>([&] { bhpm::report::read_operator_scores(typed); }),
+  EXPECT_THAT(error_message<std::runtime_error>([&] { bhpm::eval::read_operator_scores(typed); }),
               HasSubstr("typed.json: \"rmse\" is string, expected a number"));
   const std::string broken = write("broken.json", "{\"rmse\": ");
-  EXPECT_THAT(error_message<std::runtime_error>([&] { bhpm::report::read_operator_scores(broken); }),
+  EXPECT_THAT(error_message<std::runtime_error>([&] { bhpm::eval::read_operator_scores(broken); }),
               HasSubstr("broken.json: not a JSON object"));
 }
 

@@ -6,6 +6,8 @@
 #include <ATen/ATen.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "gp/function_samples.h"
 #include "gp/mean.h"
@@ -19,6 +21,13 @@ class BurgersMean final : public gp::Mean {
   std::int64_t dimensions() const override { return 3; }
   at::Tensor forward(const at::Tensor& x) const override {
     return -x.select(1, 0) * x.select(1, 1) + nu_ * x.select(1, 2);
+  }
+  std::string formula(const std::vector<std::string>& v) const override {
+    return " -" + v.at(0) + "*" + v.at(1) + " +" + std::to_string(nu_) + " " + v.at(2);
+  }
+  std::vector<gp::Hyperparameter> hyperparameters() const override {
+    return {{"nu", "nu", at::scalar_tensor(nu_, at::kDouble), "", "length^2 per time",
+             "viscosity of the Burgers operator"}};
   }
 
  private:

@@ -16,7 +16,7 @@
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
-#include "pde/random.h"
+#include "util/random.h"
 #include "solve/burgers_operator.h"
 #include "solve/spectral_ensemble.h"
 
@@ -86,7 +86,7 @@ TEST(SpectralEnsemble, pathwise_samples_of_an_exact_root_reproduce_burgers) {
 TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
   const gp::SparseVariationalGp root = zero_variance_burgers_root();
   const at::NoGradGuard no_grad;
-  pde::Rng rng(3);
+  util::Rng rng(3);
   std::vector<gp::ConditionedGp> members{gp::condition_on_inducing_draw(*root, rng),
                                          gp::condition_on_inducing_draw(*root, rng)};
   expect_reproduces_burgers(std::make_shared<gp::ConditionedSamples>(std::move(members)));

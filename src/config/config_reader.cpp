@@ -1,0 +1,299 @@
+#include "config/config_reader.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "util/number_format.h"
+
+namespace bhpm::config {
+
+namespace {
+
+std::string describe(const toml::node& node) {
+  std::ostringstream out;
+  if (node.is_string())
+    out << "string \"" << node.value<std::string>().value() << "\"";
+  else if (node.is_table())
+    out << "table";
+  else
+    node.visit([&out](auto&& value) { out << value.type() << " " << value; });
+  return out.str();
+}
+
+std::string join(const std::set<std::string>& names) {
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+toml::table parse_or_throw(const std::string& text, const std::string& source) {
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& error) {
+    const auto& begin = error.source().begin;
+    throw ConfigError(source + ":" + std::to_string(begin.line) + ":" +
+                      std::to_string(begin.column) + ": invalid TOML: " +
+                      std::string(error.description()));
+  }
+}
+
+}  // namespace
+
+ConfigReader::ConfigReader(toml::table table, std::string source)
+    : input_(std::move(table)), source_(std::move(source)) {}
+
+ConfigReader ConfigReader::from_file(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw ConfigError(path + ": cannot open configuration file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  return from_string(text.str(), path);
+}
+
+ConfigReader ConfigReader::from_string(const std::string& text, const std::string& source) {
+  return ConfigReader(parse_or_throw(text, source), source);
+}
+
+void ConfigReader::apply_override(const std::string& assignment) {
+  const auto equals = assignment.find('=');
+  const std::string path = assignment.substr(0, equals);
+  const auto dot = path.rfind('.');
+  if (equals == std::string::npos || path.empty())
+    throw ConfigError("--set '" + assignment + "': expected section.key=value");
+  const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
+  const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+  const std::string text = assignment.substr(equals + 1);
+  if (key.empty() || section.find('.') != std::string::npos)
+    throw ConfigError("--set '" + assignment + "': expected section.key=value");
+
+  toml::table* target = &input_;
+  if (!section.empty()) {
+    if (!input_.contains(section)) input_.insert(section, toml::table{});
+    target = input_.get_as<toml::table>(section);
+    if (!target) throw ConfigError("--set '" + assignment + "': '" + section + "' is not a section");
+  }
+  override_text_[section + "." + key] = text;
+  toml::table parsed;
+  try {
+    parsed = toml::parse("value = " + text);
+  } catch (const toml::parse_error&) {
+    target->insert_or_assign(key, text);
+    return;
+  }
+  target->insert_or_assign(key, *parsed.get("value"));
+}
+
+ConfigSection ConfigReader::section(const std::string& name) {
+  read_keys_[name];
+  if (!name.empty()) {
+    const toml::node* node = input_.get(name);
+    if (node && !node->is_table())
+      throw ConfigError(source_ + ": '" + name + "' must be a section [" + name + "], got " +
+                        describe(*node));
+  }
+  return ConfigSection(*this, name);
+}
+
+const toml::node* ConfigReader::find(const std::string& section, const std::string& key) const {
+  if (section.empty()) return input_.get(key);
+  const toml::table* table = input_.get_as<toml::table>(section);
+  return table ? table->get(key) : nullptr;
+}
+
+void ConfigReader::record(const std::string& section, const std::string& key,
+                          toml::node&& value) {
+  read_keys_[section].insert(key);
+  toml::table* target = &resolved_;
+  if (!section.empty()) {
+    if (!resolved_.contains(section)) resolved_.insert(section, toml::table{});
+    target = resolved_.get_as<toml::table>(section);
+  }
+  target->insert_or_assign(key, std::move(value));
+}
+
+std::set<std::string> ConfigReader::given_sections() const {
+  std::set<std::string> names;
+  for (const auto& [key, node] : input_)
+    if (node.is_table()) names.insert(std::string(key.str()));
+  return names;
+}
+
+void ConfigReader::reject_unknown_keys() const {
+  for (const auto& [key, node] : input_) {
+    const std::string name(key.str());
+    if (node.is_table()) {
+      const auto known = read_keys_.find(name);
+      if (known == read_keys_.end()) {
+        std::set<std::string> sections;
+        for (const auto& [section, keys] : read_keys_)
+          if (!section.empty()) sections.insert(section);
+        throw ConfigError(source_ + ": unknown section [" + name + "] (known sections: " +
+                          join(sections) + ")");
+      }
+      for (const auto& [sub_key, sub_node] : *node.as_table()) {
+        if (!known->second.count(std::string(sub_key.str())))
+          throw ConfigError(source_ + ": " + name + "." + std::string(sub_key.str()) +
+                            ": unknown key (known keys of [" + name + "]: " +
+                            join(known->second) + ")");
+      }
+    } else {
+      const auto known = read_keys_.find("");
+      if (known == read_keys_.end() || !known->second.count(name))
+        throw ConfigError(source_ + ": " + name + ": unknown top-level key (known: " +
+                          (known == read_keys_.end() ? "" : join(known->second)) + ")");
+    }
+  }
+}
+
+std::string ConfigReader::resolved_toml() const {
+  std::ostringstream out;
+  out << toml::toml_formatter(resolved_);
+  return out.str();
+}
+
+// ---------------------------------------------------------------------------------------
+
+std::string ConfigSection::field(const std::string& key) const {
+  return reader_.source_ + ": " + (name_.empty() ? key : name_ + "." + key);
+}
+
+std::string ConfigSection::prefix() const { return reader_.source_ + ": " + name_; }
+
+void ConfigSection::require(bool ok, const std::string& key, const std::string& rule,
+                            const std::string& value) const {
+  if (!ok) throw ConfigError(field(key) + ": " + rule + " (got " + value + ")");
+}
+
+bool ConfigSection::has(const std::string& key) const { return reader_.find(name_, key); }
+
+const toml::node* ConfigSection::lookup(const std::string& key) {
+  return reader_.find(name_, key);
+}
+
+void ConfigSection::type_error(const std::string& key, const char* expected,
+                               const toml::node& got) const {
+  throw ConfigError(field(key) + ": expected " + expected + ", got " + describe(got));
+}
+
+double ConfigSection::number(const std::string& key, double fallback) {
+  double value = fallback;
+  if (const toml::node* node = lookup(key)) {
+    if (!node->is_number()) type_error(key, "a number", *node);
+    value = node->value<double>().value();
+  }
+  reader_.record(name_, key, toml::value<double>(value));
+  return value;
+}
+
+std::int64_t ConfigSection::integer(const std::string& key, std::int64_t fallback) {
+  std::int64_t value = fallback;
+  if (const toml::node* node = lookup(key)) {
+    if (!node->is_integer()) type_error(key, "an integer", *node);
+    value = node->value<std::int64_t>().value();
+  }
+  reader_.record(name_, key, toml::value<std::int64_t>(value));
+  return value;
+}
+
+bool ConfigSection::boolean(const std::string& key, bool fallback) {
+  bool value = fallback;
+  if (const toml::node* node = lookup(key)) {
+    if (!node->is_boolean()) type_error(key, "true or false", *node);
+    value = node->value<bool>().value();
+  }
+  reader_.record(name_, key, toml::value<bool>(value));
+  return value;
+}
+
+std::string ConfigSection::string(const std::string& key, const std::string& fallback) {
+  std::string value = fallback;
+  const auto typed = reader_.override_text_.find(name_ + "." + key);
+  if (const toml::node* node = lookup(key)) {
+    if (node->is_string())
+      value = node->value<std::string>().value();
+    else if (typed != reader_.override_text_.end())
+      value = typed->second;
+    else
+      type_error(key, "a string", *node);
+  }
+  reader_.record(name_, key, toml::value<std::string>(value));
+  return value;
+}
+
+double ConfigSection::positive_number(const std::string& key, double fallback) {
+  const double value = number(key, fallback);
+  require(value > 0.0 && std::isfinite(value), key, "must be a positive number",
+          util::format_significant(value, 10));
+  return value;
+}
+
+std::int64_t ConfigSection::integer_at_least(const std::string& key, std::int64_t fallback,
+                                             std::int64_t minimum) {
+  const std::int64_t value = integer(key, fallback);
+  require(value >= minimum, key, "must be an integer >= " + std::to_string(minimum),
+          std::to_string(value));
+  return value;
+}
+
+std::vector<double> ConfigSection::numbers(const std::string& key,
+                                           const std::vector<double>& fallback) {
+  std::vector<double> values = fallback;
+  if (const toml::node* node = lookup(key)) {
+    const toml::array* array = node->as_array();
+    if (!array) type_error(key, "an array of numbers", *node);
+    values.clear();
+    for (const toml::node& element : *array) {
+      if (!element.is_number()) type_error(key, "an array of numbers", *node);
+      values.push_back(element.value<double>().value());
+    }
+  }
+  toml::array resolved;
+  for (double v : values) resolved.push_back(v);
+  reader_.record(name_, key, std::move(resolved));
+  return values;
+}
+
+std::vector<std::int64_t> ConfigSection::integers(const std::string& key,
+                                                 const std::vector<std::int64_t>& fallback) {
+  std::vector<std::int64_t> values = fallback;
+  if (const toml::node* node = lookup(key)) {
+    const toml::array* array = node->as_array();
+    if (!array) type_error(key, "an array of integers", *node);
+    values.clear();
+    for (const toml::node& element : *array) {
+      if (!element.is_integer()) type_error(key, "an array of integers", *node);
+      values.push_back(element.value<std::int64_t>().value());
+    }
+  }
+  toml::array resolved;
+  for (std::int64_t v : values) resolved.push_back(v);
+  reader_.record(name_, key, std::move(resolved));
+  return values;
+}
+
+std::vector<std::string> ConfigSection::strings(const std::string& key,
+                                                const std::vector<std::string>& fallback) {
+  std::vector<std::string> values = fallback;
+  if (const toml::node* node = lookup(key)) {
+    values.clear();
+    if (const auto text = node->value<std::string>()) {
+      std::istringstream parts(*text);
+      for (std::string part; std::getline(parts, part, ',');) values.push_back(part);
+    } else if (const toml::array* array = node->as_array()) {
+      for (const toml::node& element : *array) {
+        if (!element.is_string()) type_error(key, "an array of strings", *node);
+        values.push_back(element.value<std::string>().value());
+      }
+    } else {
+      type_error(key, "an array of strings", *node);
+    }
+  }
+  toml::array resolved;
+  for (const std::string& v : values) resolved.push_back(v);
+  reader_.record(name_, key, std::move(resolved));
+  return values;
+}
+
+}  // namespace bhpm::config

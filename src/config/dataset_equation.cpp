@@ -1,0 +1,20 @@
+#include "config/dataset_equation.h"
+
+#include <filesystem>
+
+#include "config/config_reader.h"
+#include "pde/dataset_file.h"
+#include "config/simulate_config.h"
+
+namespace bhpm::config {
+
+pde::Equation read_dataset_equation(const std::string& path) {
+  const pde::DatasetMetadata metadata = pde::read_dataset_metadata(path);
+  ConfigReader reader = ConfigReader::from_string(metadata.config, path + ":/config");
+  const std::string base_dir = std::filesystem::path(path).parent_path().string();
+  const SimulateConfig config = read_simulate_config(reader, base_dir);
+  // field_prefix is "<path>:/config: equation", so make_equation's errors name the file.
+  return pde::make_equation(config.equation);
+}
+
+}  // namespace bhpm::config

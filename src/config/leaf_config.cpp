@@ -1,0 +1,30 @@
+#include "config/leaf_config.h"
+
+#include "config/root_config.h"
+#include "nn/sine_mlp.h"
+#include "util/name_list.h"
+
+namespace bhpm::config {
+
+LeafConfig read_leaf_config(ConfigReader& reader) {
+  LeafConfig config;
+  ConfigSection leaves = reader.section("leaves");
+  nn::SineMlpOptions& net = config.model.network;
+  net.hidden_layers = leaves.integer_at_least("hidden_layers", net.hidden_layers, 1);
+  net.width = leaves.integer_at_least("width", net.width, 1);
+  net.first_omega = leaves.positive_number("first_omega", net.first_omega);
+  net.hidden_omega = leaves.positive_number("hidden_omega", net.hidden_omega);
+  net.initialization = leaves.string("initialization", net.initialization);
+  leaves.require(util::is_listed(net.initialization, nn::initialization_names()),
+                 "initialization", "must be " + util::quoted_alternatives(nn::initialization_names()),
+                 "\"" + net.initialization + "\"");
+  config.model.initial_noise = leaves.positive_number("initial_noise", config.model.initial_noise);
+
+  ConfigSection train = reader.section("train_leaves");
+  model::LeafTrainingOptions& t = config.training;
+  read_schedule(train, t);
+  t.batch_size = train.integer_at_least("batch_size", t.batch_size, 0);
+  return config;
+}
+
+}  // namespace bhpm::config

@@ -1,0 +1,56 @@
+#include "config/pipeline_config.h"
+#include "util/name_list.h"
+
+#include <algorithm>
+#include <set>
+
+namespace bhpm::config {
+
+const std::vector<std::string>& pipeline_stages() {
+  static const std::vector<std::string> stages = {"simulate", "train",      "evaluate",
+                                                  "predict",  "refinement", "report"};
+  return stages;
+}
+
+bool PipelineConfig::runs(const std::string& stage) const {
+  return std::find(stages.begin(), stages.end(), stage) != stages.end();
+}
+
+namespace {
+
+/// The stages named in `requested`, in pipeline order; refuses unknown or repeated names.
+std::vector<std::string> ordered_stages(ConfigSection& section,
+                                        const std::vector<std::string>& requested) {
+  const auto& known = pipeline_stages();
+  std::set<std::string> seen;
+  for (const auto& name : requested) {
+    section.require(std::count(known.begin(), known.end(), name) == 1, "stages",
+                    "each stage must be one of " + util::quoted_alternatives(known), "\"" + name + "\"");
+    section.require(seen.insert(name).second, "stages", "lists a stage twice",
+                    "\"" + name + "\"");
+  }
+  section.require(!requested.empty(), "stages", "must name at least one stage", "[]");
+  std::vector<std::string> ordered;
+  for (const auto& name : known)
+    if (seen.count(name)) ordered.push_back(name);
+  return ordered;
+}
+
+}  // namespace
+
+PipelineConfig read_pipeline_config(ConfigReader& reader) {
+  PipelineConfig config;
+  ConfigSection section = reader.section("run");
+  config.stages = ordered_stages(
+      section, section.strings("stages", {"simulate", "train", "evaluate", "predict", "report"}));
+  config.predict_experiments = section.integers("predict_experiments", {0});
+  std::set<std::int64_t> seen;
+  for (const std::int64_t e : config.predict_experiments) {
+    section.require(e >= 0, "predict_experiments", "indices must be >= 0", std::to_string(e));
+    section.require(seen.insert(e).second, "predict_experiments", "lists an experiment twice",
+                    std::to_string(e));
+  }
+  return config;
+}
+
+}  // namespace bhpm::config

@@ -1,0 +1,55 @@
+#include "config/predict_config.h"
+
+#include <cmath>
+
+#include "util/name_list.h"
+#include "util/number_format.h"
+
+namespace bhpm::config {
+
+namespace {
+
+/// The value of `key`, which must be one of `names` (the implementing code's table).
+std::string one_of(ConfigSection& section, const std::string& key, const std::string& fallback,
+                   const std::vector<std::string>& names) {
+  const std::string value = section.string(key, fallback);
+  section.require(util::is_listed(value, names), key, "must be " + util::quoted_alternatives(names),
+                  "\"" + value + "\"");
+  return value;
+}
+
+}  // namespace
+
+void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement) {
+  refinement.new_points = section.integer_at_least("new_points", refinement.new_points, 1);
+  refinement.monte_carlo_points =
+      section.integer_at_least("monte_carlo_points", refinement.monte_carlo_points, 1);
+  refinement.max_rounds = section.integer_at_least("max_rounds", refinement.max_rounds, 1);
+  refinement.descent_steps = section.integer_at_least("descent_steps", refinement.descent_steps, 0);
+}
+
+PredictConfig read_predict_config(ConfigReader& reader) {
+  PredictConfig config;
+  ConfigSection section = reader.section("predict");
+  solve::PredictorOptions& o = config.options;
+  o.samples = section.integer_at_least("samples", o.samples, 1);
+  o.sampler = one_of(section, "sampler", o.sampler, solve::sampler_names());
+  o.solver = one_of(section, "solver", o.solver, solve::solver_names());
+  config.relative_tolerance = section.positive_number("relative_tolerance", config.relative_tolerance);
+  read_algorithm1_keys(section, o.refinement);
+  o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
+  config.dt = section.number("dt", config.dt);
+  section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
+                  "must be >= 0 (0: the data's time step)", util::format_significant(config.dt, 10));
+  o.pinn.iterations = section.integer_at_least("pinn_iterations", o.pinn.iterations, 1);
+  o.pinn.collocation_points =
+      section.integer_at_least("pinn_collocation_points", o.pinn.collocation_points, 1);
+  o.pinn.boundary_points = section.integer_at_least("pinn_boundary_points", o.pinn.boundary_points, 1);
+  o.pinn.initial_points = section.integer_at_least("pinn_initial_points", o.pinn.initial_points, 1);
+  o.pinn.learning_rate = section.positive_number("pinn_learning_rate", o.pinn.learning_rate);
+  o.pinn.final_learning_rate =
+      section.positive_number("pinn_final_learning_rate", o.pinn.final_learning_rate);
+  return config;
+}
+
+}  // namespace bhpm::config

@@ -1,0 +1,37 @@
+#pragma once
+/// The [predict] section: how `bhpm predict` samples the learned operator and solves new
+/// initial-boundary value problems (solve/predictor.h). Keys and defaults:
+///   samples = 32                S operator samples (paper Fig. 4)
+///   sampler = "conditioned"     "conditioned" (Algorithm 1) | "pathwise" (Wilson et al.)
+///   solver = "spectral"         "spectral" (ETDRK4) | "pinn" (appendix C)
+///   relative_tolerance = 1e-4   Algorithm 1 stops when L_c < relative_tolerance * s^2,
+///                               s^2 the root kernel's signal variance (prior variance of f)
+///   new_points = 8              n_c,new conditioning points per round
+///   monte_carlo_points = 1024   push-forward points estimating L_c
+///   max_rounds = 50             rounds of Algorithm 1 before a sample is reported unconverged
+///   descent_steps = 50          Adam steps on the new conditioning inputs per round
+///   features = 1024             random Fourier features of a pathwise sample
+///   dt = 0                      spectral time step; 0: the data's [solver] dt
+///   pinn_iterations = 50000, pinn_collocation_points = 4096, pinn_boundary_points = 256,
+///   pinn_initial_points = 256, pinn_learning_rate = 1e-3, pinn_final_learning_rate = 1e-4
+
+#include "config/config_reader.h"
+#include "solve/predictor.h"
+
+namespace bhpm::config {
+
+struct PredictConfig {
+  solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
+  double relative_tolerance = 1e-4;
+  double dt = 0.0;                  ///< 0: the simulation's time step
+};
+
+/// Reads [predict]; throws ConfigError naming the field and the rule.
+PredictConfig read_predict_config(ConfigReader& reader);
+
+/// Algorithm 1's keys in `section` (new_points, monte_carlo_points, max_rounds,
+/// descent_steps), `refinement`'s values as defaults; shared by [predict] and
+/// [refinement_study].
+void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement);
+
+}  // namespace bhpm::config

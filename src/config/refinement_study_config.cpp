@@ -1,0 +1,28 @@
+#include "config/refinement_study_config.h"
+
+#include <stdexcept>
+
+#include "config/predict_config.h"
+
+namespace bhpm::config {
+
+solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
+                                                           std::uint64_t seed) {
+  solve::RefinementStudyOptions o;
+  ConfigSection section = reader.section("refinement_study");
+  o.tolerances = section.numbers("tolerances", o.tolerances);
+  o.samples = section.integer_at_least("samples", o.samples, 1);
+  o.grid_points = section.integer_at_least("grid_points", o.grid_points, 4);
+  o.t_end = section.positive_number("t_end", o.t_end);
+  o.dt = section.positive_number("dt", o.dt);
+  read_algorithm1_keys(section, o.refinement);
+  o.refinement.seed = seed;
+  try {
+    solve::validate(o);
+  } catch (const std::invalid_argument& error) {
+    throw ConfigError(section.prefix() + ": " + error.what());
+  }
+  return o;
+}
+
+}  // namespace bhpm::config

@@ -1,0 +1,67 @@
+#pragma once
+/// The files of a `bhpm run` folder, and what each stored output was made from: the
+/// sections of the configuration it depends on and how to read the configuration stored
+/// in it. `bhpm run` reuses an output only when those sections agree with its own.
+///
+///   RUN_DIR/run.toml                        the resolved configuration of the latest run
+///   RUN_DIR/data.h5                         simulate (docs/dataset-format.md)
+///   RUN_DIR/{leaves,exact_gp,joint}.ckpt, root.h5    train (docs/run-folder.md)
+///   RUN_DIR/metrics.json, metrics-train.json         evaluate (held-out / training grids)
+///   RUN_DIR/prediction-test-<e>.h5          predict, one per run.predict_experiments
+///   RUN_DIR/prediction.h5                   bhpm predict's default output
+///   RUN_DIR/refinement.h5                   refinement (Fig. 3 study)
+///   RUN_DIR/report/                         report (index.html, figures)
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bhpm::config {
+
+/// The one owner of a run folder's file names: every layer above config/ (report/,
+/// cli/) takes its paths from here.
+struct RunLayout {
+  std::string dir;
+
+  std::string file(const std::string& name) const;  ///< dir/name
+  std::string config() const { return file("run.toml"); }
+  std::string data() const { return file("data.h5"); }
+  std::string root() const { return file("root.h5"); }
+  std::string held_out_metrics() const { return file("metrics.json"); }
+  std::string training_metrics() const { return file("metrics-train.json"); }
+  std::string prediction(std::int64_t test_experiment) const;  ///< bhpm run's
+  std::string prediction() const { return file("prediction.h5"); }  ///< bhpm predict's default
+  /// Every existing dir/prediction*.h5 (bhpm run's and bhpm predict's), sorted by name.
+  std::vector<std::string> predictions() const;
+  std::string refinement() const { return file("refinement.h5"); }
+  std::string report() const { return file("report"); }
+  std::string log() const { return file("run.log"); }  ///< a sweep member's output
+  /// The training phases' checkpoints (model/bhpm_training.h).
+  std::string leaves_checkpoint() const { return file("leaves.ckpt"); }
+  std::string exact_gp_checkpoint() const { return file("exact_gp.ckpt"); }
+  std::string joint_checkpoint() const { return file("joint.ckpt"); }
+  /// leaves.ckpt, exact_gp.ckpt, joint.ckpt, in the order of the phases.
+  std::vector<std::string> checkpoints() const;
+};
+
+/// Sections a stored output depends on ("" = the top-level keys, i.e. the seed).
+const std::vector<std::string>& data_sections();        ///< data.h5
+const std::vector<std::string>& training_sections();    ///< checkpoints, root.h5
+const std::vector<std::string>& prediction_sections();  ///< prediction files
+const std::vector<std::string>& refinement_sections();  ///< refinement.h5
+
+/// The resolved configuration stored in an HDF5 output (root attribute "config"; "" if
+/// the file has none) or in a training checkpoint (its "config" string).
+std::string stored_hdf5_config(const std::string& path);
+std::string stored_checkpoint_config(const std::string& path);
+
+/// The differences, on `sections`, between the configuration stored in `path` and
+/// `current` (config_difference.h); empty when they agree.
+std::vector<std::string> stored_differences(const std::string& path, const std::string& stored,
+                                            const std::string& current,
+                                            const std::vector<std::string>& sections);
+
+/// True when `path` exists and was written no earlier than every file in `inputs`.
+bool up_to_date(const std::string& path, const std::vector<std::string>& inputs);
+
+}  // namespace bhpm::config

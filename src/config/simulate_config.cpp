@@ -1,0 +1,116 @@
+#include "config/simulate_config.h"
+
+#include "pde/dataset_defaults.h"
+#include "util/number_format.h"
+#include "util/name_list.h"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+namespace bhpm::config {
+
+namespace {
+
+std::string text(double value) { return util::format_significant(value, 10); }
+std::string text(std::int64_t value) { return std::to_string(value); }
+
+void read_equation(ConfigReader& reader, SimulateConfig& config) {
+  ConfigSection section = reader.section("equation");
+  auto& eq = config.equation;
+  eq.name = section.string("name", "burgers");
+  eq.nu = section.number("nu", 0.1);
+  eq.delta = section.number("delta", 1.0);
+  eq.linear = section.numbers("linear", {});
+  eq.nonlinear = section.string("nonlinear", "");
+  eq.field_prefix = section.prefix();
+  section.require(util::is_listed(eq.name, pde::equation_names()), "name",
+                  "must be one of " + util::quoted_alternatives(pde::equation_names()),
+                  "\"" + eq.name + "\"");
+  section.require(eq.linear.size() <= 7, "linear", "at most 7 coefficients (orders 0..6)",
+                  std::to_string(eq.linear.size()));
+}
+
+void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
+  const pde::DatasetDefaults d = pde::dataset_defaults(config.equation.name);
+  ConfigSection domain = reader.section("domain");
+  config.x_min = domain.number("x_min", d.x_min);
+  config.x_max = domain.number("x_max", d.x_max);
+  domain.require(std::isfinite(config.x_min) && std::isfinite(config.x_max) &&
+                     config.x_max > config.x_min,
+                 "x_max", "must be finite and greater than domain.x_min", text(config.x_max));
+  config.solve.t_end = domain.positive_number("t_end", d.t_end);
+
+  ConfigSection solver = reader.section("solver");
+  config.modes = solver.integer("modes", d.modes);
+  solver.require(config.modes >= 4 && config.modes % 2 == 0, "modes",
+                 "must be an even integer >= 4", text(config.modes));
+  config.solve.stepper.dt = solver.positive_number("dt", d.dt);
+  config.solve.output_dt = solver.positive_number("output_dt", d.output_dt);
+  const double ratio = config.solve.t_end / config.solve.output_dt;
+  solver.require(config.solve.output_dt <= config.solve.t_end &&
+                     std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio,
+                 "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
+                 text(config.solve.output_dt));
+  config.solve.stepper.dealias = solver.boolean("dealias", true);
+  const std::int64_t contour_points = solver.integer_at_least("contour_points", 64, 8);
+  solver.require(contour_points <= 4096, "contour_points", "must be <= 4096",
+                 text(contour_points));
+  config.solve.stepper.contour_points = static_cast<int>(contour_points);
+  config.solve.blowup_factor = solver.positive_number("blowup_factor", 1e3);
+}
+
+void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
+                            SimulateConfig& config) {
+  const pde::DatasetDefaults d = pde::dataset_defaults(config.equation.name);
+  ConfigSection section = reader.section("initial_condition");
+  auto& ic = config.initial_condition;
+  ic.kind = section.string("kind", "gp");
+  section.require(ic.kind == "gp" || ic.kind == "expression" || ic.kind == "file", "kind",
+                  "must be one of gp, expression, file", "\"" + ic.kind + "\"");
+  ic.gp.amplitude = section.positive_number("amplitude", d.ic_amplitude);
+  ic.gp.length_scale = section.number("length_scale", d.ic_length_scale);
+  section.require(ic.gp.length_scale >= pde::kMinLengthScale && std::isfinite(ic.gp.length_scale),
+                  "length_scale", "must be >= " + text(pde::kMinLengthScale),
+                  text(ic.gp.length_scale));
+  ic.expression = section.string("expression", "-sin(pi*x/8)");
+  ic.file = section.string("file", "");
+  section.require(ic.kind != "file" || !ic.file.empty(), "file",
+                  "must name a text file of grid values when kind = \"file\"", "\"\"");
+  if (!ic.file.empty() && std::filesystem::path(ic.file).is_relative())
+    ic.file = (std::filesystem::path(base_dir) / ic.file).string();
+  ic.field_prefix = section.prefix();
+}
+
+void read_data(ConfigReader& reader, SimulateConfig& config) {
+  ConfigSection section = reader.section("data");
+  config.train_experiments = section.integer_at_least("train_experiments", 10, 1);
+  config.test_experiments = section.integer_at_least("test_experiments", 10, 0);
+  config.measurements.n_st = section.integer_at_least("n_st", 8192, 1);
+  config.measurements.noise = section.number("noise", 0.0);
+  section.require(config.measurements.noise >= 0.0 && std::isfinite(config.measurements.noise),
+                  "noise", "must be a finite number >= 0", text(config.measurements.noise));
+  const std::int64_t times =
+      std::llround(config.solve.t_end / config.solve.output_dt) + 1;
+  section.require(config.measurements.n_st <= times * config.modes, "n_st",
+                  "must not exceed the grid's " + text(times) + " times x " + text(config.modes) +
+                      " points = " + text(times * config.modes),
+                  text(config.measurements.n_st));
+}
+
+}  // namespace
+
+SimulateConfig read_simulate_config(ConfigReader& reader, const std::string& base_dir) {
+  SimulateConfig config;
+  ConfigSection top = reader.section("");
+  const std::int64_t seed = top.integer("seed", 0);
+  top.require(seed >= 0, "seed", "must be an integer >= 0", text(seed));
+  config.seed = static_cast<std::uint64_t>(seed);
+  read_equation(reader, config);
+  read_domain_and_solver(reader, config);
+  read_initial_condition(reader, base_dir, config);
+  read_data(reader, config);
+  return config;
+}
+
+}  // namespace bhpm::config

@@ -1,0 +1,79 @@
+// The [run] section (stage list in pipeline order, predicted experiments), arrays of
+// strings and integers in ConfigReader, and config_differences, which decides whether
+// `bhpm run` may reuse a stored output.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "config/config_difference.h"
+#include "config/pipeline_config.h"
+#include "support/error_message.h"
+
+using bhpm::config::ConfigError;
+using bhpm::config::ConfigReader;
+using testing::ElementsAre;
+using testing::HasSubstr;
+
+namespace {
+
+bhpm::config::PipelineConfig pipeline(const std::string& text,
+                                  const std::vector<std::string>& overrides = {}) {
+  ConfigReader reader = ConfigReader::from_string(text, "run.toml");
+  for (const auto& o : overrides) reader.apply_override(o);
+  return bhpm::config::read_pipeline_config(reader);
+}
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return bhpm::testing_support::error_message<ConfigError>([&] { pipeline(text, overrides); });
+}
+
+}  // namespace
+
+TEST(PipelineConfig, defaults_to_the_whole_job_and_orders_listed_stages) {
+  const auto defaults = pipeline("");
+  EXPECT_THAT(defaults.stages, ElementsAre("simulate", "train", "evaluate", "predict", "report"));
+  EXPECT_THAT(defaults.predict_experiments, ElementsAre(0));
+  const auto listed = pipeline("[run]\nstages = [\"evaluate\", \"simulate\"]\npredict_experiments = [2, 0]\n");
+  EXPECT_THAT(listed.stages, ElementsAre("simulate", "evaluate"));
+  EXPECT_THAT(listed.predict_experiments, ElementsAre(2, 0));
+  EXPECT_TRUE(listed.runs("evaluate"));
+  EXPECT_FALSE(listed.runs("train"));
+}
+
+TEST(PipelineConfig, an_override_may_list_stages_separated_by_commas) {
+  EXPECT_THAT(pipeline("", {"run.stages=train,simulate"}).stages, ElementsAre("simulate", "train"));
+}
+
+TEST(PipelineConfig, refuses_unknown_repeated_and_empty_stages_and_bad_experiments) {
+  EXPECT_THAT(error_of("[run]\nstages = [\"simulate\", \"fit\"]\n"),
+              HasSubstr("run.toml: run.stages: each stage must be one of"));
+  EXPECT_THAT(error_of("[run]\nstages = [\"train\", \"train\"]\n"), HasSubstr("lists a stage twice"));
+  EXPECT_THAT(error_of("[run]\nstages = []\n"), HasSubstr("must name at least one stage"));
+  EXPECT_THAT(error_of("[run]\nstages = [1]\n"), HasSubstr("expected an array of strings"));
+  EXPECT_THAT(error_of("[run]\npredict_experiments = [-1]\n"),
+              HasSubstr("run.predict_experiments: indices must be >= 0 (got -1)"));
+  EXPECT_THAT(error_of("[run]\npredict_experiments = [1, 1]\n"), HasSubstr("lists an experiment twice"));
+  EXPECT_THAT(error_of("[run]\npredict_experiments = [0.5]\n"), HasSubstr("expected an array of integers"));
+}
+
+TEST(ConfigDifferences, lists_changed_added_and_removed_keys_of_the_named_sections_only) {
+  const std::string stored = "seed = 1\n[data]\nn_st = 256\nnoise = 0.0\n[predict]\nsamples = 4\n";
+  const std::string current = "seed = 1\n[data]\nn_st = 512\nextra = true\n[predict]\nsamples = 8\n";
+  EXPECT_THAT(bhpm::config::config_differences(stored, "data.h5", current, {"", "data"}),
+              ElementsAre("data.extra = (absent) there, true here", "data.n_st = 256 there, 512 here",
+                          "data.noise = 0.0 there, (absent) here"));
+  EXPECT_TRUE(bhpm::config::config_differences(stored, "data.h5", stored, {"", "data", "predict"}).empty());
+  EXPECT_THAT(bhpm::config::config_differences(stored, "data.h5", current, {"predict"}),
+              ElementsAre("predict.samples = 4 there, 8 here"));
+  EXPECT_THAT(bhpm::config::config_differences("seed = 1\n", "a", "seed = 2\n", {""}),
+              ElementsAre("seed = 1 there, 2 here"));
+}
+
+TEST(ConfigDifferences, refuses_a_stored_text_that_is_not_toml) {
+  EXPECT_THAT(bhpm::testing_support::error_message<ConfigError>(
+                  [] { bhpm::config::config_differences("[data", "root.h5", "", {"data"}); }),
+              HasSubstr("root.h5: stored configuration is not TOML"));
+}
