@@ -44,10 +44,11 @@ void study(const Case& c, std::int64_t experiments) {
   options.stepper.dt = c.steps.back() / 8.0;
   const at::Tensor reference = solve_periodic(grid, equation, u0, options).u;
   const double scale = reference.abs().max().item<double>();
-  std::printf("\n%s: %lld modes on [%g, %g] x [0, %g], %lld GP initial conditions, "
-              "max|u| = %.3g, reference dt = %.3g\n",
-              c.name.c_str(), static_cast<long long>(d.modes), d.x_min, d.x_max, d.t_end,
-              static_cast<long long>(experiments), scale, options.stepper.dt);
+  std::printf(
+      "\n%s: %lld modes on [%g, %g] x [0, %g], %lld GP initial conditions, "
+      "max|u| = %.3g, reference dt = %.3g\n",
+      c.name.c_str(), static_cast<long long>(d.modes), d.x_min, d.x_max, d.t_end,
+      static_cast<long long>(experiments), scale, options.stepper.dt);
   std::printf("%10s %14s %8s %12s\n", "dt", "max error", "order", "seconds");
   double previous_error = 0, previous_dt = 0;
   for (double dt : c.steps) {
@@ -55,7 +56,8 @@ void study(const Case& c, std::int64_t experiments) {
     const auto start = std::chrono::steady_clock::now();
     double error = INFINITY;
     try {
-      error = (solve_periodic(grid, equation, u0, options).u - reference).abs().max().item<double>();
+      error =
+          (solve_periodic(grid, equation, u0, options).u - reference).abs().max().item<double>();
     } catch (const SolverDivergence&) {
     }
     const double seconds =

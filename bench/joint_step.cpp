@@ -60,8 +60,9 @@ double median_ms(const std::function<void()>& step, int repetitions) {
   for (int i = 0; i < repetitions; ++i) {
     const auto start = std::chrono::steady_clock::now();
     step();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];
@@ -81,19 +82,24 @@ std::function<void()> adam_step(std::vector<at::Tensor> parameters,
 double leaves_ms(std::int64_t points, int repetitions) {
   const model::LeafData data = synthetic_data(points);
   model::LeafModel leaves(leaf_options());
-  return median_ms(adam_step(leaves->parameters(), [&] {
-    return leaves->negative_log_likelihood(
-        leaves->network().forward(data.x, data.t, data.boxes), data.u).sum();
-  }), repetitions);
+  return median_ms(adam_step(leaves->parameters(),
+                             [&] {
+                               return leaves
+                                   ->negative_log_likelihood(
+                                       leaves->network().forward(data.x, data.t, data.boxes),
+                                       data.u)
+                                   .sum();
+                             }),
+                   repetitions);
 }
 
 double exact_gp_ms(int repetitions) {
   const model::LeafData data = synthetic_data(256);
   model::LeafModel leaves(leaf_options());
   gp::ExactGp exact = model::make_exact_root(model::root_data_detached(*leaves, data, kOrder));
-  return median_ms(adam_step(exact->parameters(), [&] {
-    return -exact->log_marginal_likelihood() / 1024.0;
-  }), repetitions);
+  return median_ms(
+      adam_step(exact->parameters(), [&] { return -exact->log_marginal_likelihood() / 1024.0; }),
+      repetitions);
 }
 
 double joint_ms(int repetitions) {
@@ -102,9 +108,8 @@ double joint_ms(int repetitions) {
   const model::RootData root = model::root_data_detached(*leaves, data, kOrder);
   gp::ExactGp exact = model::make_exact_root(model::random_rows(root, 1024, 1));
   model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder);
-  return median_ms(adam_step(bhpm->parameters(), [&] {
-    return bhpm->objective(data, 8192).loss;
-  }), repetitions);
+  return median_ms(adam_step(bhpm->parameters(), [&] { return bhpm->objective(data, 8192).loss; }),
+                   repetitions);
 }
 
 }  // namespace
@@ -116,13 +121,17 @@ int main(int argc, char** argv) {
   std::printf("ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
               at::get_num_threads(), repetitions);
   const double joint = joint_ms(repetitions);
-  std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n", joint);
+  std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
+              joint);
   const double exact = exact_gp_ms(repetitions);
-  std::printf("phase 2 exact GP on 1024 root rows:                                %8.1f ms\n", exact);
+  std::printf("phase 2 exact GP on 1024 root rows:                                %8.1f ms\n",
+              exact);
   const double minibatch = leaves_ms(1024, repetitions);
-  std::printf("phase 1 leaves, 4 x 1024 points:                                   %8.1f ms\n", minibatch);
+  std::printf("phase 1 leaves, 4 x 1024 points:                                   %8.1f ms\n",
+              minibatch);
   const double full = leaves_ms(8192, std::max(3, repetitions / 3));
-  std::printf("phase 1 leaves, 4 x 8192 points (the paper's full batch):          %8.1f ms\n\n", full);
+  std::printf("phase 1 leaves, 4 x 8192 points (the paper's full batch):          %8.1f ms\n\n",
+              full);
 
   const double phases_23 = 2000 * exact + 50000 * joint;
   std::printf("projected paper protocol (N = 4, n_st = 8192; 1e4 + 2000 + 5e4 iterations):\n");

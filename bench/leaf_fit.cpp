@@ -80,13 +80,13 @@ int main(int argc, char** argv) {
   const at::Tensor t = set.t.unsqueeze(1).expand_as(u).reshape({1, -1});
   at::NoGradGuard no_grad;
   const at::Tensor v = nn::taylor_forward(leaves->network(), x, t, data.boxes, 2).u_x_derivatives;
-  std::printf("iterations %lld, batch %lld, lr %g -> %g, first_omega %g, noise %g, %d threads: "
-              "%.1f s (%.1f ms/step)\n",
-              static_cast<long long>(training.iterations),
-              static_cast<long long>(training.batch_size), training.learning_rate,
-              training.final_learning_rate, leaf.network.first_omega, noise,
-              at::get_num_threads(), seconds,
-              1e3 * seconds / std::max<double>(1, static_cast<double>(training.iterations)));
+  std::printf(
+      "iterations %lld, batch %lld, lr %g -> %g, first_omega %g, noise %g, %d threads: "
+      "%.1f s (%.1f ms/step)\n",
+      static_cast<long long>(training.iterations), static_cast<long long>(training.batch_size),
+      training.learning_rate, training.final_learning_rate, leaf.network.first_omega, noise,
+      at::get_num_threads(), seconds,
+      1e3 * seconds / std::max<double>(1, static_cast<double>(training.iterations)));
   std::printf("relative L2 error on the grid: u %.2e  u_x %.2e  u_xx %.2e  learned sigma %.3e\n",
               relative_l2(v[0][0], u.reshape(-1)),
               relative_l2(v[1][0], grid.derivative(u, 1).reshape(-1)),

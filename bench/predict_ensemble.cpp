@@ -1,9 +1,10 @@
 /// Wall time of a 32-sample Burgers prediction ensemble with the spectral solver (target:
-/// under 30 s on 2 cores; measured figures in docs/numerics.md, "Speed"), per sampler: Algorithm 1 (the root conditioned on its
-/// inducing inputs with a draw of q(u), then on new points until L_c < 1e-4 s^2) and
-/// pathwise samples (random Fourier features). The IBVP is the data's: a new periodic-GP
-/// initial condition on [-8, 8], 256 points, t in [0, 10], snapshots every 0.05, ETDRK4
-/// at the data's step 5e-3 and at 2e-2. PINN iterations are timed by bench/pinn_step.
+/// under 30 s on 2 cores; measured figures in docs/numerics.md, "Speed of predictions"), per
+/// sampler: Algorithm 1 (the root conditioned on its inducing inputs with a draw of q(u), then
+/// on new points until L_c < 1e-4 s^2) and pathwise samples (random Fourier features). The
+/// IBVP is the data's: a new periodic-GP initial condition on [-8, 8], 256 points, t in
+/// [0, 10], snapshots every 0.05, ETDRK4 at the data's step 5e-3 and at 2e-2. PINN
+/// iterations are timed by bench/pinn_step.
 ///
 /// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2]   (RUN_DIR from `bhpm train`,
 /// e.g. out/quickstart after scripts/quickstart.sh)
@@ -12,14 +13,14 @@
 #include <ATen/Parallel.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <string>
 
-#include "load_average.h"
 #include "cli/process_setup.h"
-#include "io/checkpoint.h"
 #include "config/run_layout.h"
+#include "io/checkpoint.h"
+#include "load_average.h"
 #include "model/root_gp.h"
 #include "pde/initial_condition.h"
 #include "solve/predictor.h"
@@ -49,8 +50,7 @@ int main(int argc, char** argv) {
   const gp::SparseVariationalGp root =
       model::sparse_root_from_checkpoint(io::load_checkpoint(path), "root.", path);
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
-  const double signal_variance =
-      root->kernel()->prior_variance().item<double>();
+  const double signal_variance = root->kernel()->prior_variance().item<double>();
 
   const pde::PeriodicGrid grid(-8.0, 8.0, 256);
   solve::PredictionProblem problem{grid, pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}};

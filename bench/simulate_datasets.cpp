@@ -27,8 +27,8 @@ using Clock = std::chrono::steady_clock;
 
 config::SimulateConfig default_config(const std::string& equation, std::int64_t experiments) {
   config::ConfigReader reader = config::ConfigReader::from_string(
-      "[equation]\nname = \"" + equation + "\"\n[data]\ntrain_experiments = " +
-          std::to_string(experiments) + "\n",
+      "[equation]\nname = \"" + equation +
+          "\"\n[data]\ntrain_experiments = " + std::to_string(experiments) + "\n",
       "bench");
   return config::read_simulate_config(reader, ".");
 }
@@ -50,11 +50,12 @@ double time_training_set(const std::string& equation, std::int64_t experiments) 
   const pde::ExperimentSet set =
       pde::simulate_experiment_set(grid, pde::make_equation(config.equation), train_set(config));
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("%-8s %3lld experiments  %4lld modes  %4lld outputs  dt %-8.3g %8.3f s  "
-              "%8.4f s/experiment\n",
-              equation.c_str(), static_cast<long long>(experiments),
-              static_cast<long long>(config.modes), static_cast<long long>(set.t.size(0)),
-              set.dt, seconds, seconds / static_cast<double>(experiments));
+  std::printf(
+      "%-8s %3lld experiments  %4lld modes  %4lld outputs  dt %-8.3g %8.3f s  "
+      "%8.4f s/experiment\n",
+      equation.c_str(), static_cast<long long>(experiments), static_cast<long long>(config.modes),
+      static_cast<long long>(set.t.size(0)), set.dt, seconds,
+      seconds / static_cast<double>(experiments));
   return seconds;
 }
 
@@ -67,7 +68,8 @@ void kdv_soliton_accuracy() {
                           pde::kdv_soliton(grid.x(), 0, c, x0, grid.length()), config.solve);
   double error = 0;
   for (int64_t i = 0; i < s.t.size(0); ++i) {
-    const at::Tensor exact = pde::kdv_soliton(grid.x(), s.t[i].item<double>(), c, x0, grid.length());
+    const at::Tensor exact =
+        pde::kdv_soliton(grid.x(), s.t[i].item<double>(), c, x0, grid.length());
     error = std::max(error, (s.u[0][i] - exact).abs().max().item<double>());
   }
   std::printf("kdv soliton c = %.1f (amplitude %.1f) over [0, %.0f]: max error %.2e\n", c, 3 * c,
@@ -85,10 +87,13 @@ void burgers_cole_hopf_accuracy(std::int64_t experiments) {
   double worst = 0;
   for (int64_t e = 0; e < experiments; ++e)
     worst = std::max(worst, (s.u[e] - pde::burgers_cole_hopf(grid, u0[e], config.equation.nu, s.t))
-                                .abs().max().item<double>());
-  std::printf("burgers Cole-Hopf, %lld zero-mean GP initial conditions (max|u0| %.2f): max error "
-              "%.2e\n",
-              static_cast<long long>(experiments), u0.abs().max().item<double>(), worst);
+                                .abs()
+                                .max()
+                                .item<double>());
+  std::printf(
+      "burgers Cole-Hopf, %lld zero-mean GP initial conditions (max|u0| %.2f): max error "
+      "%.2e\n",
+      static_cast<long long>(experiments), u0.abs().max().item<double>(), worst);
 }
 
 }  // namespace
@@ -97,7 +102,8 @@ int main(int argc, char** argv) {
   bhpm::cli::configure_process();
   const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 10;
   std::printf("threads: %d\n", at::get_num_threads());
-  const double total = time_training_set("burgers", experiments) + time_training_set("kdv", experiments);
+  const double total =
+      time_training_set("burgers", experiments) + time_training_set("kdv", experiments);
   std::printf("total for %lld + %lld experiments: %.2f s\n\n", static_cast<long long>(experiments),
               static_cast<long long>(experiments), total);
   kdv_soliton_accuracy();

@@ -79,11 +79,11 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_MAX, 0);  // as bhpm's process setup: keep freed tensors' pages
   mallopt(M_TRIM_THRESHOLD, -1);
   const int repetitions = argc > 1 ? std::max(1, std::stoi(argv[1])) : 21;
-  std::printf("ATen threads at start-up: %d; ELBO forward + backward, %lld points, %lld "
-              "inducing, D = %lld, double; median of %d steps\n\n",
-              at::get_num_threads(), static_cast<long long>(kPoints),
-              static_cast<long long>(kInducing), static_cast<long long>(kDimensions),
-              repetitions);
+  std::printf(
+      "ATen threads at start-up: %d; ELBO forward + backward, %lld points, %lld "
+      "inducing, D = %lld, double; median of %d steps\n\n",
+      at::get_num_threads(), static_cast<long long>(kPoints), static_cast<long long>(kInducing),
+      static_cast<long long>(kDimensions), repetitions);
   Problem p = make_problem();
   std::printf("%8s %12s\n", "threads", "step ms");
   for (int threads : {1, 2}) {

@@ -17,11 +17,13 @@ namespace {
 /// Forks and execs `command` with its output in its log; returns the child's pid.
 pid_t start_child(const ChildCommand& command) {
   std::vector<char*> argv;
-  for (const auto& argument : command.arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  for (const auto& argument : command.arguments)
+    argv.push_back(const_cast<char*>(argument.c_str()));
   argv.push_back(nullptr);
   const int log = ::open(command.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0)
-    throw std::runtime_error(command.log_path + ": cannot open for writing: " + std::strerror(errno));
+    throw std::runtime_error(command.log_path +
+                             ": cannot open for writing: " + std::strerror(errno));
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(log);
@@ -47,7 +49,9 @@ int exit_code(int status) {
 
 std::vector<int> run_children(const std::vector<ChildCommand>& commands, int jobs,
                               const std::function<void(std::size_t, int)>& finished) {
-  if (jobs < 1) throw std::invalid_argument("run_children: jobs must be >= 1 (got " + std::to_string(jobs) + ")");
+  if (jobs < 1)
+    throw std::invalid_argument("run_children: jobs must be >= 1 (got " + std::to_string(jobs) +
+                                ")");
   std::vector<int> codes(commands.size(), 0);
   std::map<pid_t, std::size_t> running;
   std::size_t next = 0;

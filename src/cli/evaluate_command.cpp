@@ -1,7 +1,7 @@
 #include "cli/evaluate_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -11,17 +11,17 @@
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
+#include "config/dataset_equation.h"
+#include "config/run_layout.h"
 #include "eval/held_out_operator_data.h"
 #include "eval/metrics_json.h"
 #include "eval/operator_metrics.h"
 #include "eval/root_predictive.h"
 #include "io/atomic_file.h"
-#include "config/dataset_equation.h"
-#include "config/run_layout.h"
-#include "pde/dataset_file.h"
 #include "model/bhpm_model.h"
 #include "model/bhpm_training.h"
 #include "model/root_gp.h"
+#include "pde/dataset_file.h"
 
 namespace bhpm::cli {
 
@@ -32,9 +32,9 @@ pde::ExperimentSet scored_experiments(const EvaluateOptions& options) {
   pde::ExperimentSet set = pde::read_experiment_set(options.data_path, options.set_name);
   const std::int64_t available = set.u.size(0);
   if (options.experiments > available)
-    throw std::invalid_argument(options.data_path + ":/" + options.set_name + ": " +
-                                std::to_string(options.experiments) +
-                                " experiments requested, the set holds " + std::to_string(available));
+    throw std::invalid_argument(
+        options.data_path + ":/" + options.set_name + ": " + std::to_string(options.experiments) +
+        " experiments requested, the set holds " + std::to_string(available));
   if (options.experiments > 0) set.u = set.u.slice(0, 0, options.experiments);
   return set;
 }
@@ -53,13 +53,15 @@ void setup_evaluate(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output_path,
                       "Metrics file (JSON; default RUN_DIR/metrics.json)");
-  command->add_option("--max-points", options->max_points,
-                      "Score an evenly spread subset of this many grid points (0 = all)")
+  command
+      ->add_option("--max-points", options->max_points,
+                   "Score an evenly spread subset of this many grid points (0 = all)")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--set-name", options->set_name, "Set of the dataset to score")
       ->check(CLI::IsMember({"test", "train"}));
-  command->add_option("--experiments", options->experiments,
-                      "Score the first N experiments of the set (default: all)")
+  command
+      ->add_option("--experiments", options->experiments,
+                   "Score the first N experiments of the set (default: all)")
       ->check(CLI::NonNegativeNumber);
   command->callback([options] { throw CLI::RuntimeError(run_evaluate(*options)); });
 }
@@ -83,15 +85,15 @@ int run_evaluate(const EvaluateOptions& options) {
       eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0));
   const std::string learned_mean = model::describe_root_mean(*root->mean());
   io::write_text_atomically(output, eval::metrics_json(metrics,
-                                        {{"run_dir", options.run_dir},
-                                         {"data", options.data_path},
-                                         {"set", options.set_name},
-                                         {"true_equation", equation.describe()},
-                                         {"learned_mean", learned_mean}},
-                                        per_experiment));
+                                                       {{"run_dir", options.run_dir},
+                                                        {"data", options.data_path},
+                                                        {"set", options.set_name},
+                                                        {"true_equation", equation.describe()},
+                                                        {"learned_mean", learned_mean}},
+                                                       per_experiment));
   std::printf("scored experiments: %lld of %s (%s set)\ntrue operator: %s\nlearned mean:  %s\n%s",
-              static_cast<long long>(set.u.size(0)), options.data_path.c_str(), options.set_name.c_str(),
-              equation.describe().c_str(), learned_mean.c_str(),
+              static_cast<long long>(set.u.size(0)), options.data_path.c_str(),
+              options.set_name.c_str(), equation.describe().c_str(), learned_mean.c_str(),
               eval::metrics_table(metrics).c_str());
   std::printf("metrics: %s\n", output.c_str());
   return 0;

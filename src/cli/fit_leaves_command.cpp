@@ -1,7 +1,7 @@
 #include "cli/fit_leaves_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -29,13 +29,15 @@ int run_fit_leaves(const TrainingCommandOptions& options) {
   config.model.network.leaves = n;
   config.training.checkpoint_path = config::RunLayout{options.run_dir}.leaves_checkpoint();
   model::LeafModel leaves(config.model);
-  const model::LeafTrainingResult result = model::train_leaves(
-      *leaves, inputs.data, config.training, training_printer(options.quiet));
+  const model::LeafTrainingResult result =
+      model::train_leaves(*leaves, inputs.data, config.training, training_printer(options.quiet));
 
   const at::Tensor sigma = leaves->noise_scale().detach();
   std::printf("fitted %lld leaves on %lld points each%s: final nll %.5g, sigma",
               static_cast<long long>(n), static_cast<long long>(inputs.data.points()),
-              result.resumed_from > 0 ? (" (resumed at " + std::to_string(result.resumed_from) + ")").c_str() : "",
+              result.resumed_from > 0
+                  ? (" (resumed at " + std::to_string(result.resumed_from) + ")").c_str()
+                  : "",
               result.final_loss);
   for (std::int64_t i = 0; i < n; ++i) std::printf(" %.4g", sigma[i].item<double>());
   std::printf("\ncheckpoint: %s\n", config.training.checkpoint_path.c_str());

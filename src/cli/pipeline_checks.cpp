@@ -29,15 +29,16 @@ void require_complete_configuration(const config::RunConfig& config, const std::
   if (!pipeline.runs("predict")) return;
   for (const std::int64_t e : pipeline.predict_experiments)
     if (e >= config.simulate.test_experiments)
-      throw config::ConfigError(source + ": run.predict_experiments: experiment " + std::to_string(e) +
-                            " is not among the data.test_experiments = " +
-                            std::to_string(config.simulate.test_experiments) +
-                            " held-out experiments");
+      throw config::ConfigError(source + ": run.predict_experiments: experiment " +
+                                std::to_string(e) + " is not among the data.test_experiments = " +
+                                std::to_string(config.simulate.test_experiments) +
+                                " held-out experiments");
 }
 
 void refuse_if_foreign(const std::string& path, const std::string& stored,
                        const std::string& current, const std::vector<std::string>& sections) {
-  const std::vector<std::string> differences = config::stored_differences(path, stored, current, sections);
+  const std::vector<std::string> differences =
+      config::stored_differences(path, stored, current, sections);
   if (differences.empty()) return;
   std::string listed;
   for (const auto& d : differences) listed += (listed.empty() ? "" : "; ") + d;
@@ -48,7 +49,7 @@ void refuse_if_foreign(const std::string& path, const std::string& stored,
 }  // namespace
 
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
-                                          const std::vector<std::string>& overrides) {
+                                              const std::vector<std::string>& overrides) {
   config::RunConfig config = config::read_run_config(config_path, overrides);
   require_complete_configuration(config, config_path);
   return config;
@@ -58,8 +59,10 @@ void require_stage_inputs(const config::RunConfig& config, const config::RunLayo
   const std::string joint = run.joint_checkpoint();
   // stage -> (the stages that produce its inputs, the inputs)
   const std::multimap<std::string, std::pair<std::string, std::string>> inputs = {
-      {"train", {"simulate", run.data()}},     {"evaluate", {"simulate", run.data()}},
-      {"evaluate", {"train", joint}},          {"predict", {"simulate", run.data()}},
+      {"train", {"simulate", run.data()}},
+      {"evaluate", {"simulate", run.data()}},
+      {"evaluate", {"train", joint}},
+      {"predict", {"simulate", run.data()}},
       {"predict", {"train", joint}}};
   for (const auto& [stage, input] : inputs) {
     const auto& [producer, path] = input;
@@ -72,13 +75,15 @@ void require_stage_inputs(const config::RunConfig& config, const config::RunLayo
 void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run) {
   const std::string& current = config.resolved_toml;
   if (fs::exists(run.data()))
-    refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), current, config::data_sections());
+    refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), current,
+                      config::data_sections());
   for (const auto& checkpoint : run.checkpoints())
     if (fs::exists(checkpoint))
       refuse_if_foreign(checkpoint, config::stored_checkpoint_config(checkpoint), current,
                         config::training_sections());
   if (fs::exists(run.root()))
-    refuse_if_foreign(run.root(), config::stored_hdf5_config(run.root()), current, config::training_sections());
+    refuse_if_foreign(run.root(), config::stored_hdf5_config(run.root()), current,
+                      config::training_sections());
 }
 
 }  // namespace bhpm::cli

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "config/run_layout.h"
 #include "config/run_config.h"
+#include "config/run_layout.h"
 
 namespace bhpm::cli {
 
@@ -15,7 +15,7 @@ namespace bhpm::cli {
 /// [data] to simulate, [refinement_study] for the refinement stage) and the predicted
 /// experiments' range. Throws config::ConfigError naming the file, the field and the rule.
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
-                                          const std::vector<std::string>& overrides);
+                                              const std::vector<std::string>& overrides);
 
 /// Throws std::runtime_error when a stage's input is missing from RUN_DIR and no listed
 /// stage produces it (e.g. stages = ["evaluate"] in an empty folder).

@@ -1,7 +1,7 @@
 #include "cli/predict_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -14,8 +14,8 @@
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
-#include "solve/ensemble_file.h"
 #include "pde/initial_condition.h"
+#include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
 
@@ -38,7 +38,8 @@ struct ExperimentReference {
 
 ExperimentReference parse_reference(const std::string& text) {
   const auto colon = text.rfind(':');
-  const std::string rule = "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
+  const std::string rule =
+      "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
   if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
     throw std::invalid_argument(rule);
   ExperimentReference reference{text.substr(0, colon), "test", 0};
@@ -60,8 +61,10 @@ ExperimentReference parse_reference(const std::string& text) {
 Problem problem_from_expression(const config::RunConfig& config, const std::string& expression) {
   const config::SimulateConfig& simulate = config.simulate;
   const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
-  Problem out{{grid, pde::initial_condition_from_expression(grid, expression, "--ic"), simulate.solve},
-              {}, "u0(x) = " + expression};
+  Problem out{
+      {grid, pde::initial_condition_from_expression(grid, expression, "--ic"), simulate.solve},
+      {},
+      "u0(x) = " + expression};
   return out;
 }
 
@@ -82,7 +85,8 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
   solve.t_end = set.t[times - 1].item<double>();
   solve.output_dt = (set.t[1] - set.t[0]).item<double>();
   const at::Tensor truth = set.u[reference.experiment];
-  return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(), solve},
+  return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(),
+           solve},
           truth,
           text};
 }
@@ -118,9 +122,10 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
               statistics.standard_deviation.mean().item<double>(),
               statistics.standard_deviation.max().item<double>());
   if (comparison)
-    std::printf("against the true solution: relative L2 error of the mean %.4g, RMSE %.4g, "
-                "inside the 95%% band %.1f%%\n",
-                comparison->relative_l2, comparison->rmse, 100.0 * comparison->band_coverage);
+    std::printf(
+        "against the true solution: relative L2 error of the mean %.4g, RMSE %.4g, "
+        "inside the 95%% band %.1f%%\n",
+        comparison->relative_l2, comparison->rmse, 100.0 * comparison->band_coverage);
 }
 
 }  // namespace
@@ -133,26 +138,35 @@ void setup_predict(CLI::App& app) {
   command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
       ->required()
       ->check(CLI::ExistingDirectory);
-  auto* ic = command->add_option("--ic", options->initial_condition,
-                                 "Initial condition u0(x) as an expression in x (constants pi, L, x_min, x_max)");
-  auto* from = command->add_option("--ic-from", options->initial_from,
-                                   "u0 from a stored experiment: FILE:EXPERIMENT or FILE:SET/EXPERIMENT");
+  auto* ic = command->add_option(
+      "--ic", options->initial_condition,
+      "Initial condition u0(x) as an expression in x (constants pi, L, x_min, x_max)");
+  auto* from =
+      command->add_option("--ic-from", options->initial_from,
+                          "u0 from a stored experiment: FILE:EXPERIMENT or FILE:SET/EXPERIMENT");
   ic->excludes(from);
-  command->add_option("-o,--output", options->output_path, "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
+  command->add_option("-o,--output", options->output_path,
+                      "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
   auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
     command->add_option_function<std::string>(
-        flag, [options, key](const std::string& value) { options->flag_overrides.push_back("predict." + key + "=" + value); },
+        flag,
+        [options, key](const std::string& value) {
+          options->flag_overrides.push_back("predict." + key + "=" + value);
+        },
         help);
   };
   add_flag("--samples", "samples", "Number of operator samples S (>= 1)");
   add_flag("--sampler", "sampler", "conditioned (Algorithm 1) or pathwise");
   add_flag("--solver", "solver", "spectral or pinn");
-  add_flag("--tolerance", "relative_tolerance", "Algorithm 1's L_c tolerance relative to the kernel variance (> 0)");
-  command->add_option("--set", options->overrides, "Override a setting, e.g. --set predict.features=2048");
+  add_flag("--tolerance", "relative_tolerance",
+           "Algorithm 1's L_c tolerance relative to the kernel variance (> 0)");
+  command->add_option("--set", options->overrides,
+                      "Override a setting, e.g. --set predict.features=2048");
   command->add_flag("-q,--quiet", options->quiet, "Print only the summary");
   command->callback([options, ic, from] {
     if (ic->count() == 0 && from->count() == 0)
-      throw std::invalid_argument("predict: give the initial condition with --ic EXPR or --ic-from FILE:EXPERIMENT");
+      throw std::invalid_argument(
+          "predict: give the initial condition with --ic EXPR or --ic-from FILE:EXPERIMENT");
     throw CLI::RuntimeError(run_predict(*options));
   });
 }
@@ -179,7 +193,8 @@ int run_predict(const PredictCommandOptions& options) {
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::printf("%s\n", line.c_str());
   };
-  const solve::Prediction prediction = solve::predict_ensemble(*root, problem.problem, predictor, progress);
+  const solve::Prediction prediction =
+      solve::predict_ensemble(*root, problem.problem, predictor, progress);
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
   if (ensemble.diverged_count() == ensemble.u.size(0))
     throw std::runtime_error("predict: every one of the " + std::to_string(ensemble.u.size(0)) +
@@ -192,15 +207,13 @@ int run_predict(const PredictCommandOptions& options) {
   record.prediction = &prediction;
   record.statistics = &statistics;
   record.u0 = problem.problem.u0;
-  record.operator_std = solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
+  record.operator_std =
+      solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
   record.truth = problem.truth;
   record.comparison = comparison;
-  record.attributes = {{"run_dir", options.run_dir},
-                       {"initial_condition", problem.description},
-                       {"sampler", predictor.sampler},
-                       {"solver", predictor.solver},
-                       {"config", config.resolved_toml},
-                       {"created_by", "bhpm " BHPM_VERSION}};
+  record.attributes = {{"run_dir", options.run_dir},     {"initial_condition", problem.description},
+                       {"sampler", predictor.sampler},   {"solver", predictor.solver},
+                       {"config", config.resolved_toml}, {"created_by", "bhpm " BHPM_VERSION}};
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison);
   const double seconds =

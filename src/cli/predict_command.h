@@ -25,12 +25,12 @@ namespace bhpm::cli {
 
 struct PredictCommandOptions {
   std::string run_dir;
-  std::string initial_condition;  ///< --ic expression in x
-  std::string initial_from;       ///< --ic-from FILE:[SET/]EXPERIMENT
-  std::string output_path;        ///< "" = RUN_DIR/prediction.h5
-  std::string config_path;        ///< "" = the configuration stored in RUN_DIR/joint.ckpt
-  std::vector<std::string> overrides;      ///< "section.key=value" from --set
-  std::vector<std::string> flag_overrides; ///< "predict.key=value" from --samples, --solver, ...
+  std::string initial_condition;            ///< --ic expression in x
+  std::string initial_from;                 ///< --ic-from FILE:[SET/]EXPERIMENT
+  std::string output_path;                  ///< "" = RUN_DIR/prediction.h5
+  std::string config_path;                  ///< "" = the configuration stored in RUN_DIR/joint.ckpt
+  std::vector<std::string> overrides;       ///< "section.key=value" from --set
+  std::vector<std::string> flag_overrides;  ///< "predict.key=value" from --samples, --solver, ...
   bool quiet = false;
 };
 

@@ -1,7 +1,7 @@
 #include "cli/refinement_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -24,7 +24,8 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
     const io::Hdf5Location file = io::Hdf5Location::create_file(output.temporary_path());
     file.set_attribute("format", std::string("bhpm-refinement-study"));
     file.set_attribute("format_version", static_cast<std::int64_t>(1));
-    file.set_attribute("operator_prior", std::string("GP(0.1 u_xx, 0.1^2 exp(-|v - v'|^2)) | f(0,0,0) = 0"));
+    file.set_attribute("operator_prior",
+                       std::string("GP(0.1 u_xx, 0.1^2 exp(-|v - v'|^2)) | f(0,0,0) = 0"));
     file.set_attribute("initial_condition", std::string("u0(x) = sin(x) on [-pi, pi], periodic"));
     file.set_attribute("new_points", options.refinement.new_points);
     file.set_attribute("seed", static_cast<std::int64_t>(options.refinement.seed));
@@ -33,11 +34,13 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
                      {"stage", "(u per time)^2", "delta_c of each stage"});
     io::write_tensor(file, "x", study.x, {"x", "length", "output grid"});
     io::write_tensor(file, "t", study.t, {"t", "time", "output times"});
-    io::write_tensor(file, "u", study.solutions, {"stage,sample,t,x", "u", "solution when the stage stopped"});
+    io::write_tensor(file, "u", study.solutions,
+                     {"stage,sample,t,x", "u", "solution when the stage stopped"});
     io::write_tensor(file, "relative_rmse", study.relative_rmse,
                      {"stage,sample", "1", "|u_r - u_(r-1)| / |u_r|; NaN at stage 0"});
-    io::write_tensor(file, "conditioning_points", study.conditioning_points,
-                     {"stage,sample", "1", "n_c when the stage stopped (V_c grows: the first n_c rows)"});
+    io::write_tensor(
+        file, "conditioning_points", study.conditioning_points,
+        {"stage,sample", "1", "n_c when the stage stopped (V_c grows: the first n_c rows)"});
     io::write_tensor(file, "expected_variance", study.expected_variance,
                      {"stage,sample", "(u per time)^2", "last L_c of the stage"});
     const io::Hdf5Location inputs = file.create_group("conditioning_inputs");
@@ -53,8 +56,10 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
 void setup_refinement_study(CLI::App& app) {
   auto options = std::make_shared<RefinementCommandOptions>();
   CLI::App* command = app.add_subcommand(
-      "refinement-study", "Fig. 3: convergence of solution samples as Algorithm 1's tolerance falls");
-  command->add_option("-o,--output", options->output_path, "Study file (HDF5; default refinement.h5)");
+      "refinement-study",
+      "Fig. 3: convergence of solution samples as Algorithm 1's tolerance falls");
+  command->add_option("-o,--output", options->output_path,
+                      "Study file (HDF5; default refinement.h5)");
   command->add_option("--samples", options->study.samples, "Operator samples (lines of Fig. 3b)")
       ->check(CLI::PositiveNumber);
   command->add_option("--tolerances", options->study.tolerances, "Decreasing delta_c values")

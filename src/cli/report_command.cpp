@@ -13,7 +13,8 @@ void setup_report(CLI::App& app) {
   auto options = std::make_shared<ReportCommandOptions>();
   CLI::App* command = app.add_subcommand(
       "report", "Draw the run's figures (gnuplot) and write index.html with the metrics table");
-  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")->required();
+  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
+      ->required();
   command->add_option("-o,--output", options->output_dir, "Report folder (default RUN_DIR/report)");
   command->add_option("--data", options->data_path,
                       "Dataset whose experiments to draw (default RUN_DIR/data.h5 when present)");
@@ -23,8 +24,8 @@ void setup_report(CLI::App& app) {
 }
 
 int run_report(const ReportCommandOptions& options) {
-  const report::ReportSummary summary =
-      report::write_report({options.run_dir, options.data_path, options.output_dir, options.gnuplot});
+  const report::ReportSummary summary = report::write_report(
+      {options.run_dir, options.data_path, options.output_dir, options.gnuplot});
   if (options.quiet) return 0;
   for (const auto& figure : summary.figures) std::printf("figure: %s\n", figure.c_str());
   for (const auto& omitted : summary.omitted) std::printf("omitted: %s\n", omitted.c_str());

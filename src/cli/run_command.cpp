@@ -17,11 +17,11 @@
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
-#include "config/run_layout.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
-#include "io/atomic_file.h"
 #include "config/run_config.h"
+#include "config/run_layout.h"
+#include "io/atomic_file.h"
 
 namespace bhpm::cli {
 
@@ -56,9 +56,9 @@ void require_success(int exit_code, const std::string& stage) {
 void simulate_stage(const Pipeline& p) {
   if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
   announce("simulate -> " + p.run.data());
-  require_success(run_simulate({p.options.config_path, p.run.data(), p.options.overrides,
-                                p.options.quiet}),
-                  "simulate");
+  require_success(
+      run_simulate({p.options.config_path, p.run.data(), p.options.overrides, p.options.quiet}),
+      "simulate");
 }
 
 void train_stage(const Pipeline& p) {
@@ -76,7 +76,8 @@ void train_stage(const Pipeline& p) {
 
 void evaluate_stage(const Pipeline& p) {
   const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
-  if (config::up_to_date(p.run.held_out_metrics(), inputs) && config::up_to_date(p.run.training_metrics(), inputs))
+  if (config::up_to_date(p.run.held_out_metrics(), inputs) &&
+      config::up_to_date(p.run.training_metrics(), inputs))
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
                     p.run.training_metrics() + ")");
   announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
@@ -91,8 +92,8 @@ void predict_stage(const Pipeline& p) {
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
     if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
-        config::stored_differences(output, config::stored_hdf5_config(output), p.config.resolved_toml,
-                           config::prediction_sections())
+        config::stored_differences(output, config::stored_hdf5_config(output),
+                                   p.config.resolved_toml, config::prediction_sections())
             .empty()) {
       announce("predict: up to date (" + output + ")");
       continue;
@@ -111,9 +112,10 @@ void predict_stage(const Pipeline& p) {
 
 void refinement_stage(const Pipeline& p) {
   const std::string output = p.run.refinement();
-  if (fs::exists(output) && config::stored_differences(output, config::stored_hdf5_config(output),
-                                               p.config.resolved_toml, config::refinement_sections())
-                                .empty())
+  if (fs::exists(output) &&
+      config::stored_differences(output, config::stored_hdf5_config(output), p.config.resolved_toml,
+                                 config::refinement_sections())
+          .empty())
     return announce("refinement: up to date (" + output + ")");
   announce("refinement: the Fig. 3 study -> " + output);
   RefinementCommandOptions study;
@@ -136,9 +138,8 @@ void report_stage(const Pipeline& p) {
 
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
-      {"simulate", simulate_stage}, {"train", train_stage},
-      {"evaluate", evaluate_stage}, {"predict", predict_stage},
-      {"refinement", refinement_stage}, {"report", report_stage}};
+      {"simulate", simulate_stage}, {"train", train_stage},           {"evaluate", evaluate_stage},
+      {"predict", predict_stage},   {"refinement", refinement_stage}, {"report", report_stage}};
   return runners;
 }
 
@@ -155,7 +156,8 @@ void setup_run(CLI::App& app) {
   command->add_option("config", options->config_path, "Configuration file (TOML)")
       ->required()
       ->check(CLI::ExistingFile);
-  command->add_option("-o,--output", options->run_dir, "Run folder (created if missing)")->required();
+  command->add_option("-o,--output", options->run_dir, "Run folder (created if missing)")
+      ->required();
   command->add_option("--set", options->overrides,
                       "Override a configuration value: section.key=value (repeatable)");
   command->add_option("--threads", options->threads, "Threads per stage (default: every core)")
@@ -166,7 +168,8 @@ void setup_run(CLI::App& app) {
 
 int run_pipeline(const RunCommandOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const config::RunConfig config = read_pipeline_configuration(options.config_path, options.overrides);
+  const config::RunConfig config =
+      read_pipeline_configuration(options.config_path, options.overrides);
   const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
   require_stage_inputs(config, pipeline.run);
   refuse_foreign_outputs(config, pipeline.run);

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "io/checkpoint.h"
 #include "config/run_layout.h"
+#include "io/checkpoint.h"
 #include "model/root_gp.h"
 
 namespace bhpm::cli {
@@ -31,10 +31,9 @@ TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::s
   const std::string path = config::RunLayout{run_dir}.joint_checkpoint();
   const io::Checkpoint checkpoint = joint_checkpoint(run_dir);
   return {model::sparse_root_from_checkpoint(checkpoint, "root.", path),
-          config_path.empty()
-              ? config::read_run_config_text(checkpoint.string("config", path), path + ":config",
-                                         run_dir, overrides)
-              : config::read_run_config(config_path, overrides)};
+          config_path.empty() ? config::read_run_config_text(checkpoint.string("config", path),
+                                                             path + ":config", run_dir, overrides)
+                              : config::read_run_config(config_path, overrides)};
 }
 
 }  // namespace bhpm::cli

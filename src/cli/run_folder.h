@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gp/sparse_variational_gp.h"
 #include "config/run_config.h"
+#include "gp/sparse_variational_gp.h"
 
 namespace bhpm::cli {
 

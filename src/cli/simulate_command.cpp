@@ -1,8 +1,7 @@
 #include "cli/simulate_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
-
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,9 +9,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "config/run_config.h"
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
-#include "config/run_config.h"
 #include "pde/experiment_set.h"
 
 namespace bhpm::cli {
@@ -95,15 +94,16 @@ int run_simulate(const SimulateOptions& options) {
     sets.push_back(pde::simulate_experiment_set(
         grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
   pde::write_dataset(options.output_path, sets,
-                    {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
+                     {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
-              "dt %.3g, %.2f s\n",
-              options.output_path.c_str(), equation.describe().c_str(),
-              static_cast<long long>(config.train_experiments),
-              static_cast<long long>(config.test_experiments),
-              static_cast<long long>(sets.front().t.size(0)), static_cast<long long>(config.modes),
-              static_cast<long long>(config.measurements.n_st), sets.front().dt, seconds);
+  std::printf(
+      "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
+      "dt %.3g, %.2f s\n",
+      options.output_path.c_str(), equation.describe().c_str(),
+      static_cast<long long>(config.train_experiments),
+      static_cast<long long>(config.test_experiments),
+      static_cast<long long>(sets.front().t.size(0)), static_cast<long long>(config.modes),
+      static_cast<long long>(config.measurements.n_st), sets.front().dt, seconds);
   return 0;
 }
 

@@ -35,7 +35,7 @@ struct SweepOptions {
   std::string vary;  ///< "section.key=v1,v2,..."
   std::int64_t repeats = 1;
   std::string output_dir;
-  int jobs = 0;      ///< 0: one per core, at most one per member
+  int jobs = 0;  ///< 0: one per core, at most one per member
   std::vector<std::string> overrides;
   bool quiet = false;
 };
@@ -56,11 +56,13 @@ Variation parse_variation(const std::string& text) {
   for (std::string value; std::getline(values, value, ',');) {
     if (value.empty() || !seen.insert(value).second)
       throw std::invalid_argument("sweep --vary " + variation.key +
-                                  ": values must be distinct and non-empty (got '" + text.substr(equals + 1) + "')");
+                                  ": values must be distinct and non-empty (got '" +
+                                  text.substr(equals + 1) + "')");
     variation.values.push_back(value);
   }
   if (variation.key == "seed")
-    throw std::invalid_argument("sweep --vary seed: repeats already vary the seed (seed + r); use --repeats");
+    throw std::invalid_argument(
+        "sweep --vary seed: repeats already vary the seed (seed + r); use --repeats");
   if (variation.key.rfind("run.", 0) == 0)
     throw std::invalid_argument("sweep --vary " + variation.key +
                                 ": [run] chooses a run's stages, not a setting a sweep can study");
@@ -120,14 +122,16 @@ std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const V
 /// Reads every member's configuration before any starts: a bad value, an unknown key or
 /// a missing section is refused here, naming the value.
 std::uint64_t check_members(const SweepOptions& options, const Variation& variation) {
-  const config::RunConfig base = read_pipeline_configuration(options.config_path, options.overrides);
+  const config::RunConfig base =
+      read_pipeline_configuration(options.config_path, options.overrides);
   require_known_key(base, variation);
   for (const std::string& value : variation.values) {
     try {
       read_pipeline_configuration(options.config_path,
                                   member_overrides(options, variation, value, base.simulate.seed));
     } catch (const std::exception& error) {
-      throw std::invalid_argument("sweep --vary " + variation.key + "=" + value + ": " + error.what());
+      throw std::invalid_argument("sweep --vary " + variation.key + "=" + value + ": " +
+                                  error.what());
     }
   }
   return base.simulate.seed;
@@ -136,8 +140,8 @@ std::uint64_t check_members(const SweepOptions& options, const Variation& variat
 ChildCommand member_command(const SweepOptions& options, const Variation& variation,
                             const eval::SweepMember& member, int threads) {
   ChildCommand command;
-  command.arguments = {own_executable(), "run", options.config_path, "-o", member.run_dir,
-                       "--threads", std::to_string(threads), "-q"};
+  command.arguments = {own_executable(), "run",       options.config_path,     "-o",
+                       member.run_dir,   "--threads", std::to_string(threads), "-q"};
   for (const auto& o : member_overrides(options, variation, member.value, member.seed)) {
     command.arguments.push_back("--set");
     command.arguments.push_back(o);
@@ -162,10 +166,11 @@ void read_member_metrics(eval::SweepMember& member) {
 
 void write_sweep_definition(const SweepOptions& options, const Variation& variation,
                             std::uint64_t base_seed) {
-  nlohmann::json definition = {{"config", options.config_path}, {"key", variation.key},
-                               {"values", variation.values},    {"repeats", options.repeats},
-                               {"seed", base_seed},             {"overrides", options.overrides}};
-  io::write_text_atomically((fs::path(options.output_dir) / "sweep.json").string(), definition.dump(2) + "\n");
+  nlohmann::json definition = {
+      {"config", options.config_path}, {"key", variation.key}, {"values", variation.values},
+      {"repeats", options.repeats},    {"seed", base_seed},    {"overrides", options.overrides}};
+  io::write_text_atomically((fs::path(options.output_dir) / "sweep.json").string(),
+                            definition.dump(2) + "\n");
 }
 
 /// Records how a member's run ended: its held-out scores, or why it has none.
@@ -197,12 +202,15 @@ void write_sweep_results(const SweepOptions& options, const Variation& variation
   const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
   const fs::path dir(options.output_dir);
   const std::string table = eval::sweep_table(variation.key, rows);
-  io::write_text_atomically((dir / "sweep-members.csv").string(), eval::sweep_members_csv(variation.key, members));
-  io::write_text_atomically((dir / "sweep-summary.csv").string(), eval::sweep_summary_csv(variation.key, rows));
+  io::write_text_atomically((dir / "sweep-members.csv").string(),
+                            eval::sweep_members_csv(variation.key, members));
+  io::write_text_atomically((dir / "sweep-summary.csv").string(),
+                            eval::sweep_summary_csv(variation.key, rows));
   io::write_text_atomically((dir / "sweep.txt").string(), table);
   std::printf("%s", table.c_str());
   if (std::any_of(members.begin(), members.end(), [](const auto& m) { return m.finished; }))
-    std::printf("figure: %s\n", report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
+    std::printf("figure: %s\n",
+                report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
 }
 
 int run_sweep(const SweepOptions& options) {
@@ -232,7 +240,8 @@ int run_sweep(const SweepOptions& options) {
   write_sweep_results(options, variation, members);
   std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-  const auto failures = std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.finished; });
+  const auto failures =
+      std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.finished; });
   if (failures == 0) return 0;
   std::fprintf(stderr, "error: sweep: %lld of %zu runs failed (listed above)\n",
                static_cast<long long>(failures), members.size());
@@ -244,19 +253,23 @@ int run_sweep(const SweepOptions& options) {
 void setup_sweep(CLI::App& app) {
   auto options = std::make_shared<SweepOptions>();
   CLI::App* command = app.add_subcommand(
-      "sweep", "Fig. 2 studies: train once per value of a setting (and repeat), compare RMSE and MNLP");
+      "sweep",
+      "Fig. 2 studies: train once per value of a setting (and repeat), compare RMSE and MNLP");
   command->add_option("config", options->config_path, "Configuration file (TOML)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--vary", options->vary, "section.key=v1,v2,...: the setting and its values")
       ->required();
-  command->add_option("--repeats", options->repeats, "Runs per value, with seeds seed, seed + 1, ...")
+  command
+      ->add_option("--repeats", options->repeats, "Runs per value, with seeds seed, seed + 1, ...")
       ->check(CLI::PositiveNumber);
-  command->add_option("-o,--output", options->output_dir, "Sweep folder (created if missing)")->required();
+  command->add_option("-o,--output", options->output_dir, "Sweep folder (created if missing)")
+      ->required();
   command->add_option("--jobs", options->jobs, "Runs at a time (default: one per core)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--set", options->overrides,
-                      "Override a configuration value for every run: section.key=value (repeatable)");
+  command->add_option(
+      "--set", options->overrides,
+      "Override a configuration value for every run: section.key=value (repeatable)");
   command->add_flag("-q,--quiet", options->quiet, "Print only failures and the table");
   command->callback([options] { throw CLI::RuntimeError(run_sweep(*options)); });
 }

@@ -1,7 +1,7 @@
 #include "cli/train_command.h"
 
-#include <CLI/CLI.hpp>
 #include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -33,12 +33,12 @@ std::string hyperparameter_text(const std::vector<gp::Hyperparameter>& parameter
 
 /// The learned mean and the kernel's hyperparameters.
 void print_root(const gp::SparseVariationalGpImpl& root) {
-  std::printf("root mean: %s\nroot kernel (%s): %s; noise sd %s; %lld inducing inputs\n",
-              model::describe_root_mean(*root.mean()).c_str(), root.kernel()->name().c_str(),
-              hyperparameter_text(root.kernel()->hyperparameters()).c_str(),
-              util::format_significant(std::sqrt(root.likelihood()->variance().item<double>()), 4)
-                  .c_str(),
-              static_cast<long long>(root.inducing_points()));
+  std::printf(
+      "root mean: %s\nroot kernel (%s): %s; noise sd %s; %lld inducing inputs\n",
+      model::describe_root_mean(*root.mean()).c_str(), root.kernel()->name().c_str(),
+      hyperparameter_text(root.kernel()->hyperparameters()).c_str(),
+      util::format_significant(std::sqrt(root.likelihood()->variance().item<double>()), 4).c_str(),
+      static_cast<long long>(root.inducing_points()));
 }
 
 /// "resumed from iteration 300 (leaves)": where each phase picked up its checkpoint.
@@ -47,8 +47,8 @@ void print_resumption(const model::BhpmTrainingResult& result) {
       {"leaves", &result.leaves}, {"exact_gp", &result.exact_gp}, {"joint", &result.joint}};
   for (const auto& [name, phase] : phases)
     if (phase->resumed_from > 0)
-      std::printf("resumed from iteration %lld (%s)\n",
-                  static_cast<long long>(phase->resumed_from), name);
+      std::printf("resumed from iteration %lld (%s)\n", static_cast<long long>(phase->resumed_from),
+                  name);
 }
 
 }  // namespace
@@ -81,8 +81,8 @@ int run_train(const TrainingCommandOptions& options) {
   for (std::int64_t i = 0; i < sigma.size(0); ++i) std::printf(" %.4g", sigma[i].item<double>());
   std::printf("\n");
   print_root(result.model->root());
-  std::printf("model: %s\nroot inputs and GP: %s\n",
-              run.joint_checkpoint().c_str(), root_file.c_str());
+  std::printf("model: %s\nroot inputs and GP: %s\n", run.joint_checkpoint().c_str(),
+              root_file.c_str());
   return 0;
 }
 

@@ -17,11 +17,13 @@ void add_training_options(CLI::App& command, TrainingCommandOptions& options) {
       ->required()
       ->check(CLI::ExistingFile);
   command.add_option("-o,--output", options.run_dir, "Run folder (created if missing)")->required();
-  command.add_option("--experiments", options.experiments,
-                     "N: use the first N training experiments (default: all)")
+  command
+      .add_option("--experiments", options.experiments,
+                  "N: use the first N training experiments (default: all)")
       ->check(CLI::NonNegativeNumber);
-  command.add_option("--points", options.points,
-                     "n_st: use the first n_st measurements of each (default: all)")
+  command
+      .add_option("--points", options.points,
+                  "n_st: use the first n_st measurements of each (default: all)")
       ->check(CLI::NonNegativeNumber);
   command.add_option("--set", options.overrides,
                      "Override a configuration value: section.key=value (repeatable)");

@@ -1,8 +1,9 @@
 #include "cli/training_printer.h"
-#include "util/number_format.h"
 
 #include <cstdio>
 #include <string>
+
+#include "util/number_format.h"
 
 namespace bhpm::cli {
 
@@ -23,8 +24,8 @@ std::string duration(double seconds) {
 model::TrainingCallback training_printer(bool quiet) {
   if (quiet) return {};
   return [](const model::TrainingProgress& p) {
-    std::string line = p.phase + "  " + std::to_string(p.iteration) + "/" +
-                       std::to_string(p.iterations);
+    std::string line =
+        p.phase + "  " + std::to_string(p.iteration) + "/" + std::to_string(p.iterations);
     for (const auto& [name, value] : p.terms)
       line += "  " + name + " " + util::format_significant(value, 5);
     line += "  " + util::format_fixed(p.iterations_per_second, 1) + " it/s  " +

@@ -16,8 +16,8 @@ toml::table parse_stored(const std::string& text, const std::string& source) {
   try {
     return toml::parse(text, source);
   } catch (const toml::parse_error& error) {
-    throw ConfigError(source + ": stored configuration is not TOML: " +
-                      std::string(error.description()));
+    throw ConfigError(source +
+                      ": stored configuration is not TOML: " + std::string(error.description()));
   }
 }
 

@@ -34,8 +34,8 @@ toml::table parse_or_throw(const std::string& text, const std::string& source) {
   } catch (const toml::parse_error& error) {
     const auto& begin = error.source().begin;
     throw ConfigError(source + ":" + std::to_string(begin.line) + ":" +
-                      std::to_string(begin.column) + ": invalid TOML: " +
-                      std::string(error.description()));
+                      std::to_string(begin.column) +
+                      ": invalid TOML: " + std::string(error.description()));
   }
 }
 
@@ -72,7 +72,8 @@ void ConfigReader::apply_override(const std::string& assignment) {
   if (!section.empty()) {
     if (!input_.contains(section)) input_.insert(section, toml::table{});
     target = input_.get_as<toml::table>(section);
-    if (!target) throw ConfigError("--set '" + assignment + "': '" + section + "' is not a section");
+    if (!target)
+      throw ConfigError("--set '" + assignment + "': '" + section + "' is not a section");
   }
   override_text_[section + "." + key] = text;
   toml::table parsed;
@@ -102,8 +103,7 @@ const toml::node* ConfigReader::find(const std::string& section, const std::stri
   return table ? table->get(key) : nullptr;
 }
 
-void ConfigReader::record(const std::string& section, const std::string& key,
-                          toml::node&& value) {
+void ConfigReader::record(const std::string& section, const std::string& key, toml::node&& value) {
   read_keys_[section].insert(key);
   toml::table* target = &resolved_;
   if (!section.empty()) {
@@ -129,14 +129,14 @@ void ConfigReader::reject_unknown_keys() const {
         std::set<std::string> sections;
         for (const auto& [section, keys] : read_keys_)
           if (!section.empty()) sections.insert(section);
-        throw ConfigError(source_ + ": unknown section [" + name + "] (known sections: " +
-                          join(sections) + ")");
+        throw ConfigError(source_ + ": unknown section [" + name +
+                          "] (known sections: " + join(sections) + ")");
       }
       for (const auto& [sub_key, sub_node] : *node.as_table()) {
         if (!known->second.count(std::string(sub_key.str())))
           throw ConfigError(source_ + ": " + name + "." + std::string(sub_key.str()) +
-                            ": unknown key (known keys of [" + name + "]: " +
-                            join(known->second) + ")");
+                            ": unknown key (known keys of [" + name + "]: " + join(known->second) +
+                            ")");
       }
     } else {
       const auto known = read_keys_.find("");
@@ -168,9 +168,7 @@ void ConfigSection::require(bool ok, const std::string& key, const std::string& 
 
 bool ConfigSection::has(const std::string& key) const { return reader_.find(name_, key); }
 
-const toml::node* ConfigSection::lookup(const std::string& key) {
-  return reader_.find(name_, key);
-}
+const toml::node* ConfigSection::lookup(const std::string& key) { return reader_.find(name_, key); }
 
 void ConfigSection::type_error(const std::string& key, const char* expected,
                                const toml::node& got) const {
@@ -256,7 +254,7 @@ std::vector<double> ConfigSection::numbers(const std::string& key,
 }
 
 std::vector<std::int64_t> ConfigSection::integers(const std::string& key,
-                                                 const std::vector<std::int64_t>& fallback) {
+                                                  const std::vector<std::int64_t>& fallback) {
   std::vector<std::int64_t> values = fallback;
   if (const toml::node* node = lookup(key)) {
     const toml::array* array = node->as_array();

@@ -5,14 +5,14 @@
 /// of the wrong type. Reads are recorded, so the fully resolved configuration (defaults
 /// included) can be written next to every result it produced.
 
+#include <toml++/toml.h>
+
 #include <cstdint>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <toml++/toml.h>
 
 namespace bhpm::config {
 

@@ -3,8 +3,8 @@
 #include <filesystem>
 
 #include "config/config_reader.h"
-#include "pde/dataset_file.h"
 #include "config/simulate_config.h"
+#include "pde/dataset_file.h"
 
 namespace bhpm::config {
 

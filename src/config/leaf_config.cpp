@@ -15,8 +15,8 @@ LeafConfig read_leaf_config(ConfigReader& reader) {
   net.first_omega = leaves.positive_number("first_omega", net.first_omega);
   net.hidden_omega = leaves.positive_number("hidden_omega", net.hidden_omega);
   net.initialization = leaves.string("initialization", net.initialization);
-  leaves.require(util::is_listed(net.initialization, nn::initialization_names()),
-                 "initialization", "must be " + util::quoted_alternatives(nn::initialization_names()),
+  leaves.require(util::is_listed(net.initialization, nn::initialization_names()), "initialization",
+                 "must be " + util::quoted_alternatives(nn::initialization_names()),
                  "\"" + net.initialization + "\"");
   config.model.initial_noise = leaves.positive_number("initial_noise", config.model.initial_noise);
 

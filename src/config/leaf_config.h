@@ -14,8 +14,8 @@
 namespace bhpm::config {
 
 struct LeafConfig {
-  model::LeafModelOptions model;          ///< model.network.leaves is set by the caller (N)
-  model::LeafTrainingOptions training;    ///< checkpoint_path, seed, config set by the caller
+  model::LeafModelOptions model;        ///< model.network.leaves is set by the caller (N)
+  model::LeafTrainingOptions training;  ///< checkpoint_path, seed, config set by the caller
 };
 
 /// Reads [leaves] and [train_leaves]; throws ConfigError naming the field.

@@ -1,8 +1,9 @@
 #include "config/pipeline_config.h"
-#include "util/name_list.h"
 
 #include <algorithm>
 #include <set>
+
+#include "util/name_list.h"
 
 namespace bhpm::config {
 
@@ -25,9 +26,9 @@ std::vector<std::string> ordered_stages(ConfigSection& section,
   std::set<std::string> seen;
   for (const auto& name : requested) {
     section.require(std::count(known.begin(), known.end(), name) == 1, "stages",
-                    "each stage must be one of " + util::quoted_alternatives(known), "\"" + name + "\"");
-    section.require(seen.insert(name).second, "stages", "lists a stage twice",
+                    "each stage must be one of " + util::quoted_alternatives(known),
                     "\"" + name + "\"");
+    section.require(seen.insert(name).second, "stages", "lists a stage twice", "\"" + name + "\"");
   }
   section.require(!requested.empty(), "stages", "must name at least one stage", "[]");
   std::vector<std::string> ordered;

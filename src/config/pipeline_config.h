@@ -20,8 +20,8 @@ namespace bhpm::config {
 const std::vector<std::string>& pipeline_stages();
 
 struct PipelineConfig {
-  std::vector<std::string> stages;                 ///< a subset of pipeline_stages(), in its order
-  std::vector<std::int64_t> predict_experiments;   ///< test-set indices, >= 0, distinct
+  std::vector<std::string> stages;                ///< a subset of pipeline_stages(), in its order
+  std::vector<std::int64_t> predict_experiments;  ///< test-set indices, >= 0, distinct
 
   bool runs(const std::string& stage) const;
 };

@@ -35,16 +35,19 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   o.samples = section.integer_at_least("samples", o.samples, 1);
   o.sampler = one_of(section, "sampler", o.sampler, solve::sampler_names());
   o.solver = one_of(section, "solver", o.solver, solve::solver_names());
-  config.relative_tolerance = section.positive_number("relative_tolerance", config.relative_tolerance);
+  config.relative_tolerance =
+      section.positive_number("relative_tolerance", config.relative_tolerance);
   read_algorithm1_keys(section, o.refinement);
   o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
-                  "must be >= 0 (0: the data's time step)", util::format_significant(config.dt, 10));
+                  "must be >= 0 (0: the data's time step)",
+                  util::format_significant(config.dt, 10));
   o.pinn.iterations = section.integer_at_least("pinn_iterations", o.pinn.iterations, 1);
   o.pinn.collocation_points =
       section.integer_at_least("pinn_collocation_points", o.pinn.collocation_points, 1);
-  o.pinn.boundary_points = section.integer_at_least("pinn_boundary_points", o.pinn.boundary_points, 1);
+  o.pinn.boundary_points =
+      section.integer_at_least("pinn_boundary_points", o.pinn.boundary_points, 1);
   o.pinn.initial_points = section.integer_at_least("pinn_initial_points", o.pinn.initial_points, 1);
   o.pinn.learning_rate = section.positive_number("pinn_learning_rate", o.pinn.learning_rate);
   o.pinn.final_learning_rate =

@@ -23,7 +23,7 @@ namespace bhpm::config {
 struct PredictConfig {
   solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
   double relative_tolerance = 1e-4;
-  double dt = 0.0;                  ///< 0: the simulation's time step
+  double dt = 0.0;  ///< 0: the simulation's time step
 };
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.

@@ -13,8 +13,8 @@ void read_schedule(ConfigSection& section, model::AdamSchedule& s) {
   s.iterations = section.integer_at_least("iterations", s.iterations, 0);
   s.learning_rate = section.positive_number("learning_rate", s.learning_rate);
   s.final_learning_rate = section.number("final_learning_rate", s.final_learning_rate);
-  section.require(s.final_learning_rate < 0 || (s.final_learning_rate > 0 &&
-                                                std::isfinite(s.final_learning_rate)),
+  section.require(s.final_learning_rate < 0 ||
+                      (s.final_learning_rate > 0 && std::isfinite(s.final_learning_rate)),
                   "final_learning_rate", "must be positive, or negative for a constant rate",
                   util::format_significant(s.final_learning_rate, 10));
   s.checkpoint_every = section.integer_at_least("checkpoint_every", s.checkpoint_every, 1);

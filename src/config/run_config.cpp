@@ -42,8 +42,7 @@ RunConfig read_run_config_text(const std::string& text, const std::string& sourc
   return read_all(reader, base_dir, overrides);
 }
 
-model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config,
-                                                 std::int64_t experiments,
+model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config, std::int64_t experiments,
                                                  const std::string& run_dir) {
   model::BhpmTrainingOptions options;
   options.leaves = config.leaves.model;

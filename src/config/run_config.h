@@ -3,18 +3,17 @@
 /// subcommand reads all of it, so a key unknown to every stage is an error wherever it is
 /// used, and the resolved text stored in outputs is the same for every stage.
 
+#include <set>
 #include <string>
 #include <vector>
-
-#include <set>
 
 #include "config/leaf_config.h"
 #include "config/pipeline_config.h"
 #include "config/predict_config.h"
-#include "config/root_config.h"
-#include "model/bhpm_training.h"
 #include "config/refinement_study_config.h"
+#include "config/root_config.h"
 #include "config/simulate_config.h"
+#include "model/bhpm_training.h"
 
 namespace bhpm::config {
 
@@ -23,10 +22,10 @@ struct RunConfig {
   LeafConfig leaves;
   RootConfig root;
   PredictConfig predict;
-  PipelineConfig pipeline;                        ///< [run]: the stages of `bhpm run`
-  solve::RefinementStudyOptions refinement_study; ///< [refinement_study]: the Fig. 3 stage
-  std::set<std::string> given_sections;           ///< sections present before defaults
-  std::string resolved_toml;  ///< every value read, defaults included
+  PipelineConfig pipeline;                         ///< [run]: the stages of `bhpm run`
+  solve::RefinementStudyOptions refinement_study;  ///< [refinement_study]: the Fig. 3 stage
+  std::set<std::string> given_sections;            ///< sections present before defaults
+  std::string resolved_toml;                       ///< every value read, defaults included
 };
 
 /// Reads `path` with "section.key=value" overrides applied; throws ConfigError naming the
@@ -41,8 +40,7 @@ RunConfig read_run_config_text(const std::string& text, const std::string& sourc
 
 /// The three-phase training options of `config` for N = `experiments` leaves, with
 /// checkpoints in `run_dir` ("" = none), the configuration's seed and resolved text.
-model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config,
-                                                 std::int64_t experiments,
+model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config, std::int64_t experiments,
                                                  const std::string& run_dir);
 
 }  // namespace bhpm::config

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "io/checkpoint.h"
 #include "config/config_difference.h"
+#include "io/checkpoint.h"
 #include "io/hdf5_file.h"
 
 namespace bhpm::config {

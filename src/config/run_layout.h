@@ -29,7 +29,7 @@ struct RunLayout {
   std::string root() const { return file("root.h5"); }
   std::string held_out_metrics() const { return file("metrics.json"); }
   std::string training_metrics() const { return file("metrics-train.json"); }
-  std::string prediction(std::int64_t test_experiment) const;  ///< bhpm run's
+  std::string prediction(std::int64_t test_experiment) const;       ///< bhpm run's
   std::string prediction() const { return file("prediction.h5"); }  ///< bhpm predict's default
   /// Every existing dir/prediction*.h5 (bhpm run's and bhpm predict's), sorted by name.
   std::vector<std::string> predictions() const;

@@ -1,12 +1,12 @@
 #include "config/simulate_config.h"
 
-#include "pde/dataset_defaults.h"
-#include "util/number_format.h"
-#include "util/name_list.h"
-
 #include <cmath>
 #include <filesystem>
 #include <limits>
+
+#include "pde/dataset_defaults.h"
+#include "util/name_list.h"
+#include "util/number_format.h"
 
 namespace bhpm::config {
 
@@ -36,9 +36,9 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection domain = reader.section("domain");
   config.x_min = domain.number("x_min", d.x_min);
   config.x_max = domain.number("x_max", d.x_max);
-  domain.require(std::isfinite(config.x_min) && std::isfinite(config.x_max) &&
-                     config.x_max > config.x_min,
-                 "x_max", "must be finite and greater than domain.x_min", text(config.x_max));
+  domain.require(
+      std::isfinite(config.x_min) && std::isfinite(config.x_max) && config.x_max > config.x_min,
+      "x_max", "must be finite and greater than domain.x_min", text(config.x_max));
   config.solve.t_end = domain.positive_number("t_end", d.t_end);
 
   ConfigSection solver = reader.section("solver");
@@ -54,8 +54,7 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
                  text(config.solve.output_dt));
   config.solve.stepper.dealias = solver.boolean("dealias", true);
   const std::int64_t contour_points = solver.integer_at_least("contour_points", 64, 8);
-  solver.require(contour_points <= 4096, "contour_points", "must be <= 4096",
-                 text(contour_points));
+  solver.require(contour_points <= 4096, "contour_points", "must be <= 4096", text(contour_points));
   config.solve.stepper.contour_points = static_cast<int>(contour_points);
   config.solve.blowup_factor = solver.positive_number("blowup_factor", 1e3);
 }
@@ -90,8 +89,7 @@ void read_data(ConfigReader& reader, SimulateConfig& config) {
   config.measurements.noise = section.number("noise", 0.0);
   section.require(config.measurements.noise >= 0.0 && std::isfinite(config.measurements.noise),
                   "noise", "must be a finite number >= 0", text(config.measurements.noise));
-  const std::int64_t times =
-      std::llround(config.solve.t_end / config.solve.output_dt) + 1;
+  const std::int64_t times = std::llround(config.solve.t_end / config.solve.output_dt) + 1;
   section.require(config.measurements.n_st <= times * config.modes, "n_st",
                   "must not exceed the grid's " + text(times) + " times x " + text(config.modes) +
                       " points = " + text(times * config.modes),

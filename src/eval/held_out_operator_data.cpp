@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "util/tensor_checks.h"
 #include "pde/periodic_grid.h"
+#include "util/tensor_checks.h"
 
 namespace bhpm::eval {
 
@@ -25,23 +25,28 @@ bool is_double_tensor(const at::Tensor& tensor, std::int64_t dims) {
 /// Checks shapes and the grid; returns the grid spacing.
 double check_set(const pde::ExperimentSet& set, const std::string& where) {
   if (!is_double_tensor(set.u, 3) || set.u.size(0) < 1 || set.u.size(1) < 1)
-    throw std::invalid_argument(where + ": u must be a double tensor [E, T, n] with E, T >= 1 "
-                                "(got " + util::describe_tensor(set.u) + ")");
+    throw std::invalid_argument(where +
+                                ": u must be a double tensor [E, T, n] with E, T >= 1 "
+                                "(got " +
+                                util::describe_tensor(set.u) + ")");
   const std::int64_t times = set.u.size(1), n = set.u.size(2);
   if (!is_double_tensor(set.t, 1) || set.t.size(0) != times)
     throw std::invalid_argument(where + ": t must be a double tensor [" + std::to_string(times) +
                                 "] matching u (got " + util::describe_tensor(set.t) + ")");
   if (!is_double_tensor(set.x, 1) || set.x.size(0) != n || n < 4 || n % 2 != 0)
-    throw std::invalid_argument(where + ": x must be a double tensor [n] matching u, n even and "
-                                ">= 4 (got " + util::describe_tensor(set.x) + ", u " +
+    throw std::invalid_argument(where +
+                                ": x must be a double tensor [n] matching u, n even and "
+                                ">= 4 (got " +
+                                util::describe_tensor(set.x) + ", u " +
                                 util::describe_tensor(set.u) + ")");
   const double x0 = set.x[0].item<double>();
   const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
-  const double deviation =
-      (set.x - (x0 + dx * at::arange(n, kReal))).abs().max().item<double>();
+  const double deviation = (set.x - (x0 + dx * at::arange(n, kReal))).abs().max().item<double>();
   if (!(std::isfinite(dx) && dx > 0.0 && deviation <= 1e-9 * dx * static_cast<double>(n)))
-    throw std::invalid_argument(where + ": x must be a finite, increasing uniform grid (got "
-                                "spacing " + std::to_string(dx) + ", largest deviation " +
+    throw std::invalid_argument(where +
+                                ": x must be a finite, increasing uniform grid (got "
+                                "spacing " +
+                                std::to_string(dx) + ", largest deviation " +
                                 std::to_string(deviation) + ")");
   return dx;
 }
@@ -69,8 +74,8 @@ OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
                                         std::int64_t max_points) {
   const std::string where = "held-out operator data of set '" + set.name + "'";
   if (order < 0 || order > 6)
-    throw std::invalid_argument(where + ": order must be in [0, 6] (got " +
-                                std::to_string(order) + ")");
+    throw std::invalid_argument(where + ": order must be in [0, 6] (got " + std::to_string(order) +
+                                ")");
   if (max_points < 0)
     throw std::invalid_argument(where + ": max_points must be >= 0 (got " +
                                 std::to_string(max_points) + ")");

@@ -16,9 +16,9 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-const std::set<std::string> kMetricKeys = {"points",      "rmse",      "relative_rmse",
-                                           "median_nlpd", "mean_nlpd", "coverage",
-                                           "rmse_per_experiment"};
+const std::set<std::string> kMetricKeys = {
+    "points",    "rmse",     "relative_rmse",      "median_nlpd",
+    "mean_nlpd", "coverage", "rmse_per_experiment"};
 
 void check_context(const std::vector<std::pair<std::string, std::string>>& context) {
   std::set<std::string> seen;
@@ -97,9 +97,9 @@ std::string metrics_table(const OperatorMetrics& metrics) {
   out += table_line("median NLPD", util::format_significant(metrics.median_nlpd, 4));
   out += table_line("mean NLPD", util::format_significant(metrics.mean_nlpd, 4));
   for (const auto& [level, fraction] : metrics.coverage)
-    out += table_line("coverage", "nominal " + util::format_significant(100.0 * level, 6) +
-                                      "%  empirical " + util::format_fixed(100.0 * fraction, 1) +
-                                      "%");
+    out +=
+        table_line("coverage", "nominal " + util::format_significant(100.0 * level, 6) +
+                                   "%  empirical " + util::format_fixed(100.0 * fraction, 1) + "%");
   return out;
 }
 

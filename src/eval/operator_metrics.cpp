@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "util/tensor_checks.h"
 #include "util/number_format.h"
+#include "util/tensor_checks.h"
 
 namespace bhpm::eval {
 
@@ -96,8 +96,8 @@ std::vector<double> rmse_per_experiment(const at::Tensor& mean, const at::Tensor
   if (i >= 0)
     throw std::invalid_argument(where + ": experiment indices must be in [0, " +
                                 std::to_string(experiments) + ") (got " +
-                                std::to_string(experiment[i].item<std::int64_t>()) +
-                                " at index " + std::to_string(i) + ")");
+                                std::to_string(experiment[i].item<std::int64_t>()) + " at index " +
+                                std::to_string(i) + ")");
 
   const at::Tensor sums = at::zeros({experiments}, target.options())
                               .index_add_(0, experiment, (target - mean).square());

@@ -21,9 +21,9 @@
 namespace bhpm::eval {
 
 struct OperatorMetrics {
-  std::int64_t points = 0;      ///< P
+  std::int64_t points = 0;  ///< P
   double rmse = 0.0;
-  double relative_rmse = 0.0;   ///< NaN when the targets are all equal (std(y) = 0)
+  double relative_rmse = 0.0;  ///< NaN when the targets are all equal (std(y) = 0)
   double median_nlpd = 0.0;
   double mean_nlpd = 0.0;
   /// (nominal level a, empirical fraction of points inside the central interval of level a),

@@ -1,11 +1,12 @@
 #include "eval/sweep_summary.h"
-#include "util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
+
+#include "util/number_format.h"
 
 namespace bhpm::eval {
 
@@ -40,7 +41,8 @@ Spread spread(const std::vector<double>& values) {
   const double mean = sum / static_cast<double>(values.size());
   double squares = 0;
   for (double v : values) squares += (v - mean) * (v - mean);
-  const double sd = values.size() > 1 ? std::sqrt(squares / static_cast<double>(values.size() - 1)) : 0.0;
+  const double sd =
+      values.size() > 1 ? std::sqrt(squares / static_cast<double>(values.size() - 1)) : 0.0;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
   return {mean, sd, *low, *high};
 }

@@ -11,7 +11,7 @@ namespace bhpm::eval {
 
 /// One trained member of a sweep: a value of the varied key and a repeat (its own seed).
 struct SweepMember {
-  std::string value;      ///< as given on the command line, e.g. "2048"
+  std::string value;  ///< as given on the command line, e.g. "2048"
   std::int64_t repeat = 0;
   std::uint64_t seed = 0;
   std::string run_dir;

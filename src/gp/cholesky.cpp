@@ -47,8 +47,10 @@ CholeskyFactor robust_cholesky(const at::Tensor& a, const std::string& name,
   validate(options);
   if (!a.defined() || a.scalar_type() != at::kDouble || a.dim() < 2 || a.size(-1) != a.size(-2) ||
       a.size(-1) < 1)
-    throw std::invalid_argument("cholesky of " + name + ": the matrix must be a double tensor "
-                                "[.., N, N] with N >= 1 (got " + describe_tensor(a) + ")");
+    throw std::invalid_argument("cholesky of " + name +
+                                ": the matrix must be a double tensor "
+                                "[.., N, N] with N >= 1 (got " +
+                                describe_tensor(a) + ")");
   auto [lower, ok] = try_cholesky(a);
   if (ok) return {lower, 0.0, 0.0};
   if (!at::isfinite(a).all().item<bool>())

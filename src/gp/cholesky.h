@@ -32,9 +32,9 @@ struct CholeskyOptions {
 void validate(const CholeskyOptions& options);
 
 struct CholeskyFactor {
-  at::Tensor lower;               ///< L [.., N, N] lower-triangular, L L^T = A + j c I
-  double relative_jitter = 0.0;   ///< j: 0 when the plain factorisation succeeded
-  double absolute_jitter = 0.0;   ///< j c: the value added to the diagonal
+  at::Tensor lower;              ///< L [.., N, N] lower-triangular, L L^T = A + j c I
+  double relative_jitter = 0.0;  ///< j: 0 when the plain factorisation succeeded
+  double absolute_jitter = 0.0;  ///< j c: the value added to the diagonal
 };
 
 /// Lower Cholesky factor of the symmetric matrix (or batch) A [.., N, N], double.

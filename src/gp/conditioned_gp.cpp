@@ -38,9 +38,11 @@ at::Tensor variance_given_factor(const Kernel& kernel, const at::Tensor& inputs,
 ConditionedGp::ConditionedGp(std::shared_ptr<Mean> mean, std::shared_ptr<Kernel> kernel,
                              const at::Tensor& inputs, const at::Tensor& values)
     : mean_(std::move(mean)), kernel_(std::move(kernel)), inputs_(inputs), values_(values) {
-  if (!mean_ || !kernel_) throw std::invalid_argument("conditioned GP: mean and kernel must be set");
+  if (!mean_ || !kernel_)
+    throw std::invalid_argument("conditioned GP: mean and kernel must be set");
   if (mean_->dimensions() != kernel_->dimensions())
-    throw std::invalid_argument("conditioned GP: mean and kernel take inputs of different dimensions");
+    throw std::invalid_argument(
+        "conditioned GP: mean and kernel take inputs of different dimensions");
   require_matrix(inputs_, -1, kernel_->dimensions(), kWhere, "conditioning inputs");
   require_vector(values_, inputs_.size(0), kWhere, "conditioning values");
   lower_ = factor_of(*kernel_, inputs_);
@@ -79,7 +81,8 @@ ConditionedGp ConditionedGp::extended(const at::Tensor& new_inputs,
                        at::cat({values_, new_values}));
 }
 
-at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs, const at::Tensor& v) {
+at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs,
+                                const at::Tensor& v) {
   require_matrix(inputs, -1, kernel.dimensions(), kWhere, "conditioning inputs");
   require_matrix(v, -1, kernel.dimensions(), kWhere, "inputs v");
   return variance_given_factor(kernel, inputs, factor_of(kernel, inputs), v);
@@ -95,7 +98,8 @@ ConditionedSamples::ConditionedSamples(std::vector<ConditionedGp> members)
   if (members_.empty()) throw std::invalid_argument("conditioned samples: no member");
   for (const ConditionedGp& member : members_)
     if (member.dimensions() != members_.front().dimensions())
-      throw std::invalid_argument("conditioned samples: members take inputs of different dimensions");
+      throw std::invalid_argument(
+          "conditioned samples: members take inputs of different dimensions");
 }
 
 at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {

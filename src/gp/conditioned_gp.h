@@ -65,7 +65,8 @@ class ConditionedGp {
 /// k_c(v_p, v_p) [P] of the prior conditioned on `inputs` [n, D] (values do not enter):
 /// k(v, v) - |L^{-1} k_cv|^2, differentiable with respect to `inputs` and v (Algorithm 1
 /// moves new conditioning inputs down its gradient).
-at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs, const at::Tensor& v);
+at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs,
+                                const at::Tensor& v);
 
 /// The start of Algorithm 1 for a sparse GP: its prior (mean, kernel) conditioned on the
 /// inducing inputs Z with one draw u ~ q(u) (SparseVariationalGpImpl::draw_inducing_outputs),

@@ -35,8 +35,7 @@ void ExactGpImpl::set_train_data(const at::Tensor& x, const at::Tensor& y) {
 
 ExactGpFactor ExactGpImpl::factorize() const {
   const std::int64_t n = x_.size(0);
-  const at::Tensor k = kernel_->matrix(x_, x_) +
-                       likelihood_->variance() * at::eye(n, x_.options());
+  const at::Tensor k = kernel_->matrix(x_, x_) + likelihood_->variance() * at::eye(n, x_.options());
   const CholeskyFactor factor = robust_cholesky(k, "K_XX + sigma^2 I (exact GP training inputs)");
   const at::Tensor residual = (y_ - mean_->forward(x_)).unsqueeze(1);
   const at::Tensor alpha = at::cholesky_solve(residual, factor.lower).squeeze(1);
@@ -47,8 +46,8 @@ at::Tensor ExactGpImpl::log_marginal_likelihood() const {
   const ExactGpFactor factor = factorize();
   const at::Tensor residual = y_ - mean_->forward(x_);
   const double n = static_cast<double>(x_.size(0));
-  return -0.5 * at::dot(residual, factor.alpha) -
-         at::log(factor.lower.diagonal()).sum() - 0.5 * n * std::log(2.0 * M_PI);
+  return -0.5 * at::dot(residual, factor.alpha) - at::log(factor.lower.diagonal()).sum() -
+         0.5 * n * std::log(2.0 * M_PI);
 }
 
 std::pair<at::Tensor, at::Tensor> ExactGpImpl::project(const ExactGpFactor& factor,

@@ -31,9 +31,9 @@ namespace bhpm::gp {
 
 /// The factorisation behind every exact-GP quantity.
 struct ExactGpFactor {
-  at::Tensor lower;               ///< L [N, N], L L^T = K_XX + sigma^2 I (+ jitter)
-  at::Tensor alpha;               ///< K^{-1} (y - mu(X)) [N]
-  double relative_jitter = 0.0;   ///< jitter robust_cholesky needed (0: none)
+  at::Tensor lower;              ///< L [N, N], L L^T = K_XX + sigma^2 I (+ jitter)
+  at::Tensor alpha;              ///< K^{-1} (y - mu(X)) [N]
+  double relative_jitter = 0.0;  ///< jitter robust_cholesky needed (0: none)
 };
 
 class ExactGpImpl : public torch::nn::Module {

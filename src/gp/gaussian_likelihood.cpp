@@ -17,16 +17,19 @@ const char* const kWhere = "gaussian likelihood";
 
 void require_variance_above_floor(double variance, double floor) {
   if (!(std::isfinite(variance) && variance > floor))
-    throw std::invalid_argument("gaussian likelihood: variance must be finite and > "
-                                "variance_floor " + std::to_string(floor) + " (got " +
-                                std::to_string(variance) + ")");
+    throw std::invalid_argument(
+        "gaussian likelihood: variance must be finite and > "
+        "variance_floor " +
+        std::to_string(floor) + " (got " + std::to_string(variance) + ")");
 }
 }  // namespace
 
 void validate(const GaussianLikelihoodOptions& options) {
   if (!(std::isfinite(options.variance_floor) && options.variance_floor >= 0.0))
-    throw std::invalid_argument("gaussian likelihood: variance_floor must be finite and >= 0 "
-                                "(got " + std::to_string(options.variance_floor) + ")");
+    throw std::invalid_argument(
+        "gaussian likelihood: variance_floor must be finite and >= 0 "
+        "(got " +
+        std::to_string(options.variance_floor) + ")");
   require_variance_above_floor(options.variance, options.variance_floor);
 }
 

@@ -12,8 +12,8 @@
 namespace bhpm::gp {
 
 struct GaussianLikelihoodOptions {
-  double variance = 0.01;         ///< initial sigma^2 (> variance_floor, finite)
-  double variance_floor = 1e-8;   ///< lower bound of sigma^2 (>= 0, finite)
+  double variance = 0.01;        ///< initial sigma^2 (> variance_floor, finite)
+  double variance_floor = 1e-8;  ///< lower bound of sigma^2 (>= 0, finite)
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule it breaks.

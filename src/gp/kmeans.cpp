@@ -16,8 +16,8 @@ namespace {
 
 /// Squared distances [N, k] between the rows of x [N, D] and centres [k, D].
 at::Tensor squared_distances(const at::Tensor& x, const at::Tensor& centres) {
-  return at::addmm(x.square().sum(1, true) + centres.square().sum(1).unsqueeze(0), x,
-                   centres.t(), 1, -2)
+  return at::addmm(x.square().sum(1, true) + centres.square().sum(1).unsqueeze(0), x, centres.t(),
+                   1, -2)
       .clamp_min(0.0);
 }
 
@@ -53,8 +53,8 @@ at::Tensor seed_centres(const at::Tensor& x, std::int64_t k, util::Rng& rng) {
 
 /// Mean of each cluster's points [k, D]; an empty cluster gets the point farthest from
 /// its assigned centre (distinct points for distinct empty clusters).
-at::Tensor update_centres(const at::Tensor& x, const at::Tensor& labels,
-                          const at::Tensor& distance, std::int64_t k) {
+at::Tensor update_centres(const at::Tensor& x, const at::Tensor& labels, const at::Tensor& distance,
+                          std::int64_t k) {
   const at::Tensor sums = at::zeros({k, x.size(1)}, x.options()).index_add_(0, labels, x);
   const at::Tensor counts = at::bincount(labels, {}, k);
   at::Tensor centres = sums / counts.clamp_min(1).unsqueeze(1).to(at::kDouble);

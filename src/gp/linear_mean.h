@@ -1,7 +1,8 @@
 #pragma once
-/// Linear mean function of the root GP (paper section 2.2 and appendix B): mu(v) = w . v + b, with weights w [D] (registered parameter "weight") and
-/// bias b [] ("bias"), both unconstrained and initially zero. For the root's
-/// v = (u, u_x, .., d^K u/dx^K), w . v is a linear differential operator.
+/// Linear mean function of the root GP (paper section 2.2 and appendix B): mu(v) = w . v + b, with
+/// weights w [D] (registered parameter "weight") and bias b [] ("bias"), both unconstrained and
+/// initially zero. For the root's v = (u, u_x, .., d^K u/dx^K), w . v is a linear differential
+/// operator.
 
 #include <torch/nn/pimpl.h>
 

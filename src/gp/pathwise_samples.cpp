@@ -36,7 +36,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   const std::int64_t f = options.features;
 
   util::Rng feature_rng(util::derive_seed(options.seed, "pathwise_features", 0));
-  frequencies_ = util::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
+  frequencies_ =
+      util::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
   phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f});
   feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
 
@@ -46,16 +47,17 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
           .lower;
   std::vector<at::Tensor> weights, whitened;
   for (std::int64_t s = 0; s < count; ++s) {
-    util::Rng rng(util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
+    util::Rng rng(
+        util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
     weights.push_back(util::normal_tensor(rng, {f}));
     whitened.push_back(gp.draw_whitened(rng));
   }
-  weights_ = at::stack(weights);                                    // [S, F]
-  const at::Tensor data_part = at::linalg_solve_triangular(         // K_zz^{-1} (u_s - mu(Z))
-      lower_zz.t(), at::stack(whitened).t(), /*upper=*/true);       // [M, S]
-  const at::Tensor prior_part =                                     // K_zz^{-1} phi(Z) w_s
+  weights_ = at::stack(weights);                               // [S, F]
+  const at::Tensor data_part = at::linalg_solve_triangular(    // K_zz^{-1} (u_s - mu(Z))
+      lower_zz.t(), at::stack(whitened).t(), /*upper=*/true);  // [M, S]
+  const at::Tensor prior_part =                                // K_zz^{-1} phi(Z) w_s
       at::cholesky_solve(at::mm(features(inducing_inputs_), weights_.t()), lower_zz);
-  update_ = (data_part - prior_part).t().contiguous();              // [S, M]
+  update_ = (data_part - prior_part).t().contiguous();  // [S, M]
 }
 
 at::Tensor PathwiseSamples::features(const at::Tensor& v) const {

@@ -41,9 +41,7 @@ RbfKernelImpl::RbfKernelImpl(const RbfKernelOptions& options) : options_(options
 
 at::Tensor RbfKernelImpl::lengthscales() const { return at::softplus(raw_lengthscale_); }
 
-at::Tensor RbfKernelImpl::signal_variance() const {
-  return at::softplus(raw_signal_variance_);
-}
+at::Tensor RbfKernelImpl::signal_variance() const { return at::softplus(raw_signal_variance_); }
 
 at::Tensor RbfKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
   require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
@@ -53,8 +51,8 @@ at::Tensor RbfKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) con
   const at::Tensor b = x2 * inverse_l;
   // |a_i - b_j|^2 = |a_i|^2 + |b_j|^2 - 2 a_i . b_j, one matrix product; clamped at 0
   // against rounding (the exact value is >= 0).
-  const at::Tensor squared = at::addmm(a.square().sum(1, true) + b.square().sum(1).unsqueeze(0),
-                                       a, b.t(), /*beta=*/1, /*alpha=*/-2)
+  const at::Tensor squared = at::addmm(a.square().sum(1, true) + b.square().sum(1).unsqueeze(0), a,
+                                       b.t(), /*beta=*/1, /*alpha=*/-2)
                                  .clamp_min(0.0);
   return signal_variance() * at::exp(-0.5 * squared);
 }

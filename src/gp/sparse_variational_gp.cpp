@@ -95,8 +95,7 @@ at::Tensor SparseVariationalGpImpl::kl_divergence() const {
          at::log(l_s.diagonal()).sum();
 }
 
-ElboTerms SparseVariationalGpImpl::elbo_terms(const at::Tensor& x_batch,
-                                              const at::Tensor& y_batch,
+ElboTerms SparseVariationalGpImpl::elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch,
                                               std::int64_t n_total) const {
   require_matrix(x_batch, -1, kernel_->dimensions(), kWhere, "x_batch");
   require_vector(y_batch, x_batch.size(0), kWhere, "y_batch");
@@ -145,7 +144,8 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
 
 at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
-  return variational_mean_ + at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
+  return variational_mean_ +
+         at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
 }
 
 at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const {

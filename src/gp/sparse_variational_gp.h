@@ -15,7 +15,8 @@
 ///
 /// With A = L_zz^{-1} K_zX [M, N] (L_zz^{-1} formed once per call, M x M, then one
 /// matrix product, about twice as fast as triangular solves over all points:
-/// docs/numerics.md, "Speed of training"), the predictive marginals q(f_i) = int p(f_i | u) q(u) du are
+/// docs/numerics.md, "Speed of training"), the predictive marginals
+/// q(f_i) = int p(f_i | u) q(u) du are
 ///   mean_i = mu(x_i) + A_i . m,  var_i = k(x_i, x_i) - |A_i|^2 + |L_S^T A_i|^2,
 /// and, for a minibatch of B of n_total points,
 ///   KL   = 1/2 (tr S + m^T m - M - log det S),
@@ -69,8 +70,7 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   at::Tensor kl_divergence() const;
   /// ELBO [] for the minibatch x_batch [B, D], y_batch [B] of a data set of n_total >= B
   /// points; differentiable with respect to every parameter.
-  at::Tensor elbo(const at::Tensor& x_batch, const at::Tensor& y_batch,
-                  std::int64_t n_total) const;
+  at::Tensor elbo(const at::Tensor& x_batch, const at::Tensor& y_batch, std::int64_t n_total) const;
   ElboTerms elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch,
                        std::int64_t n_total) const;
 

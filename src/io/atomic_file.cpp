@@ -68,8 +68,8 @@ AtomicFolder::AtomicFolder(std::string target) : target_(std::move(target)) {
   temporary_ = sibling_name(target_, "tmp");
   std::error_code error;
   if (!std::filesystem::create_directory(temporary_, error))
-    throw std::runtime_error("output '" + target_ + "': cannot create folder '" + temporary_ +
-                             "'" + (error ? ": " + error.message() : ": it exists"));
+    throw std::runtime_error("output '" + target_ + "': cannot create folder '" + temporary_ + "'" +
+                             (error ? ": " + error.message() : ": it exists"));
 }
 
 AtomicFolder::~AtomicFolder() {

@@ -43,7 +43,8 @@ const std::string& Checkpoint::string(const std::string& key, const std::string&
 
 void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   torch::serialize::OutputArchive archive;
-  for (const auto& [key, value] : checkpoint.tensors) archive.write(kTensor + key, c10::IValue(value.detach()));
+  for (const auto& [key, value] : checkpoint.tensors)
+    archive.write(kTensor + key, c10::IValue(value.detach()));
   for (const auto& [key, value] : checkpoint.integers) archive.write(kInteger + key, value);
   for (const auto& [key, value] : checkpoint.strings) archive.write(kString + key, value);
   AtomicFile output(path);

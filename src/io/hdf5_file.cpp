@@ -88,13 +88,13 @@ bool Hdf5Location::has(const std::string& name) const {
 }
 
 void Hdf5Location::write_typed(const std::string& name, hid_t type, const void* data,
-                               const std::vector<std::size_t>& shape,
-                               const ArrayInfo& info) const {
+                               const std::vector<std::size_t>& shape, const ArrayInfo& info) const {
   std::vector<hsize_t> dims(shape.begin(), shape.end());
   Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
   Handle set(H5Dcreate2(id(), name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              H5Dclose);
-  if (!space.valid() || !set.valid() || H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+  if (!space.valid() || !set.valid() ||
+      H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     throw Hdf5Error(describe(name) + ": cannot write dataset");
   Hdf5Location dataset(share(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), H5Dclose), file_,
                        join_path(path_, name));
@@ -104,14 +104,12 @@ void Hdf5Location::write_typed(const std::string& name, hid_t type, const void* 
 }
 
 void Hdf5Location::write_array(const std::string& name, const double* data,
-                               const std::vector<std::size_t>& shape,
-                               const ArrayInfo& info) const {
+                               const std::vector<std::size_t>& shape, const ArrayInfo& info) const {
   write_typed(name, H5T_NATIVE_DOUBLE, data, shape, info);
 }
 
 void Hdf5Location::write_array(const std::string& name, const std::int64_t* data,
-                               const std::vector<std::size_t>& shape,
-                               const ArrayInfo& info) const {
+                               const std::vector<std::size_t>& shape, const ArrayInfo& info) const {
   write_typed(name, H5T_NATIVE_INT64, data, shape, info);
 }
 
@@ -155,8 +153,7 @@ Hdf5Array<std::int64_t> Hdf5Location::read_integers(const std::string& name) con
 void Hdf5Location::set_attribute(const std::string& name, const std::string& value) const {
   Handle type(string_type(), H5Tclose);
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attribute(H5Acreate2(id(), name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
-                   H5Aclose);
+  Handle attribute(H5Acreate2(id(), name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   const char* text = value.c_str();
   if (!attribute.valid() || H5Awrite(attribute, type, &text) < 0)
     throw Hdf5Error(describe() + ": cannot write attribute '" + name + "'");

@@ -67,8 +67,8 @@ class Hdf5Location {
   hid_t id() const { return *handle_; }
   void write_typed(const std::string& name, hid_t type, const void* data,
                    const std::vector<std::size_t>& shape, const ArrayInfo& info) const;
-  std::vector<std::size_t> read_typed(const std::string& name, hid_t type,
-                                      std::vector<char>& bytes, std::size_t element) const;
+  std::vector<std::size_t> read_typed(const std::string& name, hid_t type, std::vector<char>& bytes,
+                                      std::size_t element) const;
 
   std::shared_ptr<hid_t> handle_;
   std::string file_;

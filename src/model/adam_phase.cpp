@@ -90,7 +90,8 @@ void require_finite_parameters(const AdamPhase& phase, const AdamSchedule& sched
 void validate(const AdamSchedule& s, const std::string& phase) {
   auto require = [&](bool ok, const std::string& rule, double value) {
     if (!ok)
-      throw std::invalid_argument(phase + " training: " + rule + " (got " + std::to_string(value) + ")");
+      throw std::invalid_argument(phase + " training: " + rule + " (got " + std::to_string(value) +
+                                  ")");
   };
   require(s.iterations >= 0, "iterations must be >= 0", static_cast<double>(s.iterations));
   require(s.learning_rate > 0 && std::isfinite(s.learning_rate), "learning_rate must be > 0",
@@ -127,15 +128,20 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
     ++iteration;
     result.final_loss = objective.loss.item<double>();
     if (progress && (iteration % schedule.report_every == 0 || iteration == schedule.iterations)) {
-      TrainingProgress report{phase.name, iteration, schedule.iterations,
-                              objective.terms ? objective.terms() : ProgressTerms{}, 0, 0};
+      TrainingProgress report{phase.name,
+                              iteration,
+                              schedule.iterations,
+                              objective.terms ? objective.terms() : ProgressTerms{},
+                              0,
+                              0};
       meter.update(report);
       progress(report);
     }
     if (!schedule.checkpoint_path.empty() &&
         (iteration % schedule.checkpoint_every == 0 || iteration == schedule.iterations)) {
       require_finite_parameters(phase, schedule, iteration);
-      io::save_checkpoint(schedule.checkpoint_path, make_checkpoint(phase, adam, iteration, schedule));
+      io::save_checkpoint(schedule.checkpoint_path,
+                          make_checkpoint(phase, adam, iteration, schedule));
     }
   }
   return result;

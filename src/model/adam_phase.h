@@ -30,15 +30,15 @@ namespace bhpm::model {
 
 /// How long and how fast a phase runs, and where it keeps its checkpoint.
 struct AdamSchedule {
-  std::int64_t iterations = 10000;     ///< total Adam steps (>= 0)
-  double learning_rate = 1e-3;         ///< > 0, the rate at the first step
+  std::int64_t iterations = 10000;  ///< total Adam steps (>= 0)
+  double learning_rate = 1e-3;      ///< > 0, the rate at the first step
   /// Rate at the last step, reached by cosine annealing; < 0 keeps the rate constant (the
   /// paper's schedule).
   double final_learning_rate = -1.0;
-  std::string checkpoint_path;         ///< "" = no checkpoints
+  std::string checkpoint_path;           ///< "" = no checkpoints
   std::int64_t checkpoint_every = 1000;  ///< steps between checkpoints (>= 1)
-  std::int64_t report_every = 100;     ///< steps between progress reports (>= 1)
-  std::string config;                  ///< resolved configuration, stored in checkpoints
+  std::int64_t report_every = 100;       ///< steps between progress reports (>= 1)
+  std::string config;                    ///< resolved configuration, stored in checkpoints
 };
 
 /// Throws std::invalid_argument naming `phase`, the field and the rule.
@@ -51,13 +51,13 @@ double learning_rate_at(const AdamSchedule& schedule, std::int64_t iteration);
 /// terms a progress report shows (the objective's parts, noise estimates, weights), called
 /// only on the iterations that report, after the step.
 struct PhaseObjective {
-  at::Tensor loss;                        ///< [] with a graph to the parameters
-  std::function<ProgressTerms()> terms;   ///< may be empty
+  at::Tensor loss;                       ///< [] with a graph to the parameters
+  std::function<ProgressTerms()> terms;  ///< may be empty
 };
 
 /// A phase: its name, what it trains, and the architecture a checkpoint must match.
 struct AdamPhase {
-  std::string name;                  ///< "leaves", "exact_gp", "joint"
+  std::string name;                     ///< "leaves", "exact_gp", "joint"
   torch::nn::Module* module = nullptr;  ///< every named parameter is checkpointed
   /// (configuration field, value) pairs; a checkpoint that disagrees is refused.
   std::vector<std::pair<std::string, std::string>> architecture;

@@ -17,10 +17,9 @@ BhpmModelImpl::BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int
       root_(register_module("root", std::move(root))),
       order_(order) {
   if (root_->kernel()->dimensions() != order + 1)
-    throw std::invalid_argument("BHPM model: the root takes " +
-                                std::to_string(root_->kernel()->dimensions()) +
-                                " inputs, order K = " + std::to_string(order) + " gives " +
-                                std::to_string(order + 1));
+    throw std::invalid_argument(
+        "BHPM model: the root takes " + std::to_string(root_->kernel()->dimensions()) +
+        " inputs, order K = " + std::to_string(order) + " gives " + std::to_string(order + 1));
 }
 
 JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t points_per_leaf) const {

@@ -9,8 +9,8 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gp/sparse_variational_gp.h"

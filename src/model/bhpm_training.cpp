@@ -27,7 +27,8 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
   result.leaves = {fitted.resumed_from, fitted.final_loss};
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
-  gp::ExactGp exact = make_exact_root(random_rows(all, o.exact_training.points, o.seed), o.root.kernel);
+  gp::ExactGp exact =
+      make_exact_root(random_rows(all, o.exact_training.points, o.seed), o.root.kernel);
   result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
   gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
   return BhpmModel(leaves, root, o.root.order);
@@ -36,10 +37,10 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
 /// The model's shapes for a restore from joint.ckpt.
 BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
   const std::int64_t inducing = std::min(o.root.inducing_points, data.leaves() * data.points());
-  return BhpmModel(LeafModel(o.leaves),
-                   sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs,
-                                        o.root.kernel),
-                   o.root.order);
+  return BhpmModel(
+      LeafModel(o.leaves),
+      sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs, o.root.kernel),
+      o.root.order);
 }
 
 }  // namespace
@@ -55,8 +56,8 @@ BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& o
   BhpmTrainingResult result;
   result.skipped_to_joint = !o.joint_training.checkpoint_path.empty() &&
                             std::filesystem::exists(o.joint_training.checkpoint_path);
-  result.model = result.skipped_to_joint ? skeleton(data, o)
-                                         : fit_leaves_then_root(data, o, progress, result);
+  result.model =
+      result.skipped_to_joint ? skeleton(data, o) : fit_leaves_then_root(data, o, progress, result);
   result.joint = train_joint(*result.model, data, o.joint_training, progress);
   return result;
 }

@@ -24,19 +24,19 @@
 namespace bhpm::model {
 
 struct BhpmTrainingOptions {
-  LeafModelOptions leaves;           ///< leaves.network.leaves must equal the data's N
+  LeafModelOptions leaves;  ///< leaves.network.leaves must equal the data's N
   LeafTrainingOptions leaf_training;
   RootOptions root;
   ExactRootTrainingOptions exact_training;
   JointTrainingOptions joint_training;
-  std::uint64_t seed = 0;            ///< overrides the phases' seeds
-  std::string config;                ///< resolved configuration, stored in checkpoints
+  std::uint64_t seed = 0;  ///< overrides the phases' seeds
+  std::string config;      ///< resolved configuration, stored in checkpoints
 };
 
 struct BhpmTrainingResult {
   BhpmModel model{nullptr};
   PhaseResult leaves, exact_gp, joint;  ///< where each phase resumed (untouched if skipped)
-  bool skipped_to_joint = false;        ///< the joint checkpoint existed: phases 1 and 2 were skipped
+  bool skipped_to_joint = false;  ///< the joint checkpoint existed: phases 1 and 2 were skipped
 };
 
 /// Runs the protocol on `data`. Throws std::invalid_argument for bad options or data,

@@ -26,23 +26,25 @@ PhaseResult train_joint(BhpmModelImpl& model, const LeafData& data,
   if (data.leaves() != model.leaves().options().network.leaves)
     throw std::invalid_argument("joint training: the data hold " + std::to_string(data.leaves()) +
                                 " experiments, the model has " +
-                                std::to_string(model.leaves().options().network.leaves) + " leaves");
+                                std::to_string(model.leaves().options().network.leaves) +
+                                " leaves");
   const double total = static_cast<double>(data.leaves() * data.points());
   AdamPhase phase{"joint", &model, joint_architecture(model), {}};
   phase.objective = [&](std::int64_t iteration) {
     const LeafData batch = select_points(
         data, minibatch_indices(data, options.batch_size, options.seed, "joint_batch", iteration));
     const JointObjective joint = model.objective(batch, data.points());
-    return PhaseObjective{joint.loss, [&model, joint, total] {
-                            ProgressTerms terms{
-                                {"loss", joint.loss.item<double>()},
-                                {"leaf_nll", joint.leaf_nll.sum().item<double>()},
-                                {"root_ell", joint.elbo.expected_log_likelihood.item<double>() / total},
-                                {"kl", joint.elbo.kl.item<double>()}};
-                            append_root_terms(*model.root().mean(), *model.root().likelihood(), terms);
-                            append_noise_scales(model.leaves(), terms);
-                            return terms;
-                          }};
+    return PhaseObjective{
+        joint.loss, [&model, joint, total] {
+          ProgressTerms terms{
+              {"loss", joint.loss.item<double>()},
+              {"leaf_nll", joint.leaf_nll.sum().item<double>()},
+              {"root_ell", joint.elbo.expected_log_likelihood.item<double>() / total},
+              {"kl", joint.elbo.kl.item<double>()}};
+          append_root_terms(*model.root().mean(), *model.root().likelihood(), terms);
+          append_noise_scales(model.leaves(), terms);
+          return terms;
+        }};
   };
   return run_adam_phase(phase, options, progress);
 }

@@ -25,17 +25,18 @@ std::string shape(const at::Tensor& t) {
 
 void validate(const LeafData& data, const std::string& source) {
   for (const auto& [name, tensor] : {std::pair{"x", &data.x}, {"t", &data.t}, {"u", &data.u}}) {
-    require(tensor->defined() && tensor->dim() == 2 && tensor->scalar_type() == at::kDouble,
-            source, std::string("measurements ") + name + " must be a double array [L, P]");
+    require(tensor->defined() && tensor->dim() == 2 && tensor->scalar_type() == at::kDouble, source,
+            std::string("measurements ") + name + " must be a double array [L, P]");
     require(tensor->size(0) >= 1 && tensor->size(1) >= 1, source,
             std::string("measurements ") + name + " are empty (shape " + shape(*tensor) + ")");
     require(tensor->sizes() == data.x.sizes(), source,
-            std::string("measurements ") + name + " have shape " + shape(*tensor) +
-                " but x has " + shape(data.x));
+            std::string("measurements ") + name + " have shape " + shape(*tensor) + " but x has " +
+                shape(data.x));
     const at::Tensor bad = ~at::isfinite(*tensor);
     if (bad.any().item<bool>()) {
       const at::Tensor where = bad.nonzero()[0];
-      throw std::invalid_argument(source + ": measurements " + name + " hold NaN or Inf (experiment " +
+      throw std::invalid_argument(source + ": measurements " + name +
+                                  " hold NaN or Inf (experiment " +
                                   std::to_string(where[0].item<int64_t>()) + ", point " +
                                   std::to_string(where[1].item<int64_t>()) + ")");
     }
@@ -64,8 +65,10 @@ LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experime
   data.t = set.sample_t.slice(0, 0, experiments).slice(1, 0, points).contiguous();
   data.u = set.sample_u.slice(0, 0, experiments).slice(1, 0, points).contiguous();
   const int64_t n = set.x.size(0);
-  const double dx = (set.x[n - 1].item<double>() - set.x[0].item<double>()) / static_cast<double>(n - 1);
-  const nn::DomainBox box{set.x[0].item<double>(), set.x[0].item<double>() + dx * static_cast<double>(n),
+  const double dx =
+      (set.x[n - 1].item<double>() - set.x[0].item<double>()) / static_cast<double>(n - 1);
+  const nn::DomainBox box{set.x[0].item<double>(),
+                          set.x[0].item<double>() + dx * static_cast<double>(n),
                           set.t[0].item<double>(), set.t[-1].item<double>()};
   data.boxes.assign(static_cast<std::size_t>(experiments), box);
   validate(data, source);

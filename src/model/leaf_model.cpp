@@ -14,15 +14,16 @@ LeafModelImpl::LeafModelImpl(const LeafModelOptions& options) : options_(options
                                 std::to_string(options.initial_noise) + ")");
   network_ = register_module("network", nn::SineMlp(options.network));
   log_noise_ = register_parameter(
-      "log_noise", at::full({options.network.leaves}, std::log(options.initial_noise), at::kDouble));
+      "log_noise",
+      at::full({options.network.leaves}, std::log(options.initial_noise), at::kDouble));
 }
 
 at::Tensor LeafModelImpl::noise_scale() const { return at::exp(log_noise_); }
 
 at::Tensor LeafModelImpl::negative_log_likelihood(const at::Tensor& predicted,
                                                   const at::Tensor& measured) const {
-  const at::Tensor log_sigma = log_noise_.unsqueeze(1);                    // [L, 1]
-  const at::Tensor squared = (measured - predicted).pow(2);                // [L, B]
+  const at::Tensor log_sigma = log_noise_.unsqueeze(1);      // [L, 1]
+  const at::Tensor squared = (measured - predicted).pow(2);  // [L, B]
   return (log_sigma + 0.5 * std::log(2.0 * M_PI) + 0.5 * squared * at::exp(-2.0 * log_sigma))
       .mean(1);
 }

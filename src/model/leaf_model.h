@@ -11,8 +11,8 @@
 namespace bhpm::model {
 
 struct LeafModelOptions {
-  nn::SineMlpOptions network;   ///< network.leaves = L
-  double initial_noise = 0.1;   ///< sigma_i at the start (> 0)
+  nn::SineMlpOptions network;  ///< network.leaves = L
+  double initial_noise = 0.1;  ///< sigma_i at the start (> 0)
 };
 
 class LeafModelImpl : public torch::nn::Module {

@@ -15,8 +15,7 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
           {"leaves.hidden_omega", std::to_string(n.hidden_omega)}};
 }
 
-void append_noise_scales(const LeafModelImpl& model,
-                         ProgressTerms& terms) {
+void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms) {
   const at::Tensor sigma = model.noise_scale().detach();
   for (std::int64_t i = 0; i < sigma.size(0); ++i)
     terms.emplace_back("sigma[" + std::to_string(i) + "]", sigma[i].item<double>());

@@ -36,8 +36,7 @@ struct LeafTrainingResult {
 std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafModelImpl& model);
 
 /// Appends ("sigma[i]", sigma_i) for every leaf to a progress report's terms.
-void append_noise_scales(const LeafModelImpl& model,
-                         ProgressTerms& terms);
+void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms);
 
 /// Trains `model` on `data` (validated first). Throws std::invalid_argument for bad
 /// options or data, io::CheckpointError for a checkpoint of another architecture, and

@@ -19,8 +19,9 @@ at::Tensor optimizer_state_bytes(torch::optim::Optimizer& optimizer) {
 
 void load_optimizer_state(torch::optim::Optimizer& optimizer, const at::Tensor& bytes) {
   const at::Tensor contiguous = bytes.contiguous();
-  std::istringstream stream(std::string(reinterpret_cast<const char*>(contiguous.data_ptr<uint8_t>()),
-                                        static_cast<std::size_t>(contiguous.numel())));
+  std::istringstream stream(
+      std::string(reinterpret_cast<const char*>(contiguous.data_ptr<uint8_t>()),
+                  static_cast<std::size_t>(contiguous.numel())));
   torch::load(optimizer, stream);
 }
 

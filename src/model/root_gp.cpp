@@ -23,8 +23,7 @@ std::pair<at::Tensor, double> least_squares_line(const at::Tensor& x, const at::
   const at::Tensor design = at::cat({x, at::ones({x.size(0), 1}, x.options())}, 1);
   at::Tensor gram = design.t().mm(design);
   gram.diagonal().add_(1e-10 * (gram.diagonal().max().item<double>() + 1.0));
-  const at::Tensor coefficients =
-      at::linalg_solve(gram, design.t().mv(y).unsqueeze(1)).squeeze(1);
+  const at::Tensor coefficients = at::linalg_solve(gram, design.t().mv(y).unsqueeze(1)).squeeze(1);
   return {coefficients.slice(0, 0, x.size(1)).contiguous(), coefficients[-1].item<double>()};
 }
 
@@ -53,8 +52,7 @@ gp::ExactGp make_exact_root(const RootData& data, const std::string& kernel_name
   const auto [weight, bias] = least_squares_line(x, y);
   const double target_variance = std::max(y.var().item<double>(), 1e-300);
   const double floor = 1e-12 * target_variance + 1e-300;
-  const double residual_variance =
-      std::max((y - x.mv(weight) - bias).var().item<double>(), floor);
+  const double residual_variance = std::max((y - x.mv(weight) - bias).var().item<double>(), floor);
 
   auto mean = std::make_shared<gp::LinearMeanImpl>(gp::LinearMeanOptions{dimensions});
   mean->set_weight(weight);

@@ -16,11 +16,11 @@
 namespace bhpm::model {
 
 struct RootOptions {
-  int order = 2;                        ///< K: v = (u, .., d^K u/dx^K), D = K + 1 (0..6)
-  std::int64_t inducing_points = 128;   ///< n_u, k-means centres of the root inputs (>= 1)
-  bool train_inducing_inputs = true;    ///< whether phase 3 moves the inducing inputs
-  std::int64_t kmeans_iterations = 100; ///< Lloyd iterations for the centres (>= 0)
-  std::string kernel = "rbf";           ///< one of gp::kernel_names()
+  int order = 2;                         ///< K: v = (u, .., d^K u/dx^K), D = K + 1 (0..6)
+  std::int64_t inducing_points = 128;    ///< n_u, k-means centres of the root inputs (>= 1)
+  bool train_inducing_inputs = true;     ///< whether phase 3 moves the inducing inputs
+  std::int64_t kmeans_iterations = 100;  ///< Lloyd iterations for the centres (>= 0)
+  std::string kernel = "rbf";            ///< one of gp::kernel_names()
 };
 
 /// The architecture field under which a joint checkpoint records the root's kernel.

@@ -14,10 +14,10 @@ namespace bhpm::model {
 using ProgressTerms = std::vector<std::pair<std::string, double>>;
 
 struct TrainingProgress {
-  std::string phase;                 ///< "leaves", "exact_gp", "joint"
-  std::int64_t iteration = 0;        ///< iterations done so far (1-based after a step)
-  std::int64_t iterations = 0;       ///< iterations planned for the phase
-  ProgressTerms terms;               ///< objective terms, noise estimates
+  std::string phase;            ///< "leaves", "exact_gp", "joint"
+  std::int64_t iteration = 0;   ///< iterations done so far (1-based after a step)
+  std::int64_t iterations = 0;  ///< iterations planned for the phase
+  ProgressTerms terms;          ///< objective terms, noise estimates
   double iterations_per_second = 0;
   double seconds_left = 0;
 };

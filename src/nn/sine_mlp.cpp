@@ -50,8 +50,8 @@ using BoundsRule = UniformBounds (*)(const SineMlpOptions&, std::int64_t, double
 
 /// The initialisation schemes, by name: the one table initialization_names() lists.
 const std::vector<std::pair<std::string, BoundsRule>>& initialization_table() {
-  static const std::vector<std::pair<std::string, BoundsRule>> table = {
-      {"siren", siren_bounds}, {"glorot", glorot_bounds}};
+  static const std::vector<std::pair<std::string, BoundsRule>> table = {{"siren", siren_bounds},
+                                                                        {"glorot", glorot_bounds}};
   return table;
 }
 

@@ -26,21 +26,20 @@ void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
   const io::Hdf5Location samples = group.create_group("measurements");
   const std::string dims = "experiment,point";
   io::write_tensor(samples, "index", set.sample_index,
-               {dims, "", "flat grid index t_index * len(x) + x_index"});
+                   {dims, "", "flat grid index t_index * len(x) + x_index"});
   io::write_tensor(samples, "x", set.sample_x, {dims, "length (nondimensional)", "x of the point"});
   io::write_tensor(samples, "t", set.sample_t, {dims, "time (nondimensional)", "t of the point"});
   io::write_tensor(samples, "u", set.sample_u,
-               {dims, "u (nondimensional)", "measured u: u_clean + noise * N(0, 1)"});
+                   {dims, "u (nondimensional)", "measured u: u_clean + noise * N(0, 1)"});
   io::write_tensor(samples, "u_clean", set.sample_u_clean,
-               {dims, "u (nondimensional)", "noise-free u at the point"});
+                   {dims, "u (nondimensional)", "noise-free u at the point"});
 }
 
-at::Tensor read_tensor(const io::Hdf5Location& group, const std::string& name,
-                       std::size_t rank) {
+at::Tensor read_tensor(const io::Hdf5Location& group, const std::string& name, std::size_t rank) {
   const io::Hdf5Array<double> array = group.read_doubles(name);
   if (array.shape.size() != rank)
     throw io::Hdf5Error(group.describe(name) + ": expected " + std::to_string(rank) +
-                    " dimensions, found " + std::to_string(array.shape.size()));
+                        " dimensions, found " + std::to_string(array.shape.size()));
   std::vector<int64_t> sizes(array.shape.begin(), array.shape.end());
   return at::tensor(array.values, at::kDouble).reshape(sizes);
 }
@@ -71,11 +70,12 @@ DatasetMetadata read_dataset_metadata(const std::string& path) {
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
   if (!file.has_attribute("format") || file.string_attribute("format") != kFormat)
     throw io::Hdf5Error(path + ": not a BHPM dataset (attribute 'format' is not '" +
-                    std::string(kFormat) + "')");
+                        std::string(kFormat) + "')");
   const double version = file.number_attribute("format_version");
   if (version > static_cast<double>(kFormatVersion))
     throw io::Hdf5Error(path + ": dataset format_version " + util::format_significant(version, 10) +
-                    " is newer than this program reads (" + std::to_string(kFormatVersion) + ")");
+                        " is newer than this program reads (" + std::to_string(kFormatVersion) +
+                        ")");
   return {file.string_attribute("equation"), file.string_attribute("config"),
           file.string_attribute("created_by")};
 }
@@ -94,23 +94,25 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
   set.dt = group.number_attribute("dt");
   const io::Hdf5Location samples = group.open_group("measurements");
   const io::Hdf5Array<std::int64_t> index = samples.read_integers("index");
-  require_shape(index.shape.size() == 2 && index.shape[0] == static_cast<std::size_t>(set.u.size(0)),
-                samples, "index", "shape must be [experiments, n_st]");
-  set.sample_index = at::tensor(index.values, at::kLong)
-                         .reshape({static_cast<int64_t>(index.shape[0]),
-                                   static_cast<int64_t>(index.shape[1])});
+  require_shape(
+      index.shape.size() == 2 && index.shape[0] == static_cast<std::size_t>(set.u.size(0)), samples,
+      "index", "shape must be [experiments, n_st]");
+  set.sample_index =
+      at::tensor(index.values, at::kLong)
+          .reshape({static_cast<int64_t>(index.shape[0]), static_cast<int64_t>(index.shape[1])});
   const std::int64_t grid_size = set.u.size(1) * set.u.size(2);
-  require_shape(set.sample_index.numel() == 0 ||
-                    (set.sample_index.min().item<std::int64_t>() >= 0 &&
-                     set.sample_index.max().item<std::int64_t>() < grid_size),
-                samples, "index", "values must lie in [0, len(t) * len(x))");
-  for (auto [field, target] : {std::pair{"x", &set.sample_x}, {"t", &set.sample_t},
-                               {"u", &set.sample_u}, {"u_clean", &set.sample_u_clean}}) {
+  require_shape(
+      set.sample_index.numel() == 0 || (set.sample_index.min().item<std::int64_t>() >= 0 &&
+                                        set.sample_index.max().item<std::int64_t>() < grid_size),
+      samples, "index", "values must lie in [0, len(t) * len(x))");
+  for (auto [field, target] : {std::pair{"x", &set.sample_x},
+                               {"t", &set.sample_t},
+                               {"u", &set.sample_u},
+                               {"u_clean", &set.sample_u_clean}}) {
     *target = read_tensor(samples, field, 2);
     require_shape(target->sizes() == set.sample_index.sizes(), samples, field,
                   "shape must equal that of measurements/index");
-    require_shape(at::isfinite(*target).all().item<bool>(), samples, field,
-                  "contains NaN or Inf");
+    require_shape(at::isfinite(*target).all().item<bool>(), samples, field, "contains NaN or Inf");
   }
   return set;
 }

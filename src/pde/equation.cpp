@@ -1,15 +1,16 @@
 #include "pde/equation.h"
-#include "util/name_list.h"
 
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 
+#include "util/name_list.h"
+
 namespace bhpm::pde {
 
 const std::vector<std::string>& equation_names() {
-  static const std::vector<std::string> names = {"burgers", "kdv", "heat",
-                                                 "kuramoto_sivashinsky", "general"};
+  static const std::vector<std::string> names = {"burgers", "kdv", "heat", "kuramoto_sivashinsky",
+                                                 "general"};
   return names;
 }
 
@@ -17,8 +18,8 @@ namespace {
 
 void require_finite(double value, const std::string& field) {
   if (!std::isfinite(value))
-    throw std::invalid_argument(field + ": must be a finite number (got " +
-                                std::to_string(value) + ")");
+    throw std::invalid_argument(field + ": must be a finite number (got " + std::to_string(value) +
+                                ")");
 }
 
 }  // namespace
@@ -40,7 +41,8 @@ Equation make_equation(const EquationOptions& options) {
     if (!options.nonlinear.empty())
       nonlinear = std::make_shared<ExpressionTerm>(options.nonlinear, prefix + ".nonlinear");
     if (options.linear.empty() && !nonlinear)
-      throw std::invalid_argument(prefix + ": a general equation needs linear coefficients, "
+      throw std::invalid_argument(prefix +
+                                  ": a general equation needs linear coefficients, "
                                   "a nonlinear expression, or both");
     return {name, options.linear, nonlinear};
   }

@@ -19,8 +19,8 @@ namespace bhpm::pde {
 
 struct EquationOptions {
   std::string name = "burgers";
-  double nu = 0.1;     ///< viscosity / diffusivity (burgers, heat)
-  double delta = 1.0;  ///< dispersion (kdv)
+  double nu = 0.1;             ///< viscosity / diffusivity (burgers, heat)
+  double delta = 1.0;          ///< dispersion (kdv)
   std::vector<double> linear;  ///< general: c_m of d^m u/dx^m, m = 0, 1, ...
   std::string nonlinear;       ///< general: expression in u, u_x, u_xx, ... ("" for none)
   std::string field_prefix = "equation";  ///< names fields in error messages
@@ -28,8 +28,8 @@ struct EquationOptions {
 
 struct Equation {
   std::string name;
-  std::vector<double> linear;                       ///< c_m, m = 0..
-  std::shared_ptr<const NonlinearTerm> nonlinear;   ///< null when N = 0
+  std::vector<double> linear;                      ///< c_m, m = 0..
+  std::shared_ptr<const NonlinearTerm> nonlinear;  ///< null when N = 0
 
   /// "u_t = 0.1 u_xx + (-u*u_x)".
   std::string describe() const;

@@ -1,12 +1,12 @@
 #include "pde/etdrk4_stepper.h"
 
-#include "pde/etdrk4_coefficients.h"
-
 #include <ATen/ATen.h>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "pde/etdrk4_coefficients.h"
 
 namespace bhpm::pde {
 

@@ -16,9 +16,9 @@
 namespace bhpm::pde {
 
 struct Etdrk4Options {
-  double dt = 1e-2;          ///< time step h (> 0)
-  int contour_points = 64;   ///< M, points on the contour (>= 8)
-  bool dealias = true;       ///< apply the 2/3 rule to N_hat
+  double dt = 1e-2;         ///< time step h (> 0)
+  int contour_points = 64;  ///< M, points on the contour (>= 8)
+  bool dealias = true;      ///< apply the 2/3 rule to N_hat
 };
 
 class Etdrk4Stepper {
@@ -39,8 +39,8 @@ class Etdrk4Stepper {
   PeriodicGrid grid_;
   Equation equation_;
   double dt_;
-  at::Tensor derivative_symbols_;  ///< [K+1, 1, n/2+1]
-  at::Tensor mask_;                ///< [n/2+1] or undefined when not dealiasing
+  at::Tensor derivative_symbols_;         ///< [K+1, 1, n/2+1]
+  at::Tensor mask_;                       ///< [n/2+1] or undefined when not dealiasing
   at::Tensor e_, e2_, q_, f1_, f2_, f3_;  ///< [n/2+1] complex
 };
 

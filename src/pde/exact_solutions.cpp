@@ -26,15 +26,15 @@ at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, dou
   u0_hat.slice(0, 0, grid.modes() - 1).copy_(grid.to_spectral(u0).slice(0, 0, grid.modes() - 1));
   const at::Tensor k = fine.wavenumbers().slice(0, 1);
   at::Tensor psi_hat = at::zeros_like(u0_hat);
-  psi_hat.slice(0, 1) = u0_hat.slice(0, 1) * static_cast<double>(refine) /
-                        at::complex(at::zeros_like(k), k);
+  psi_hat.slice(0, 1) =
+      u0_hat.slice(0, 1) * static_cast<double>(refine) / at::complex(at::zeros_like(k), k);
   const at::Tensor psi = fine.to_physical(psi_hat);  // [m]
   const at::Tensor x = grid.x().unsqueeze(1);        // [n, 1]
   std::vector<at::Tensor> images;
   for (int image = -2; image <= 2; ++image) images.push_back(fine.x() + image * grid.length());
-  const at::Tensor y = at::cat(images).unsqueeze(0);            // [1, 5m]
-  const at::Tensor psi_y = psi.repeat({5}).unsqueeze(0);        // [1, 5m]
-  const at::Tensor offset = x - y;                              // [n, 5m]
+  const at::Tensor y = at::cat(images).unsqueeze(0);      // [1, 5m]
+  const at::Tensor psi_y = psi.repeat({5}).unsqueeze(0);  // [1, 5m]
+  const at::Tensor offset = x - y;                        // [n, 5m]
   at::Tensor u = at::empty({times.size(0), grid.points()}, at::kDouble);
   for (int64_t i = 0; i < times.size(0); ++i) {
     const double t = times[i].item<double>();

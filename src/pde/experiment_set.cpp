@@ -21,7 +21,8 @@ void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, st
   set.sample_index = at::empty({experiments, options.n_st}, at::kLong);
   at::Tensor noise = at::empty({experiments, options.n_st}, at::kDouble);
   for (std::int64_t e = 0; e < experiments; ++e) {
-    util::Rng rng(util::derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
+    util::Rng rng(
+        util::derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
     const auto chosen = rng.sample_without_replacement(times * points, options.n_st);
     std::int64_t* index = set.sample_index[e].data_ptr<std::int64_t>();
     double* eta = noise[e].data_ptr<double>();
@@ -34,7 +35,8 @@ void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, st
   const at::Tensor x_index = at::remainder(set.sample_index, points);
   set.sample_t = set.t.index({t_index});
   set.sample_x = set.x.index({x_index});
-  set.sample_u_clean = at::gather(set.u.reshape({experiments, times * points}), 1, set.sample_index);
+  set.sample_u_clean =
+      at::gather(set.u.reshape({experiments, times * points}), 1, set.sample_index);
   set.sample_u = set.sample_u_clean + options.noise * noise;
 }
 
@@ -46,16 +48,15 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
                                 "': number of experiments must be >= 1");
   const std::int64_t times = std::llround(options.solve.t_end / options.solve.output_dt) + 1;
   if (options.measurements.n_st > times * grid.points())
-    throw std::invalid_argument("experiment set '" + options.name + "': n_st = " +
-                                std::to_string(options.measurements.n_st) +
+    throw std::invalid_argument("experiment set '" + options.name +
+                                "': n_st = " + std::to_string(options.measurements.n_st) +
                                 " exceeds the grid's " + std::to_string(times) + " x " +
                                 std::to_string(grid.points()) + " points");
-  const at::Tensor u0 = make_initial_conditions(grid, options.initial_condition,
-                                                options.experiments, options.seed,
-                                                options.name + "/initial_condition");
+  const at::Tensor u0 =
+      make_initial_conditions(grid, options.initial_condition, options.experiments, options.seed,
+                              options.name + "/initial_condition");
   ProgressCallback solve_progress;
-  if (progress)
-    solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
+  if (progress) solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
   Solution solution;
   try {
     solution = solve_periodic(grid, equation, u0, options.solve, solve_progress);

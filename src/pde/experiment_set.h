@@ -24,7 +24,7 @@ struct MeasurementOptions {
 struct ExperimentSetOptions {
   std::string name = "train";  ///< names the random streams and the HDF5 group
   std::int64_t experiments = 10;
-  std::uint64_t seed = 0;      ///< the configuration seed
+  std::uint64_t seed = 0;  ///< the configuration seed
   InitialConditionOptions initial_condition;
   MeasurementOptions measurements;
   SolveOptions solve;
@@ -41,7 +41,7 @@ struct ExperimentSet {
   at::Tensor sample_u_clean;  ///< [E, n_st] noise-free values
   at::Tensor sample_u;        ///< [E, n_st] measured values, clean + epsilon * N(0, 1)
   double noise = 0.0;
-  double dt = 0.0;            ///< solver step actually used
+  double dt = 0.0;  ///< solver step actually used
 };
 
 /// Progress of a set: (set name, t, t_end).

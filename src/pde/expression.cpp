@@ -10,7 +10,9 @@ namespace bhpm::pde {
 
 Expression::Expression(const std::string& text, std::vector<std::string> variables,
                        std::string field, const std::map<std::string, double>& constants)
-    : text_(text), variables_(std::move(variables)), field_(std::move(field)),
+    : text_(text),
+      variables_(std::move(variables)),
+      field_(std::move(field)),
       parser_(std::make_unique<mu::Parser>()) {
   std::string names;
   for (const auto& v : variables_) names += (names.empty() ? "" : ", ") + v;
@@ -23,8 +25,8 @@ Expression::Expression(const std::string& text, std::vector<std::string> variabl
     parser_->Eval();  // forces parsing now, so errors surface before any work
     for (const auto& [name, pointer] : parser_->GetUsedVar()) used_.push_back(name);
   } catch (const mu::Parser::exception_type& error) {
-    throw ExpressionError(field_ + ": cannot parse expression '" + text_ + "': " +
-                          error.GetMsg() + " (variables available: " + names + ")");
+    throw ExpressionError(field_ + ": cannot parse expression '" + text_ + "': " + error.GetMsg() +
+                          " (variables available: " + names + ")");
   }
 }
 
@@ -51,8 +53,8 @@ void Expression::evaluate(const std::vector<const double*>& inputs, std::size_t 
   try {
     parser_->Eval(out, static_cast<int>(n));
   } catch (const mu::Parser::exception_type& error) {
-    throw ExpressionError(field_ + ": cannot evaluate expression '" + text_ + "': " +
-                          error.GetMsg());
+    throw ExpressionError(field_ + ": cannot evaluate expression '" + text_ +
+                          "': " + error.GetMsg());
   }
 }
 

@@ -18,9 +18,9 @@ void validate(const PeriodicGpOptions& options) {
     throw std::invalid_argument("periodic GP: amplitude must be positive (got " +
                                 std::to_string(options.amplitude) + ")");
   if (!(options.length_scale >= kMinLengthScale && std::isfinite(options.length_scale)))
-    throw std::invalid_argument("periodic GP: length_scale must be >= " +
-                                std::to_string(kMinLengthScale) + " (got " +
-                                std::to_string(options.length_scale) + ")");
+    throw std::invalid_argument(
+        "periodic GP: length_scale must be >= " + std::to_string(kMinLengthScale) + " (got " +
+        std::to_string(options.length_scale) + ")");
 }
 
 at::Tensor kernel_of_lag(const at::Tensor& lag, double period, const PeriodicGpOptions& o) {
@@ -114,8 +114,8 @@ at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialCondit
   if (options.kind == "gp") {
     std::vector<at::Tensor> samples;
     for (std::int64_t e = 0; e < count; ++e)
-      samples.push_back(sample_periodic_gp(grid, options.gp,
-                                           util::derive_seed(seed, stream, static_cast<std::uint64_t>(e))));
+      samples.push_back(sample_periodic_gp(
+          grid, options.gp, util::derive_seed(seed, stream, static_cast<std::uint64_t>(e))));
     return at::stack(samples);
   }
   at::Tensor u0;

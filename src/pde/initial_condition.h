@@ -59,10 +59,10 @@ namespace bhpm::pde {
 
 /// Which initial conditions a set of experiments starts from.
 struct InitialConditionOptions {
-  std::string kind = "gp";   ///< "gp" | "expression" | "file"
-  PeriodicGpOptions gp;      ///< kind "gp": one independent sample per experiment
-  std::string expression;    ///< kind "expression": the same u0 for every experiment
-  std::string file;          ///< kind "file": the same u0 for every experiment
+  std::string kind = "gp";  ///< "gp" | "expression" | "file"
+  PeriodicGpOptions gp;     ///< kind "gp": one independent sample per experiment
+  std::string expression;   ///< kind "expression": the same u0 for every experiment
+  std::string file;         ///< kind "file": the same u0 for every experiment
   std::string field_prefix = "initial_condition";  ///< names fields in error messages
 };
 

@@ -15,8 +15,9 @@ const auto kReal = at::TensorOptions().dtype(at::kDouble);
 PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points)
     : x_min_(x_min), length_(x_max - x_min), points_(points) {
   if (!(std::isfinite(x_min) && std::isfinite(x_max) && x_max > x_min))
-    throw std::invalid_argument("periodic grid: x_max must be finite and greater than x_min (got [" +
-                                std::to_string(x_min) + ", " + std::to_string(x_max) + "])");
+    throw std::invalid_argument(
+        "periodic grid: x_max must be finite and greater than x_min (got [" +
+        std::to_string(x_min) + ", " + std::to_string(x_max) + "])");
   if (points < 4 || points % 2 != 0)
     throw std::invalid_argument("periodic grid: number of points must be even and >= 4 (got " +
                                 std::to_string(points) + ")");

@@ -23,8 +23,7 @@ std::int64_t output_intervals(const SolveOptions& options) {
   if (!(options.stepper.dt > 0.0 && std::isfinite(options.stepper.dt)))
     throw std::invalid_argument("solve: time step must be positive (got " +
                                 std::to_string(options.stepper.dt) + ")");
-  if (options.check_every < 1)
-    throw std::invalid_argument("solve: check_every must be >= 1");
+  if (options.check_every < 1) throw std::invalid_argument("solve: check_every must be >= 1");
   const double ratio = options.t_end / options.output_dt;
   const auto intervals = static_cast<std::int64_t>(std::llround(ratio));
   if (std::abs(ratio - static_cast<double>(intervals)) > 1e-9 * ratio)
@@ -42,16 +41,15 @@ at::Tensor unsound_members(const at::Tensor& u, double limit) {
 /// "max|u| = P in batch member b (limit L)" for the first unsound member of u [B, n].
 std::string describe_member(const at::Tensor& u, std::int64_t b, double limit) {
   std::ostringstream text;
-  text << "max|u| = " << u[b].abs().max().item<double>() << " in batch member " << b
-       << " (limit " << limit << ")";
+  text << "max|u| = " << u[b].abs().max().item<double>() << " in batch member " << b << " (limit "
+       << limit << ")";
   return text.str();
 }
 
 [[noreturn]] void diverged(const at::Tensor& u, double t_bad, double t_good, double limit) {
   const auto index = unsound_members(u, limit).nonzero();
   std::ostringstream message;
-  message << "solution blew up by t = " << t_bad << " (last sound state at t = " << t_good
-          << "): ";
+  message << "solution blew up by t = " << t_bad << " (last sound state at t = " << t_good << "): ";
   if (index.numel() > 0) message << describe_member(u, index[0][0].item<std::int64_t>(), limit);
   throw SolverDivergence(message.str(), t_good);
 }
@@ -61,7 +59,9 @@ std::string describe_member(const at::Tensor& u, std::int64_t b, double limit) {
 class DivergenceGuard {
  public:
   DivergenceGuard(const PeriodicGrid& grid, std::int64_t members, double limit, bool drop)
-      : grid_(grid), limit_(limit), drop_(drop),
+      : grid_(grid),
+        limit_(limit),
+        drop_(drop),
         dropped_(at::zeros({members}, at::kBool)),
         first_bad_output_(static_cast<std::size_t>(members), -1),
         failures_(static_cast<std::size_t>(members)) {}

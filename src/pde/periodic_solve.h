@@ -28,11 +28,11 @@ class SolverDivergence : public std::runtime_error {
 };
 
 struct SolveOptions {
-  double t_end = 10.0;        ///< final time (> 0)
-  double output_dt = 0.05;    ///< spacing of stored snapshots; must divide t_end
-  Etdrk4Options stepper;      ///< stepper.dt is lowered so that it divides output_dt
-  double blowup_factor = 1e3; ///< stop when max|u| > factor * max(1, max|u0|)
-  int check_every = 16;       ///< steps between non-finite checks inside an output interval
+  double t_end = 10.0;         ///< final time (> 0)
+  double output_dt = 0.05;     ///< spacing of stored snapshots; must divide t_end
+  Etdrk4Options stepper;       ///< stepper.dt is lowered so that it divides output_dt
+  double blowup_factor = 1e3;  ///< stop when max|u| > factor * max(1, max|u0|)
+  int check_every = 16;        ///< steps between non-finite checks inside an output interval
   /// false: a blow-up of any batch member stops the solve (SolverDivergence). true: the
   /// member is dropped (its state zeroed, its snapshots NaN from the first unsound output
   /// time on, Solution::failures says why) and the others go on: members are independent,
@@ -41,8 +41,8 @@ struct SolveOptions {
 };
 
 struct Solution {
-  at::Tensor t;  ///< [T] output times
-  at::Tensor u;  ///< [B, T, n] snapshots
+  at::Tensor t;            ///< [T] output times
+  at::Tensor u;            ///< [B, T, n] snapshots
   double dt = 0;           ///< time step actually used
   std::int64_t steps = 0;  ///< total steps taken
   at::Tensor diverged;     ///< [B] bool: members dropped (drop_diverged only; else all false)

@@ -35,7 +35,8 @@ std::vector<ExperimentPanel> set_panels(const io::Hdf5Location& file, const std:
     const auto first = u.values.begin() + static_cast<std::ptrdiff_t>(e * size);
     panels.push_back({label + " experiment " + std::to_string(e),
                       "datasets-" + set + "-" + std::to_string(e) + ".bin",
-                      {x.values, t.values, std::vector<double>(first, first + static_cast<std::ptrdiff_t>(size))}});
+                      {x.values, t.values,
+                       std::vector<double>(first, first + static_cast<std::ptrdiff_t>(size))}});
   }
   return panels;
 }
@@ -75,19 +76,20 @@ Figure draw_dataset_figure(FigureWriter& writer, const std::string& data_path) {
   const int columns = columns_for(static_cast<int>(panels.size()));
   const int rows = rows_for(static_cast<int>(panels.size()), columns);
   const std::string name = std::filesystem::path(data_path).filename().string();
-  std::string commands = multiplot_commands(rows, columns, name + ": u(x, t) of the training experiments and the first held-out ones");
+  std::string commands = multiplot_commands(
+      rows, columns, name + ": u(x, t) of the training experiments and the first held-out ones");
   for (const auto& panel : panels) {
     write_binary_matrix(writer.data_file(panel.data), panel.field);
     commands += heatmap_commands({panel.title, panel.data, "u (dimensionless)", scale});
   }
   commands += "unset multiplot\n";
-  return {writer.draw("datasets", size_for(rows, columns), commands),
-          "Data: the simulated solutions",
-          "Each panel is one simulated solution u(x, t) of " + name +
-              " (x across, t upwards), all on one colour scale. The leaves were fitted to the "
-              "training experiments, each measured at n_st random grid points only; the held-out "
-              "experiments serve for evaluation. Look at the range of states the training data "
-              "visit: the root can learn the operator only where these solutions go (next figure)."};
+  return {
+      writer.draw("datasets", size_for(rows, columns), commands), "Data: the simulated solutions",
+      "Each panel is one simulated solution u(x, t) of " + name +
+          " (x across, t upwards), all on one colour scale. The leaves were fitted to the "
+          "training experiments, each measured at n_st random grid points only; the held-out "
+          "experiments serve for evaluation. Look at the range of states the training data "
+          "visit: the root can learn the operator only where these solutions go (next figure)."};
 }
 
 }  // namespace bhpm::report

@@ -19,8 +19,8 @@ constexpr const char* kDataFolder = "data";
 /// u_x), white background.
 std::string preamble(const std::string& png, FigureSize size) {
   return "set terminal pngcairo noenhanced size " + std::to_string(size.width) + "," +
-         std::to_string(size.height) + " font 'Sans,11' background rgb 'white'\n" +
-         "set output " + gnuplot_string(png) + "\n";
+         std::to_string(size.height) + " font 'Sans,11' background rgb 'white'\n" + "set output " +
+         gnuplot_string(png) + "\n";
 }
 
 }  // namespace
@@ -48,7 +48,8 @@ std::string FigureWriter::draw(const std::string& stem, FigureSize size,
   const std::string script = std::string(kDataFolder) + "/" + stem + ".gp";
   {
     std::ofstream file(fs::path(folder_) / script);
-    file << preamble(png, size) << commands << (commands.empty() || commands.back() == '\n' ? "" : "\n");
+    file << preamble(png, size) << commands
+         << (commands.empty() || commands.back() == '\n' ? "" : "\n");
     if (!file) throw std::runtime_error(folder_ + "/" + script + ": could not be written");
   }
   run_gnuplot(gnuplot_, script, folder_);

@@ -75,8 +75,8 @@ void run_gnuplot(const std::string& program, const std::string& script,
                                   const_cast<char*>(script.c_str()), nullptr};
   const SpawnActions actions(log, working_folder);
   pid_t child = 0;
-  const int started = ::posix_spawnp(&child, executable.c_str(), actions.get(), nullptr,
-                                     arguments.data(), environ);
+  const int started =
+      ::posix_spawnp(&child, executable.c_str(), actions.get(), nullptr, arguments.data(), environ);
   if (started != 0) {
     std::filesystem::remove(log);
     throw std::runtime_error("gnuplot not found ('" + program + "': " + std::strerror(started) +

@@ -28,7 +28,8 @@ io::Hdf5Location open_input(const std::string& path, const std::string& format) 
   io::Hdf5Location file = io::Hdf5Location::open_file(path);
   const std::string found = file.string_attribute("format");
   if (found != format)
-    throw std::runtime_error(path + ": attribute 'format' is '" + found + "', expected '" + format + "'");
+    throw std::runtime_error(path + ": attribute 'format' is '" + found + "', expected '" + format +
+                             "'");
   return file;
 }
 

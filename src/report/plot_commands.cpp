@@ -14,10 +14,12 @@ namespace {
 
 /// Blue-white-red, for signed fields (u): 0 is white.
 constexpr const char* kDivergingPalette =
-    "set palette defined (0 '#3b4cc0', 0.25 '#8db0fe', 0.5 '#f7f7f7', 0.75 '#f49a7b', 1 '#b40426')\n";
+    "set palette defined (0 '#3b4cc0', 0.25 '#8db0fe', 0.5 '#f7f7f7', 0.75 '#f49a7b', 1 "
+    "'#b40426')\n";
 /// Dark blue to yellow (viridis-like), for non-negative fields (standard deviations).
 constexpr const char* kSequentialPalette =
-    "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 '#fde725')\n";
+    "set palette defined (0 '#440154', 0.25 '#3b528b', 0.5 '#21918c', 0.75 '#5ec962', 1 "
+    "'#fde725')\n";
 
 }  // namespace
 
@@ -38,9 +40,8 @@ ColourScale colour_scale_for(std::pair<double, double> range) {
 }
 
 std::string heatmap_commands(const HeatmapPanel& panel) {
-  return std::string("set title ") + gnuplot_string(panel.title) + "\n" +
-         "set xlabel " + gnuplot_string(kXLabel) + "\n" +
-         "set ylabel " + gnuplot_string(kTLabel) + "\n" +
+  return std::string("set title ") + gnuplot_string(panel.title) + "\n" + "set xlabel " +
+         gnuplot_string(kXLabel) + "\n" + "set ylabel " + gnuplot_string(kTLabel) + "\n" +
          "set cblabel " + gnuplot_string(panel.colour_label) + "\n" +
          range_command("cb", panel.scale.low, panel.scale.high) +
          (panel.scale.diverging ? kDivergingPalette : kSequentialPalette) +
@@ -61,8 +62,8 @@ std::vector<std::size_t> evenly_spaced_indices(std::size_t count, std::size_t k)
   if (count == 0 || k == 0) return indices;
   if (k == 1 || count == 1) return {0};
   for (std::size_t i = 0; i < k; ++i) {
-    const std::size_t index = static_cast<std::size_t>(
-        std::lround(static_cast<double>(i) * static_cast<double>(count - 1) / static_cast<double>(k - 1)));
+    const std::size_t index = static_cast<std::size_t>(std::lround(
+        static_cast<double>(i) * static_cast<double>(count - 1) / static_cast<double>(k - 1)));
     if (indices.empty() || index != indices.back()) indices.push_back(index);
   }
   return indices;

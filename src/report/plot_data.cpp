@@ -1,5 +1,4 @@
 #include "report/plot_data.h"
-#include "util/number_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -35,8 +36,8 @@ std::size_t write_block(std::ofstream& file, const Columns& columns) {
   for (const auto& column : columns)
     if (column.size() != rows)
       throw std::invalid_argument("plot data: columns of one block differ in length (" +
-                                  std::to_string(column.size()) + " and " +
-                                  std::to_string(rows) + ")");
+                                  std::to_string(column.size()) + " and " + std::to_string(rows) +
+                                  ")");
   std::size_t written = 0;
   for (std::size_t row = 0; row < rows; ++row) {
     if (!row_is_finite(columns, row)) continue;
@@ -88,8 +89,9 @@ void write_column_blocks(const std::string& path, const std::vector<Columns>& bl
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     if (b) file << "\n\n";
     if (write_block(file, blocks[b]) == 0)
-      throw std::invalid_argument(path + ": block " + std::to_string(b) +
-                                  " has no finite row (gnuplot would renumber the blocks after it)");
+      throw std::invalid_argument(
+          path + ": block " + std::to_string(b) +
+          " has no finite row (gnuplot would renumber the blocks after it)");
   }
   require_written(file, path);
 }

@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "report/gnuplot.h"
-#include "util/number_format.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -46,15 +46,19 @@ std::string shared_y_range(const std::vector<Columns>& blocks) {
 std::string profile_panel(const std::string& data, std::size_t block, double time, double samples,
                           bool with_truth) {
   const std::string source = FigureWriter::data_reference(data) + " index " + std::to_string(block);
-  std::string commands = "set title " + gnuplot_string("t = " + util::format_number(time)) + "\nplot " +
-                         source + " using 1:3:4 with filledcurves fc rgb '#9ecae1' fs solid 0.7 noborder title '95% band (2.5 to 97.5 %)', " +
+  std::string commands = "set title " + gnuplot_string("t = " + util::format_number(time)) +
+                         "\nplot " + source +
+                         " using 1:3:4 with filledcurves fc rgb '#9ecae1' fs solid 0.7 noborder "
+                         "title '95% band (2.5 to 97.5 %)', " +
                          source + " using 1:2 with lines lw 2 lc rgb '#08519c' title " +
                          gnuplot_string("mean of " + util::format_number(samples) + " samples");
-  if (with_truth) commands += ", " + source + " using 1:5 with lines dt 2 lw 2 lc rgb 'black' title 'truth'";
+  if (with_truth)
+    commands += ", " + source + " using 1:5 with lines dt 2 lw 2 lc rgb 'black' title 'truth'";
   return commands + "\n";
 }
 
-Figure draw_profiles(FigureWriter& writer, const PredictionFile& prediction, const std::string& file) {
+Figure draw_profiles(FigureWriter& writer, const PredictionFile& prediction,
+                     const std::string& file) {
   const std::vector<std::size_t> times = evenly_spaced_indices(prediction.t.size(), kProfileTimes);
   std::vector<Columns> blocks;
   for (const std::size_t i : times) blocks.push_back(profile_columns(prediction, i));
@@ -63,48 +67,60 @@ Figure draw_profiles(FigureWriter& writer, const PredictionFile& prediction, con
   const int columns = times.size() > 2 ? 2 : static_cast<int>(times.size());
   const int rows = rows_for(static_cast<int>(times.size()), columns);
   std::string commands =
-      multiplot_commands(rows, columns, file + ": ensemble mean and 95% band, " + util::format_number(prediction.samples) +
-                                            " samples (" + util::format_number(prediction.diverged) + " diverged); " +
-                                            prediction.initial_condition) +
+      multiplot_commands(rows, columns,
+                         file + ": ensemble mean and 95% band, " +
+                             util::format_number(prediction.samples) + " samples (" +
+                             util::format_number(prediction.diverged) + " diverged); " +
+                             prediction.initial_condition) +
       "set xlabel " + gnuplot_string(kXLabel) + "\nset ylabel 'u (dimensionless)'\nset grid\n" +
       "set key top right box opaque\n" + shared_y_range(blocks);
   for (std::size_t b = 0; b < times.size(); ++b)
-    commands += profile_panel(data, b, prediction.t[times[b]], prediction.samples, !prediction.truth.empty());
+    commands += profile_panel(data, b, prediction.t[times[b]], prediction.samples,
+                              !prediction.truth.empty());
   commands += "unset multiplot\n";
   return {writer.draw(prediction.stem, {1200, rows * 420 + 60}, commands),
           file + ": predicted solutions",
           "The mean of the solutions under the sampled operators (blue line) and the band holding "
-          "95 % of them (shaded), against the true solution where " + file +
+          "95 % of them (shaded), against the true solution where " +
+              file +
               " stores one (dashed), at four output times. Look whether the truth stays inside the "
               "band: a truth outside a narrow band means an overconfident operator posterior (the "
               "table's RMSE / RMS std ratio above 1)."};
 }
 
-Figure draw_std_maps(FigureWriter& writer, const PredictionFile& prediction, const std::string& file) {
+Figure draw_std_maps(FigureWriter& writer, const PredictionFile& prediction,
+                     const std::string& file) {
   const HeatmapPanel panels[] = {
       {"operator std along the mean solution", prediction.stem + "-operator-std.bin",
-       "posterior std of f = u_t (dimensionless)", colour_scale_for(finite_range(prediction.operator_std))},
+       "posterior std of f = u_t (dimensionless)",
+       colour_scale_for(finite_range(prediction.operator_std))},
       {"ensemble std of u", prediction.stem + "-ensemble-std.bin", "std of u (dimensionless)",
        colour_scale_for(finite_range(prediction.std))}};
-  write_binary_matrix(writer.data_file(panels[0].data), {prediction.x, prediction.t, prediction.operator_std});
-  write_binary_matrix(writer.data_file(panels[1].data), {prediction.x, prediction.t, prediction.std});
-  const std::string commands = multiplot_commands(1, 2, file + ": uncertainty of the operator and of the solution") +
-                               heatmap_commands(panels[0]) + heatmap_commands(panels[1]) + "unset multiplot\n";
-  return {writer.draw(prediction.stem + "-std", {1400, 600}, commands),
-          file + ": where the uncertainty comes from",
-          "Left: the root's posterior standard deviation of f(v) along the mean solution, high where "
-          "the solution visits states the training data did not cover, so that the prediction leans "
-          "on extrapolated physics. Right: the standard deviation of u across the ensemble. Look for "
-          "the solution's spread growing after the operator std is high."};
+  write_binary_matrix(writer.data_file(panels[0].data),
+                      {prediction.x, prediction.t, prediction.operator_std});
+  write_binary_matrix(writer.data_file(panels[1].data),
+                      {prediction.x, prediction.t, prediction.std});
+  const std::string commands =
+      multiplot_commands(1, 2, file + ": uncertainty of the operator and of the solution") +
+      heatmap_commands(panels[0]) + heatmap_commands(panels[1]) + "unset multiplot\n";
+  return {
+      writer.draw(prediction.stem + "-std", {1400, 600}, commands),
+      file + ": where the uncertainty comes from",
+      "Left: the root's posterior standard deviation of f(v) along the mean solution, high where "
+      "the solution visits states the training data did not cover, so that the prediction leans "
+      "on extrapolated physics. Right: the standard deviation of u across the ensemble. Look for "
+      "the solution's spread growing after the operator std is high."};
 }
 
 }  // namespace
 
 bool has_statistics(const PredictionFile& prediction) {
-  return std::any_of(prediction.mean.begin(), prediction.mean.end(), [](double u) { return std::isfinite(u); });
+  return std::any_of(prediction.mean.begin(), prediction.mean.end(),
+                     [](double u) { return std::isfinite(u); });
 }
 
-std::vector<Figure> draw_prediction_figures(FigureWriter& writer, const PredictionFile& prediction) {
+std::vector<Figure> draw_prediction_figures(FigureWriter& writer,
+                                            const PredictionFile& prediction) {
   if (!has_statistics(prediction))
     throw std::invalid_argument(prediction.path + ": statistics/mean holds no finite value");
   const std::string file = std::filesystem::path(prediction.path).filename().string();

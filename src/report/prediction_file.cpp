@@ -21,7 +21,8 @@ double root_mean_square(const std::vector<double>& values) {
   return count ? std::sqrt(sum / static_cast<double>(count)) : std::nan("");
 }
 
-void read_truth(const io::Hdf5Location& file, std::size_t times, std::size_t n, PredictionFile& prediction) {
+void read_truth(const io::Hdf5Location& file, std::size_t times, std::size_t n,
+                PredictionFile& prediction) {
   if (!file.has("truth")) return;
   const io::Hdf5Location truth = file.open_group("truth");
   prediction.truth = read_array(truth, "u", {times, n}, "t, x").values;
@@ -40,7 +41,9 @@ PredictionFile read_prediction_file(const std::string& path) {
   prediction.x = read_array(file, "x", {0}, "x").values;
   prediction.t = read_array(file, "t", {0}, "t").values;
   const std::size_t n = prediction.x.size(), times = prediction.t.size();
-  const auto field = [&](const std::string& name) { return read_array(file, name, {times, n}, "t, x").values; };
+  const auto field = [&](const std::string& name) {
+    return read_array(file, name, {times, n}, "t, x").values;
+  };
   prediction.mean = field("statistics/mean");
   prediction.std = field("statistics/std");
   prediction.lower = field("statistics/p2_5");

@@ -26,7 +26,8 @@ json operator_json(const eval::OperatorScores& scores) {
           {"relative_rmse", scores.relative_rmse},
           {"median_nlpd", scores.median_nlpd},
           {"mean_nlpd", scores.mean_nlpd},
-          {"coverage", {{"0.5", scores.coverage50}, {"0.9", scores.coverage90}, {"0.95", scores.coverage95}}}};
+          {"coverage",
+           {{"0.5", scores.coverage50}, {"0.9", scores.coverage90}, {"0.95", scores.coverage95}}}};
 }
 
 json prediction_json(const PredictionSummary& summary) {
@@ -48,10 +49,12 @@ json prediction_json(const PredictionSummary& summary) {
 std::string report_metrics_json(const std::string& run_dir, const ReportMetrics& metrics) {
   json operator_scores = json::object();
   if (metrics.held_out) operator_scores["held_out"] = operator_json(*metrics.held_out);
-  if (metrics.training_grid) operator_scores["training_grid"] = operator_json(*metrics.training_grid);
+  if (metrics.training_grid)
+    operator_scores["training_grid"] = operator_json(*metrics.training_grid);
   json predictions = json::array();
   for (const auto& summary : metrics.predictions) predictions.push_back(prediction_json(summary));
-  const json document = {{"run_dir", run_dir}, {"operator", operator_scores}, {"predictions", predictions}};
+  const json document = {
+      {"run_dir", run_dir}, {"operator", operator_scores}, {"predictions", predictions}};
   return document.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 

@@ -14,7 +14,7 @@ namespace bhpm::report {
 struct ReportMetrics {
   std::optional<eval::OperatorScores> held_out;       ///< RUN_DIR/metrics.json
   std::optional<eval::OperatorScores> training_grid;  ///< RUN_DIR/metrics-train.json
-  std::vector<PredictionSummary> predictions;   ///< one per prediction file
+  std::vector<PredictionSummary> predictions;         ///< one per prediction file
 };
 
 /// report/metrics.json (2-space indentation; NaN and infinities as null):

@@ -57,11 +57,13 @@ Figure draw_root_inputs_figure(FigureWriter& writer, const std::string& root_pat
   const io::Hdf5Location file = open_input(root_path, "bhpm-root");
   const auto v = read_array(file, "root_inputs/v", {0, 0, 0}, "experiment, point, variable");
   const std::size_t experiments = v.shape[0], points = v.shape[1], width = v.shape[2];
-  const auto inducing = read_array(file, "gp/inducing_inputs", {0, width}, "inducing input, variable");
+  const auto inducing =
+      read_array(file, "gp/inducing_inputs", {0, width}, "inducing input, variable");
   if (experiments == 0 || points == 0)
     throw std::runtime_error(file.describe("root_inputs/v") + ": holds no root input");
   if (width < 2)
-    throw std::runtime_error(file.describe("root_inputs/v") + ": one variable; the figure needs u and u_x");
+    throw std::runtime_error(file.describe("root_inputs/v") +
+                             ": one variable; the figure needs u and u_x");
   const std::vector<std::string> names = variable_names(file, width);
   const std::size_t stride = (points + kRootInputsPerExperiment - 1) / kRootInputsPerExperiment;
   for (std::size_t e = 0; e < experiments; ++e)
@@ -70,19 +72,22 @@ Figure draw_root_inputs_figure(FigureWriter& writer, const std::string& root_pat
   write_column_blocks(writer.data_file("inducing-inputs.dat"),
                       {strided_columns(inducing.values, width, 0, inducing.shape[0], 1)});
   const int panels = width >= 3 ? 2 : 1;
-  std::string commands = multiplot_commands(1, panels, "root.h5: root inputs v of each experiment and the inducing inputs Z") +
-                         "set key outside right top box\nset grid\n" + scatter_panel(names, 0, 1, experiments);
+  std::string commands =
+      multiplot_commands(1, panels,
+                         "root.h5: root inputs v of each experiment and the inducing inputs Z") +
+      "set key outside right top box\nset grid\n" + scatter_panel(names, 0, 1, experiments);
   if (panels == 2) commands += scatter_panel(names, 1, 2, experiments);
   commands += "unset multiplot\n";
-  return {writer.draw("root-inputs", {panels == 2 ? 1400 : 1000, 620}, commands),
-          "Where the data put the root's inputs (paper Fig. 1b)",
-          "Each dot is a root input v = (" + file.string_attribute("variables") +
-              ") computed by an experiment's leaf at one of its measurement points (at most " +
-              std::to_string(kRootInputsPerExperiment) +
-              " per experiment shown); black crosses are the sparse GP's inducing inputs. The learned "
-              "operator is informed only near the dots: an initial condition whose solution leaves "
-              "this cloud relies on extrapolated physics, which the operator std of the prediction "
-              "figures shows."};
+  return {
+      writer.draw("root-inputs", {panels == 2 ? 1400 : 1000, 620}, commands),
+      "Where the data put the root's inputs (paper Fig. 1b)",
+      "Each dot is a root input v = (" + file.string_attribute("variables") +
+          ") computed by an experiment's leaf at one of its measurement points (at most " +
+          std::to_string(kRootInputsPerExperiment) +
+          " per experiment shown); black crosses are the sparse GP's inducing inputs. The learned "
+          "operator is informed only near the dots: an initial condition whose solution leaves "
+          "this cloud relies on extrapolated physics, which the operator std of the prediction "
+          "figures shows."};
 }
 
 }  // namespace bhpm::report

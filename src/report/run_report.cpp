@@ -33,7 +33,8 @@ void require_run_folder(const ReportOptions& options) {
     throw std::runtime_error("run folder '" + options.run_dir + "' is not a folder");
   const std::string root = run_layout(options).root();
   if (!fs::exists(root) && !fs::exists(run_layout(options).refinement()))
-    throw std::runtime_error(root + " is missing (run `bhpm train` first; a folder without a "
+    throw std::runtime_error(root +
+                             " is missing (run `bhpm train` first; a folder without a "
                              "trained model needs at least refinement.h5)");
 }
 
@@ -60,7 +61,8 @@ std::string resolve_data_path(const ReportOptions& options) {
 void add_predictions(FigureWriter& writer, const ReportOptions& options, ReportContent& content) {
   const auto files = run_layout(options).predictions();
   if (files.empty())
-    content.page.omitted.push_back("prediction figures: no " + run_layout(options).file("prediction*.h5") +
+    content.page.omitted.push_back("prediction figures: no " +
+                                   run_layout(options).file("prediction*.h5") +
                                    " (run `bhpm predict`)");
   for (const auto& path : files) {
     const PredictionFile prediction = read_prediction_file(path);
@@ -70,7 +72,8 @@ void add_predictions(FigureWriter& writer, const ReportOptions& options, ReportC
                                      "-std.png: every sample diverged (no statistics to draw)");
       continue;
     }
-    for (Figure& figure : draw_prediction_figures(writer, prediction)) content.page.figures.push_back(std::move(figure));
+    for (Figure& figure : draw_prediction_figures(writer, prediction))
+      content.page.figures.push_back(std::move(figure));
   }
 }
 
@@ -90,8 +93,8 @@ void add_figures(FigureWriter& writer, const ReportOptions& options, ReportConte
   if (fs::exists(refinement))
     content.page.figures.push_back(draw_refinement_figure(writer, refinement));
   else
-    content.page.omitted.push_back("refinement.png: no " + refinement + " (run `bhpm refinement-study -o " +
-                                   refinement + "`)");
+    content.page.omitted.push_back("refinement.png: no " + refinement +
+                                   " (run `bhpm refinement-study -o " + refinement + "`)");
 }
 
 void add_operator_metrics(const ReportOptions& options, ReportContent& content) {
@@ -100,8 +103,10 @@ void add_operator_metrics(const ReportOptions& options, ReportContent& content) 
   if (fs::exists(held_out))
     content.page.metrics.held_out = eval::read_operator_scores(held_out);
   else
-    content.page.omitted.push_back("held-out operator metrics: no " + held_out + " (run `bhpm evaluate`)");
-  if (fs::exists(training)) content.page.metrics.training_grid = eval::read_operator_scores(training);
+    content.page.omitted.push_back("held-out operator metrics: no " + held_out +
+                                   " (run `bhpm evaluate`)");
+  if (fs::exists(training))
+    content.page.metrics.training_grid = eval::read_operator_scores(training);
 }
 
 /// The true equation (metrics.json, else the dataset's attribute) and the learned mean.
@@ -112,7 +117,8 @@ void add_equation(ReportContent& content) {
     content.page.learned_mean = held_out->learned_mean;
   }
   if (content.page.equation.empty() && !content.data_path.empty())
-    content.page.equation = string_or_empty(open_input(content.data_path, "bhpm-dataset"), "equation");
+    content.page.equation =
+        string_or_empty(open_input(content.data_path, "bhpm-dataset"), "equation");
 }
 
 }  // namespace
@@ -123,7 +129,8 @@ ReportSummary write_report(const ReportOptions& options) {
   content.data_path = resolve_data_path(options);
   content.page.run_dir = options.run_dir;
   content.page.config = run_configuration(options);
-  const std::string output = options.output_dir.empty() ? run_layout(options).report() : options.output_dir;
+  const std::string output =
+      options.output_dir.empty() ? run_layout(options).report() : options.output_dir;
   io::AtomicFolder folder(output);
   FigureWriter writer(folder.temporary_path(), options.gnuplot);
   add_operator_metrics(options, content);
@@ -132,10 +139,12 @@ ReportSummary write_report(const ReportOptions& options) {
   io::write_text_atomically((fs::path(folder.temporary_path()) / "index.html").string(),
                             html_report(content.page));
   io::write_text_atomically((fs::path(folder.temporary_path()) / "metrics.json").string(),
-             report_metrics_json(options.run_dir, content.page.metrics));
+                            report_metrics_json(options.run_dir, content.page.metrics));
   folder.commit();
   ReportSummary summary{(fs::path(folder.target_path()) / "index.html").string(),
-                        (fs::path(folder.target_path()) / "metrics.json").string(), {}, content.page.omitted};
+                        (fs::path(folder.target_path()) / "metrics.json").string(),
+                        {},
+                        content.page.omitted};
   for (const auto& figure : content.page.figures)
     summary.figures.push_back((fs::path(folder.target_path()) / figure.file).string());
   return summary;

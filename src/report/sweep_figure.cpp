@@ -71,15 +71,23 @@ std::string draw_sweep_figure(const std::string& folder, const std::string& key,
                       {metric_columns(x, rows, &eval::SweepRow::rmse),
                        metric_columns(x, rows, &eval::SweepRow::mean_nlpd)});
   const std::string data = FigureWriter::data_reference("sweep.dat");
-  std::string commands = multiplot_commands(1, 2, "Held-out accuracy of the learned operator against " + key +
-                                                      " (mean and range of the repeats)");
+  std::string commands = multiplot_commands(1, 2,
+                                            "Held-out accuracy of the learned operator against " +
+                                                key + " (mean and range of the repeats)");
   commands += "set xlabel " + gnuplot_string(key) + "\nset grid\nset key below\n";
-  commands += labelled ? label_tics(rows) + "set xrange [-0.5:" + std::to_string(rows.size() - 0.5) + "]\n"
-                       : (spans_decades(x) ? "set logscale x\n" : "set offsets graph 0.05, graph 0.05, 0, 0\n");
-  commands += "set ylabel 'RMSE of f (u per unit time, dimensionless)'\n"
-              "plot " + data + " index 0 using 1:2:3:4 with yerrorlines pt 7 lw 2 title 'RMSE: mean, min to max'\n";
-  commands += "set ylabel 'MNLP: mean negative log predictive density (nats)'\n"
-              "plot " + data + " index 1 using 1:2:3:4 with yerrorlines pt 7 lw 2 lc 2 title 'MNLP: mean, min to max'\n";
+  commands +=
+      labelled
+          ? label_tics(rows) + "set xrange [-0.5:" + std::to_string(rows.size() - 0.5) + "]\n"
+          : (spans_decades(x) ? "set logscale x\n" : "set offsets graph 0.05, graph 0.05, 0, 0\n");
+  commands +=
+      "set ylabel 'RMSE of f (u per unit time, dimensionless)'\n"
+      "plot " +
+      data + " index 0 using 1:2:3:4 with yerrorlines pt 7 lw 2 title 'RMSE: mean, min to max'\n";
+  commands +=
+      "set ylabel 'MNLP: mean negative log predictive density (nats)'\n"
+      "plot " +
+      data +
+      " index 1 using 1:2:3:4 with yerrorlines pt 7 lw 2 lc 2 title 'MNLP: mean, min to max'\n";
   commands += "unset multiplot\n";
   return (std::filesystem::path(folder) / writer.draw("sweep", {1400, 600}, commands)).string();
 }

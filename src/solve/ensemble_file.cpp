@@ -16,9 +16,10 @@ constexpr std::int64_t kFormatVersion = 1;
 void write_samples(const io::Hdf5Location& file, const solve::Prediction& prediction) {
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
   const io::Hdf5Location group = file.create_group("samples");
-  io::write_tensor(group, "u", ensemble.u, {"sample,t,x", "u", "solution under each operator sample"});
+  io::write_tensor(group, "u", ensemble.u,
+                   {"sample,t,x", "u", "solution under each operator sample"});
   io::write_tensor(group, "diverged", ensemble.diverged.to(at::kLong),
-               {"sample", "1", "1: the solve blew up; left out of /statistics"});
+                   {"sample", "1", "1: the solve blew up; left out of /statistics"});
   std::string failures;
   for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
     if (!ensemble.failures[s].empty())
@@ -32,20 +33,22 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
     converged.push_back(member.converged ? 1 : 0);
     variance.push_back(member.rounds.empty() ? NAN : member.rounds.back().expected_variance);
   }
-  io::write_tensor(group, "conditioning_points", at::tensor(points, at::kLong),
-               {"sample", "1", "size of V_c (inducing inputs included) when Algorithm 1 stopped"});
+  io::write_tensor(
+      group, "conditioning_points", at::tensor(points, at::kLong),
+      {"sample", "1", "size of V_c (inducing inputs included) when Algorithm 1 stopped"});
   io::write_tensor(group, "expected_variance", at::tensor(variance, at::kDouble),
-               {"sample", "(u per time)^2", "last L_c (Eq. 6) of Algorithm 1"});
+                   {"sample", "(u per time)^2", "last L_c (Eq. 6) of Algorithm 1"});
   io::write_tensor(group, "converged", at::tensor(converged, at::kLong),
-               {"sample", "1", "1: L_c fell below the tolerance"});
+                   {"sample", "1", "1: L_c fell below the tolerance"});
 }
 
 void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatistics& statistics) {
   const io::Hdf5Location group = file.create_group("statistics");
   group.set_attribute("members", statistics.members);
-  io::write_tensor(group, "mean", statistics.mean, {"t,x", "u", "ensemble mean over sound members"});
+  io::write_tensor(group, "mean", statistics.mean,
+                   {"t,x", "u", "ensemble mean over sound members"});
   io::write_tensor(group, "std", statistics.standard_deviation,
-               {"t,x", "u", "ensemble standard deviation (1/(S-1))"});
+                   {"t,x", "u", "ensemble standard deviation (1/(S-1))"});
   io::write_tensor(group, "p2_5", statistics.lower, {"t,x", "u", "2.5 % quantile"});
   io::write_tensor(group, "p50", statistics.median, {"t,x", "u", "median"});
   io::write_tensor(group, "p97_5", statistics.upper, {"t,x", "u", "97.5 % quantile"});
@@ -68,8 +71,9 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
     io::write_tensor(file, "u0", record.u0, {"x", "u", "initial condition"});
     write_samples(file, *record.prediction);
     write_statistics(file, *record.statistics);
-    io::write_tensor(file, "operator_std", record.operator_std,
-                 {"t,x", "u per time", "posterior standard deviation of f along the ensemble mean"});
+    io::write_tensor(
+        file, "operator_std", record.operator_std,
+        {"t,x", "u per time", "posterior standard deviation of f along the ensemble mean"});
     if (record.truth.defined()) {
       const io::Hdf5Location truth = file.create_group("truth");
       io::write_tensor(truth, "u", record.truth, {"t,x", "u", "true solution (test experiment)"});

@@ -10,9 +10,8 @@
 namespace bhpm::solve {
 
 EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
-  const at::Tensor sound = ensemble.diverged.defined()
-                               ? ~ensemble.diverged
-                               : at::ones({ensemble.u.size(0)}, at::kBool);
+  const at::Tensor sound =
+      ensemble.diverged.defined() ? ~ensemble.diverged : at::ones({ensemble.u.size(0)}, at::kBool);
   const at::Tensor members = ensemble.u.index({sound});  // [S', T, n]
   if (members.size(0) == 0)
     throw std::runtime_error("ensemble statistics: every one of the " +
@@ -31,8 +30,7 @@ EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
 }
 
 TruthComparison compare_with_truth(const EnsembleStatistics& statistics, const at::Tensor& truth) {
-  if (!truth.sizes().equals(statistics.mean.sizes()))
-  {
+  if (!truth.sizes().equals(statistics.mean.sizes())) {
     std::ostringstream message;
     message << "ensemble comparison: the true solution has shape " << truth.sizes()
             << ", the ensemble " << statistics.mean.sizes();
@@ -42,8 +40,10 @@ TruthComparison compare_with_truth(const EnsembleStatistics& statistics, const a
   TruthComparison comparison;
   comparison.relative_l2 = (error.norm() / truth.norm()).item<double>();
   comparison.rmse = error.square().mean().sqrt().item<double>();
-  comparison.band_coverage =
-      ((truth >= statistics.lower) & (truth <= statistics.upper)).to(at::kDouble).mean().item<double>();
+  comparison.band_coverage = ((truth >= statistics.lower) & (truth <= statistics.upper))
+                                 .to(at::kDouble)
+                                 .mean()
+                                 .item<double>();
   return comparison;
 }
 

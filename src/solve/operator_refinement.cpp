@@ -107,7 +107,8 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
                                                    const RefinementProgress& progress) {
   validate(options);
   std::vector<RefinedSample> members;
-  for (gp::ConditionedGp& start : starts) members.push_back({std::move(start), {}, {}, {}, false, ""});
+  for (gp::ConditionedGp& start : starts)
+    members.push_back({std::move(start), {}, {}, {}, false, ""});
   std::vector<std::size_t> active(members.size());
   for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
 
@@ -115,7 +116,8 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
   for (std::int64_t round = 0; round < options.max_rounds && !active.empty(); ++round) {
     std::vector<gp::ConditionedGp> batch;
     for (std::size_t s : active) batch.push_back(members[s].operator_sample);
-    const EnsembleSolution solved = solve(std::make_shared<gp::ConditionedSamples>(std::move(batch)));
+    const EnsembleSolution solved =
+        solve(std::make_shared<gp::ConditionedSamples>(std::move(batch)));
     std::vector<std::size_t> still_active;
     for (std::size_t i = 0; i < active.size(); ++i) {
       RefinedSample& member = members[active[i]];
@@ -127,7 +129,7 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
       }
       const std::int64_t size = member.operator_sample.size();
       util::Rng rng(util::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
-                                    static_cast<std::uint64_t>(size)));
+                                      static_cast<std::uint64_t>(size)));
       member.inputs = monte_carlo_rows(inputs_of(member.solution), options.monte_carlo_points, rng);
       const double l_c = member.operator_sample.variance(member.inputs).mean().item<double>();
       if (!std::isfinite(l_c))

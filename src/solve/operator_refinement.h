@@ -29,12 +29,12 @@
 namespace bhpm::solve {
 
 struct RefinementOptions {
-  double tolerance = 1e-6;                  ///< delta_c (> 0), in units of f^2
-  std::int64_t new_points = 8;              ///< n_c,new (>= 1) per round
-  std::int64_t monte_carlo_points = 1024;   ///< push-forward points for L_c (>= 1)
-  std::int64_t max_rounds = 200;            ///< rounds before giving up (>= 1)
-  std::int64_t descent_steps = 50;          ///< Adam steps on V_new per round (>= 0)
-  double descent_rate = 0.02;               ///< Adam rate, per unit of each input's spread (> 0)
+  double tolerance = 1e-6;                 ///< delta_c (> 0), in units of f^2
+  std::int64_t new_points = 8;             ///< n_c,new (>= 1) per round
+  std::int64_t monte_carlo_points = 1024;  ///< push-forward points for L_c (>= 1)
+  std::int64_t max_rounds = 200;           ///< rounds before giving up (>= 1)
+  std::int64_t descent_steps = 50;         ///< Adam steps on V_new per round (>= 0)
+  double descent_rate = 0.02;              ///< Adam rate, per unit of each input's spread (> 0)
   std::uint64_t seed = 0;
 };
 
@@ -48,17 +48,18 @@ struct RefinementRound {
 };
 
 struct RefinedSample {
-  gp::ConditionedGp operator_sample;     ///< mu_c is the refined sample f~
-  at::Tensor solution;                   ///< [T, n]: the IBVP solved under it (NaN if diverged)
-  at::Tensor inputs;                     ///< [P, D]: the push-forward points of the last L_c
-  std::vector<RefinementRound> rounds;   ///< every L_c computed, in order
-  bool converged = false;                ///< L_c < tolerance within max_rounds
-  std::string failure;                   ///< why the solve under this sample blew up; "" if not
+  gp::ConditionedGp operator_sample;    ///< mu_c is the refined sample f~
+  at::Tensor solution;                  ///< [T, n]: the IBVP solved under it (NaN if diverged)
+  at::Tensor inputs;                    ///< [P, D]: the push-forward points of the last L_c
+  std::vector<RefinementRound> rounds;  ///< every L_c computed, in order
+  bool converged = false;               ///< L_c < tolerance within max_rounds
+  std::string failure;                  ///< why the solve under this sample blew up; "" if not
 };
 
 /// Solves the IBVP under each member's conditioned mean, all in one batch: u [S', T, n]
 /// with diverged members marked (solve/ensemble_solution.h).
-using EnsembleSolver = std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
+using EnsembleSolver =
+    std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
 /// The root inputs v [T n, D] of a solution u [T, n] at every grid point.
 using SolutionInputs = std::function<at::Tensor(const at::Tensor&)>;
 /// Called after each member's L_c: (member, round record).

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "util/tensor_checks.h"
 #include "nn/taylor_forward.h"
 #include "util/learning_rate_schedule.h"
-#include "util/random.h"
 #include "util/number_format.h"
+#include "util/random.h"
+#include "util/tensor_checks.h"
 
 namespace bhpm::solve {
 
@@ -71,8 +71,9 @@ void check_problem(const PinnProblem& problem) {
   if (!(steps > 0).all().item<bool>()) {
     const std::int64_t i = (steps <= 0).nonzero()[0][0].item<std::int64_t>() + 1;
     throw std::invalid_argument("PINN: t must be strictly increasing (got t[" + std::to_string(i) +
-                                "] = " + util::format_significant(t[i].item<double>(), 6) + " after " +
-                                util::format_significant(t[i - 1].item<double>(), 6) + ")");
+                                "] = " + util::format_significant(t[i].item<double>(), 6) +
+                                " after " + util::format_significant(t[i - 1].item<double>(), 6) +
+                                ")");
   }
 }
 
@@ -124,10 +125,10 @@ PinnLoss member_losses(const nn::LeafDerivatives& jet, const at::Tensor& u0_targ
   const at::Tensor v = u.narrow(2, 0, layout.collocation).permute({1, 2, 0}).contiguous();
   const at::Tensor f = samples.evaluate(v);
   if (!f.defined() || f.dim() != 2 || f.size(0) != members || f.size(1) != layout.collocation)
-    throw std::invalid_argument("PINN: the operator samples' evaluate(v " + util::describe_tensor(v) +
-                                ") must return [S, P] = [" + std::to_string(members) + ", " +
-                                std::to_string(layout.collocation) + "] (got " +
-                                util::describe_tensor(f) + ")");
+    throw std::invalid_argument(
+        "PINN: the operator samples' evaluate(v " + util::describe_tensor(v) +
+        ") must return [S, P] = [" + std::to_string(members) + ", " +
+        std::to_string(layout.collocation) + "] (got " + util::describe_tensor(f) + ")");
   PinnLoss loss;
   loss.residual = (jet.u_t.narrow(1, 0, layout.collocation) - f).square().mean(1);
   const at::Tensor lower = u.narrow(0, 0, order);  // d^k u, k < K

@@ -57,15 +57,16 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
                                const Solver& solve, const PredictionProgress& progress) {
   std::vector<gp::ConditionedGp> starts;
   for (std::int64_t s = 0; s < options.samples; ++s) {
-    util::Rng rng(util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
+    util::Rng rng(
+        util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
     starts.push_back(gp::condition_on_inducing_draw(root, rng));
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
   const auto report = [&](std::size_t sample, const RefinementRound& round) {
     if (progress)
-      progress("sample " + std::to_string(sample) + ": L_c = " +
-               util::format_scientific(round.expected_variance, 3) + " with " +
+      progress("sample " + std::to_string(sample) +
+               ": L_c = " + util::format_scientific(round.expected_variance, 3) + " with " +
                std::to_string(round.conditioning_points) + " conditioning points");
   };
   const std::int64_t dimensions = root.kernel()->dimensions();
@@ -90,7 +91,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
 }
 
 using SolverFactory = Solver (*)(const PredictionProblem&, const PredictorOptions&,
-                                  const PredictionProgress&);
+                                 const PredictionProgress&);
 using Sampler = Prediction (*)(const gp::SparseVariationalGpImpl&, const PredictionProblem&,
                                const PredictorOptions&, const Solver&, const PredictionProgress&);
 
@@ -135,8 +136,9 @@ void validate(const PredictorOptions& options) {
   validate(options.pinn);
 }
 
-Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root, const PredictionProblem& problem,
-                            const PredictorOptions& options, const PredictionProgress& progress) {
+Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
+                            const PredictionProblem& problem, const PredictorOptions& options,
+                            const PredictionProgress& progress) {
   validate(options);
   if (!problem.u0.defined() || problem.u0.dim() != 1 || problem.u0.size(0) != problem.grid.points())
     throw std::invalid_argument("predict: the initial condition must have " +

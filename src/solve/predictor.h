@@ -29,13 +29,13 @@
 namespace bhpm::solve {
 
 struct PredictorOptions {
-  std::int64_t samples = 32;           ///< S (>= 1)
-  std::string sampler = "conditioned"; ///< one of sampler_names()
-  std::string solver = "spectral";     ///< one of solver_names()
-  gp::PathwiseOptions pathwise;        ///< features (seed: taken from `seed`)
-  RefinementOptions refinement;        ///< tolerance in units of f^2 (seed: from `seed`)
-  PinnOptions pinn;                    ///< (seed: from `seed`)
-  std::uint64_t seed = 0;              ///< drives every draw
+  std::int64_t samples = 32;            ///< S (>= 1)
+  std::string sampler = "conditioned";  ///< one of sampler_names()
+  std::string solver = "spectral";      ///< one of solver_names()
+  gp::PathwiseOptions pathwise;         ///< features (seed: taken from `seed`)
+  RefinementOptions refinement;         ///< tolerance in units of f^2 (seed: from `seed`)
+  PinnOptions pinn;                     ///< (seed: from `seed`)
+  std::uint64_t seed = 0;               ///< drives every draw
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
@@ -64,8 +64,9 @@ using PredictionProgress = std::function<void(const std::string&)>;
 
 /// Draws the samples and solves. Throws std::invalid_argument for bad options or a u0 that
 /// does not fit the grid; diverged samples are marked in the ensemble, not thrown.
-Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root, const PredictionProblem& problem,
-                            const PredictorOptions& options, const PredictionProgress& progress = {});
+Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
+                            const PredictionProblem& problem, const PredictorOptions& options,
+                            const PredictionProgress& progress = {});
 
 /// sqrt(var q(f(v))) [T, n] of the root's posterior along a solution u [T, n] (no
 /// likelihood noise): large where the solution visits inputs the data did not cover.

@@ -11,8 +11,8 @@
 #include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
 #include "pde/initial_condition.h"
-#include "util/random.h"
 #include "solve/spectral_ensemble.h"
+#include "util/random.h"
 
 namespace bhpm::solve {
 
@@ -23,7 +23,8 @@ gp::ConditionedGp heat_operator_prior() {
   auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, std::sqrt(0.5), 0.01});
   for (at::Tensor& p : mean->parameters()) p.requires_grad_(false);
   for (at::Tensor& p : kernel->parameters()) p.requires_grad_(false);
-  return gp::ConditionedGp(mean, kernel, at::zeros({1, 3}, at::kDouble), at::zeros({1}, at::kDouble));
+  return gp::ConditionedGp(mean, kernel, at::zeros({1, 3}, at::kDouble),
+                           at::zeros({1}, at::kDouble));
 }
 
 void validate(const RefinementStudyOptions& options) {
@@ -32,8 +33,9 @@ void validate(const RefinementStudyOptions& options) {
     const double tolerance = options.tolerances[r];
     if (!(std::isfinite(tolerance) && tolerance > 0.0) ||
         (r > 0 && tolerance >= options.tolerances[r - 1]))
-      throw std::invalid_argument("refinement study: tolerances must be positive and decreasing (got " +
-                                  std::to_string(tolerance) + " at position " + std::to_string(r) + ")");
+      throw std::invalid_argument(
+          "refinement study: tolerances must be positive and decreasing (got " +
+          std::to_string(tolerance) + " at position " + std::to_string(r) + ")");
   }
   if (options.samples < 1)
     throw std::invalid_argument("refinement study: samples must be >= 1 (got " +
@@ -65,7 +67,8 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   RefinementStudy study;
   study.tolerances = options.tolerances;
   study.x = grid.x();
-  study.solutions = at::empty({stages, count, options.grid_points, options.grid_points}, at::kDouble);
+  study.solutions =
+      at::empty({stages, count, options.grid_points, options.grid_points}, at::kDouble);
   study.relative_rmse = at::full({stages, count}, NAN, at::kDouble);
   study.conditioning_points = at::zeros({stages, count}, at::kLong);
   study.expected_variance = at::full({stages, count}, NAN, at::kDouble);
@@ -83,7 +86,8 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
       study.solutions[r][s].copy_(member.solution);
       study.conditioning_points[r][s] = member.operator_sample.size();
       study.converged[r][s] = member.converged;
-      if (!member.rounds.empty()) study.expected_variance[r][s] = member.rounds.back().expected_variance;
+      if (!member.rounds.empty())
+        study.expected_variance[r][s] = member.rounds.back().expected_variance;
       if (r > 0)
         study.relative_rmse[r][s] = (study.solutions[r][s] - study.solutions[r - 1][s]).norm() /
                                     study.solutions[r][s].norm();
@@ -98,7 +102,8 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
     }
   }
   study.t = pde::output_times(solve);
-  for (const gp::ConditionedGp& member : current) study.conditioning_inputs.push_back(member.inputs());
+  for (const gp::ConditionedGp& member : current)
+    study.conditioning_inputs.push_back(member.inputs());
   return study;
 }
 
@@ -113,7 +118,8 @@ std::string refinement_table(const RefinementStudy& study) {
     const auto row = static_cast<std::int64_t>(r);
     for (std::int64_t s = 0; s < count; ++s) {
       const double value = study.relative_rmse[row][s].item<double>();
-      const auto points = static_cast<long long>(study.conditioning_points[row][s].item<std::int64_t>());
+      const auto points =
+          static_cast<long long>(study.conditioning_points[row][s].item<std::int64_t>());
       if (std::isnan(value))
         std::snprintf(cell, sizeof cell, "  %9s (%3lld)", "-", points);
       else

@@ -25,8 +25,8 @@ struct RefinementStudyOptions {
   std::int64_t samples = 4;        ///< operator samples (lines of Fig. 3b)
   std::int64_t grid_points = 128;  ///< n in x and T in t of the output grid (even, >= 4)
   double t_end = 10.0;
-  double dt = 1e-2;                ///< spectral time step (lowered to divide the output step)
-  RefinementOptions refinement;    ///< tolerance is overwritten per stage
+  double dt = 1e-2;              ///< spectral time step (lowered to divide the output step)
+  RefinementOptions refinement;  ///< tolerance is overwritten per stage
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
@@ -37,13 +37,13 @@ void validate(const RefinementStudyOptions& options);
 gp::ConditionedGp heat_operator_prior();
 
 struct RefinementStudy {
-  std::vector<double> tolerances;  ///< [R]
-  at::Tensor x, t;                 ///< [n], [T]
-  at::Tensor solutions;            ///< [R, S, T, n]: the solution when stage r stopped
-  at::Tensor relative_rmse;        ///< [R, S]: |u_r - u_{r-1}| / |u_r|; NaN for r = 0
-  at::Tensor conditioning_points;  ///< [R, S] int64: n_c when stage r stopped
-  at::Tensor expected_variance;    ///< [R, S]: the last L_c of stage r
-  at::Tensor converged;            ///< [R, S] bool
+  std::vector<double> tolerances;               ///< [R]
+  at::Tensor x, t;                              ///< [n], [T]
+  at::Tensor solutions;                         ///< [R, S, T, n]: the solution when stage r stopped
+  at::Tensor relative_rmse;                     ///< [R, S]: |u_r - u_{r-1}| / |u_r|; NaN for r = 0
+  at::Tensor conditioning_points;               ///< [R, S] int64: n_c when stage r stopped
+  at::Tensor expected_variance;                 ///< [R, S]: the last L_c of stage r
+  at::Tensor converged;                         ///< [R, S] bool
   std::vector<at::Tensor> conditioning_inputs;  ///< per sample: final V_c [n_c, 3] (grows by stage)
 };
 

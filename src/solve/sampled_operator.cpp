@@ -45,8 +45,9 @@ std::vector<double> average_jacobian(const gp::FunctionSamples& samples, const a
   if (!gradient.defined()) return linear;  // the samples do not depend on v
   // A member whose Jacobian is not finite (a broken sample) must not spoil the others' L.
   const at::Tensor finite = at::isfinite(gradient);
-  const at::Tensor mean = at::where(finite, gradient, at::zeros_like(gradient)).sum(at::IntArrayRef{0, 1}) /
-                          finite.sum(at::IntArrayRef{0, 1}).clamp_min(1);
+  const at::Tensor mean =
+      at::where(finite, gradient, at::zeros_like(gradient)).sum(at::IntArrayRef{0, 1}) /
+      finite.sum(at::IntArrayRef{0, 1}).clamp_min(1);
   for (std::size_t m = 0; m < linear.size(); ++m)
     linear[m] = mean[static_cast<std::int64_t>(m)].item<double>();
   return linear;

@@ -27,7 +27,8 @@ namespace bhpm::solve {
 class SampledOperatorTerm final : public pde::NonlinearTerm {
  public:
   /// linear = c [D]; throws std::invalid_argument for a null sample set or c of another length.
-  SampledOperatorTerm(std::shared_ptr<const gp::FunctionSamples> samples, std::vector<double> linear);
+  SampledOperatorTerm(std::shared_ptr<const gp::FunctionSamples> samples,
+                      std::vector<double> linear);
   int max_derivative() const override;
   /// derivatives [K+1, S, n] -> N [S, n].
   at::Tensor evaluate(const at::Tensor& derivatives) const override;

@@ -22,9 +22,8 @@ std::string extent(std::int64_t size, const char* symbol) {
 
 void fail(const at::Tensor& tensor, const std::string& where, const std::string& name,
           const std::string& shape) {
-  throw std::invalid_argument(where + ": " + name + " must be a double tensor of shape " +
-                              shape + " with at least one row (got " + describe_tensor(tensor) +
-                              ")");
+  throw std::invalid_argument(where + ": " + name + " must be a double tensor of shape " + shape +
+                              " with at least one row (got " + describe_tensor(tensor) + ")");
 }
 
 }  // namespace
@@ -34,8 +33,7 @@ void require_matrix(const at::Tensor& tensor, std::int64_t rows, std::int64_t co
   const bool ok = tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == 2 &&
                   tensor.size(0) >= 1 && (rows < 0 || tensor.size(0) == rows) &&
                   (columns < 0 || tensor.size(1) == columns);
-  if (!ok)
-    fail(tensor, where, name, "[" + extent(rows, "N") + ", " + extent(columns, "D") + "]");
+  if (!ok) fail(tensor, where, name, "[" + extent(rows, "N") + ", " + extent(columns, "D") + "]");
 }
 
 void require_vector(const at::Tensor& tensor, std::int64_t length, const std::string& where,

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "support/error_message.h"
 #include "config/config_reader.h"
+#include "support/error_message.h"
 
 using bhpm::config::ConfigError;
 using bhpm::config::ConfigReader;
-using testing::HasSubstr;
 using testing::ContainsRegex;
+using testing::HasSubstr;
 
 namespace {
 
@@ -70,8 +70,8 @@ TEST(ConfigReader, unknown_key_in_known_section_is_named_with_source) {
 }
 
 TEST(ConfigReader, unknown_section_and_unknown_top_level_key_are_errors) {
-  ConfigReader sections = ConfigReader::from_string("[solver]\nmodes = 32\n[solvr]\nx = 1\n",
-                                                    "sections.toml");
+  ConfigReader sections =
+      ConfigReader::from_string("[solver]\nmodes = 32\n[solvr]\nx = 1\n", "sections.toml");
   sections.section("solver").integer("modes", 8);
   const std::string message = config_error([&] { sections.reject_unknown_keys(); });
   EXPECT_THAT(message, HasSubstr("sections.toml"));
@@ -120,16 +120,16 @@ TEST(ConfigReader, require_reports_field_rule_and_value) {
 }
 
 TEST(ConfigReader, overrides_are_read_as_toml_values) {
-  ConfigReader reader = ConfigReader::from_string(
-      "seed = 1\n[solver]\ndt = 0.5\nmodes = 16\n", "over.toml");
+  ConfigReader reader =
+      ConfigReader::from_string("seed = 1\n[solver]\ndt = 0.5\nmodes = 16\n", "over.toml");
   reader.apply_override("solver.dt=1e-2");
   reader.apply_override("solver.modes=64");
   reader.apply_override("solver.dealias=false");
   reader.apply_override("equation.linear=[0, 0.5, -1]");
-  reader.apply_override("equation.name=kdv");                 // not TOML: a plain string
-  reader.apply_override("equation.nonlinear=-u*u_x");         // not TOML: a plain string
+  reader.apply_override("equation.name=kdv");                // not TOML: a plain string
+  reader.apply_override("equation.nonlinear=-u*u_x");        // not TOML: a plain string
   reader.apply_override("equation.quoted=\"with spaces\"");  // a TOML string
-  reader.apply_override("seed=9");                            // top-level key
+  reader.apply_override("seed=9");                           // top-level key
   auto solver = reader.section("solver");
   EXPECT_DOUBLE_EQ(solver.number("dt", 1.0), 1e-2);
   EXPECT_EQ(solver.integer("modes", 8), 64);
@@ -177,8 +177,7 @@ TEST(ConfigReader, missing_file_is_an_error_naming_it) {
 }
 
 TEST(ConfigReader, resolved_toml_holds_defaults_and_round_trips) {
-  ConfigReader reader = ConfigReader::from_string(
-      "seed = 3\n[solver]\ndt = 0.125\n", "first.toml");
+  ConfigReader reader = ConfigReader::from_string("seed = 3\n[solver]\ndt = 0.125\n", "first.toml");
   reader.apply_override("equation.name=heat");
   const auto seed = reader.section("").integer("seed", 0);
   auto solver = reader.section("solver");

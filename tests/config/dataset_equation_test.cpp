@@ -1,8 +1,6 @@
 // The true equation of a dataset file, read back from the configuration stored in it by the
 // simulate code path; errors name the file.
 
-#include "config/dataset_equation.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,8 +9,9 @@
 #include <vector>
 
 #include "config/config_reader.h"
-#include "pde/dataset_file.h"
+#include "config/dataset_equation.h"
 #include "config/simulate_config.h"
+#include "pde/dataset_file.h"
 #include "pde/equation.h"
 #include "pde/experiment_set.h"
 #include "pde/periodic_grid.h"
@@ -43,9 +42,9 @@ std::string simulate_dataset(const std::string& file_name, const std::string& eq
   options.solve = config.solve;
   const bhpm::pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const auto set = bhpm::pde::simulate_experiment_set(grid, equation, options);
-  bhpm::pde::write_dataset(path, {set},
-                          {equation.describe(),
-                           reader.resolved_toml() + "\n[train_leaves]\nsteps = 10\n", "test"});
+  bhpm::pde::write_dataset(
+      path, {set},
+      {equation.describe(), reader.resolved_toml() + "\n[train_leaves]\nsteps = 10\n", "test"});
   return path;
 }
 
@@ -65,8 +64,8 @@ std::string error_of(const std::string& path) {
 }  // namespace
 
 TEST(DatasetEquation, burgers_is_read_back_with_its_viscosity) {
-  const std::string path = simulate_dataset(
-      "dataset-equation-burgers.h5", "[equation]\nname = \"burgers\"\nnu = 0.25\n");
+  const std::string path = simulate_dataset("dataset-equation-burgers.h5",
+                                            "[equation]\nname = \"burgers\"\nnu = 0.25\n");
   const bhpm::pde::Equation equation = bhpm::config::read_dataset_equation(path);
   EXPECT_EQ(equation.name, "burgers");
   EXPECT_EQ(equation.linear, (std::vector<double>{0.0, 0.0, 0.25}));
@@ -81,10 +80,10 @@ TEST(DatasetEquation, defaults_and_general_equations_round_trip) {
   EXPECT_EQ(bhpm::config::read_dataset_equation(defaults).describe(), "u_t = 0.1 u_xx + (-u*u_x)");
   std::remove(defaults.c_str());
 
-  const std::string general = simulate_dataset(
-      "dataset-equation-general.h5",
-      "[equation]\nname = \"general\"\nlinear = [0.0, 0.0, 0.05]\n"
-      "nonlinear = \"-u*u_x + 0.1*u*(1 - u^2)\"\n");
+  const std::string general =
+      simulate_dataset("dataset-equation-general.h5",
+                       "[equation]\nname = \"general\"\nlinear = [0.0, 0.0, 0.05]\n"
+                       "nonlinear = \"-u*u_x + 0.1*u*(1 - u^2)\"\n");
   const bhpm::pde::Equation equation = bhpm::config::read_dataset_equation(general);
   EXPECT_EQ(equation.linear, (std::vector<double>{0.0, 0.0, 0.05}));
   EXPECT_EQ(equation.describe(), "u_t = 0.05 u_xx + (-u*u_x + 0.1*u*(1 - u^2))");
@@ -95,8 +94,8 @@ TEST(DatasetEquation, errors_name_the_file_and_the_field) {
   const std::string missing = testing::TempDir() + "dataset-equation-missing.h5";
   EXPECT_THAT(error_of(missing), HasSubstr(missing));
 
-  const std::string unknown = dataset_with_config("dataset-equation-unknown.h5",
-                                                  "[equation]\nname = \"wave\"\n");
+  const std::string unknown =
+      dataset_with_config("dataset-equation-unknown.h5", "[equation]\nname = \"wave\"\n");
   EXPECT_THAT(error_of(unknown),
               AllOf(HasSubstr(unknown), HasSubstr("equation.name"), HasSubstr("wave")));
   std::remove(unknown.c_str());
@@ -105,8 +104,8 @@ TEST(DatasetEquation, errors_name_the_file_and_the_field) {
   EXPECT_THAT(error_of(syntax), AllOf(HasSubstr(syntax), HasSubstr("invalid TOML")));
   std::remove(syntax.c_str());
 
-  const std::string bad_nu = dataset_with_config("dataset-equation-nu.h5",
-                                                 "[equation]\nname = \"heat\"\nnu = nan\n");
+  const std::string bad_nu =
+      dataset_with_config("dataset-equation-nu.h5", "[equation]\nname = \"heat\"\nnu = nan\n");
   EXPECT_THAT(error_of(bad_nu), AllOf(HasSubstr(bad_nu), HasSubstr("equation.nu")));
   std::remove(bad_nu.c_str());
 }

@@ -20,7 +20,7 @@ using testing::HasSubstr;
 namespace {
 
 bhpm::config::PipelineConfig pipeline(const std::string& text,
-                                  const std::vector<std::string>& overrides = {}) {
+                                      const std::vector<std::string>& overrides = {}) {
   ConfigReader reader = ConfigReader::from_string(text, "run.toml");
   for (const auto& o : overrides) reader.apply_override(o);
   return bhpm::config::read_pipeline_config(reader);
@@ -36,7 +36,8 @@ TEST(PipelineConfig, defaults_to_the_whole_job_and_orders_listed_stages) {
   const auto defaults = pipeline("");
   EXPECT_THAT(defaults.stages, ElementsAre("simulate", "train", "evaluate", "predict", "report"));
   EXPECT_THAT(defaults.predict_experiments, ElementsAre(0));
-  const auto listed = pipeline("[run]\nstages = [\"evaluate\", \"simulate\"]\npredict_experiments = [2, 0]\n");
+  const auto listed =
+      pipeline("[run]\nstages = [\"evaluate\", \"simulate\"]\npredict_experiments = [2, 0]\n");
   EXPECT_THAT(listed.stages, ElementsAre("simulate", "evaluate"));
   EXPECT_THAT(listed.predict_experiments, ElementsAre(2, 0));
   EXPECT_TRUE(listed.runs("evaluate"));
@@ -50,22 +51,28 @@ TEST(PipelineConfig, an_override_may_list_stages_separated_by_commas) {
 TEST(PipelineConfig, refuses_unknown_repeated_and_empty_stages_and_bad_experiments) {
   EXPECT_THAT(error_of("[run]\nstages = [\"simulate\", \"fit\"]\n"),
               HasSubstr("run.toml: run.stages: each stage must be one of"));
-  EXPECT_THAT(error_of("[run]\nstages = [\"train\", \"train\"]\n"), HasSubstr("lists a stage twice"));
+  EXPECT_THAT(error_of("[run]\nstages = [\"train\", \"train\"]\n"),
+              HasSubstr("lists a stage twice"));
   EXPECT_THAT(error_of("[run]\nstages = []\n"), HasSubstr("must name at least one stage"));
   EXPECT_THAT(error_of("[run]\nstages = [1]\n"), HasSubstr("expected an array of strings"));
   EXPECT_THAT(error_of("[run]\npredict_experiments = [-1]\n"),
               HasSubstr("run.predict_experiments: indices must be >= 0 (got -1)"));
-  EXPECT_THAT(error_of("[run]\npredict_experiments = [1, 1]\n"), HasSubstr("lists an experiment twice"));
-  EXPECT_THAT(error_of("[run]\npredict_experiments = [0.5]\n"), HasSubstr("expected an array of integers"));
+  EXPECT_THAT(error_of("[run]\npredict_experiments = [1, 1]\n"),
+              HasSubstr("lists an experiment twice"));
+  EXPECT_THAT(error_of("[run]\npredict_experiments = [0.5]\n"),
+              HasSubstr("expected an array of integers"));
 }
 
 TEST(ConfigDifferences, lists_changed_added_and_removed_keys_of_the_named_sections_only) {
   const std::string stored = "seed = 1\n[data]\nn_st = 256\nnoise = 0.0\n[predict]\nsamples = 4\n";
-  const std::string current = "seed = 1\n[data]\nn_st = 512\nextra = true\n[predict]\nsamples = 8\n";
-  EXPECT_THAT(bhpm::config::config_differences(stored, "data.h5", current, {"", "data"}),
-              ElementsAre("data.extra = (absent) there, true here", "data.n_st = 256 there, 512 here",
-                          "data.noise = 0.0 there, (absent) here"));
-  EXPECT_TRUE(bhpm::config::config_differences(stored, "data.h5", stored, {"", "data", "predict"}).empty());
+  const std::string current =
+      "seed = 1\n[data]\nn_st = 512\nextra = true\n[predict]\nsamples = 8\n";
+  EXPECT_THAT(
+      bhpm::config::config_differences(stored, "data.h5", current, {"", "data"}),
+      ElementsAre("data.extra = (absent) there, true here", "data.n_st = 256 there, 512 here",
+                  "data.noise = 0.0 there, (absent) here"));
+  EXPECT_TRUE(
+      bhpm::config::config_differences(stored, "data.h5", stored, {"", "data", "predict"}).empty());
   EXPECT_THAT(bhpm::config::config_differences(stored, "data.h5", current, {"predict"}),
               ElementsAre("predict.samples = 4 there, 8 here"));
   EXPECT_THAT(bhpm::config::config_differences("seed = 1\n", "a", "seed = 2\n", {""}),

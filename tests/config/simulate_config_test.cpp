@@ -35,8 +35,7 @@ std::string error_for(const std::string& text) {
 }
 
 // A small valid configuration: 11 output times x 32 points = 352 grid points.
-const std::string kSmall =
-    "[domain]\nt_end = 1\n[solver]\nmodes = 32\noutput_dt = 0.1\n";
+const std::string kSmall = "[domain]\nt_end = 1\n[solver]\nmodes = 32\noutput_dt = 0.1\n";
 
 }  // namespace
 
@@ -70,9 +69,9 @@ TEST(SimulateConfig, kdv_defaults) {
 }
 
 TEST(SimulateConfig, values_from_the_file_override_defaults) {
-  const SimulateConfig config = read(
-      "seed = 5\n" + kSmall +
-      "[data]\nn_st = 352\nnoise = 0.1\ntrain_experiments = 3\ntest_experiments = 0\n");
+  const SimulateConfig config =
+      read("seed = 5\n" + kSmall +
+           "[data]\nn_st = 352\nnoise = 0.1\ntrain_experiments = 3\ntest_experiments = 0\n");
   EXPECT_EQ(config.seed, 5u);
   EXPECT_DOUBLE_EQ(config.solve.t_end, 1.0);
   EXPECT_DOUBLE_EQ(config.solve.output_dt, 0.1);
@@ -85,8 +84,7 @@ TEST(SimulateConfig, values_from_the_file_override_defaults) {
 
 TEST(SimulateConfig, modes_must_be_positive_and_even) {
   for (const std::string modes : {"0", "-4", "33", "2"})
-    EXPECT_THAT(error_for("[solver]\nmodes = " + modes + "\n"),
-                HasSubstr("sim.toml: solver.modes"))
+    EXPECT_THAT(error_for("[solver]\nmodes = " + modes + "\n"), HasSubstr("sim.toml: solver.modes"))
         << modes;
 }
 
@@ -129,9 +127,9 @@ TEST(SimulateConfig, experiment_counts_are_checked) {
 }
 
 TEST(SimulateConfig, unknown_equation_is_an_error_listing_the_known_ones) {
-  EXPECT_THAT(error_for("[equation]\nname = \"navier_stokes\"\n"),
-              AllOf(HasSubstr("sim.toml: equation.name"), HasSubstr("navier_stokes"),
-                    HasSubstr("kdv")));
+  EXPECT_THAT(
+      error_for("[equation]\nname = \"navier_stokes\"\n"),
+      AllOf(HasSubstr("sim.toml: equation.name"), HasSubstr("navier_stokes"), HasSubstr("kdv")));
 }
 
 TEST(SimulateConfig, linear_coefficients_are_limited) {
@@ -141,8 +139,7 @@ TEST(SimulateConfig, linear_coefficients_are_limited) {
 
 TEST(SimulateConfig, x_max_must_exceed_x_min) {
   EXPECT_THAT(error_for("[domain]\nx_min = 1\nx_max = 1\n"), HasSubstr("sim.toml: domain.x_max"));
-  EXPECT_THAT(error_for("[domain]\nx_min = 2\nx_max = -2\n"),
-              HasSubstr("sim.toml: domain.x_max"));
+  EXPECT_THAT(error_for("[domain]\nx_min = 2\nx_max = -2\n"), HasSubstr("sim.toml: domain.x_max"));
 }
 
 TEST(SimulateConfig, length_scale_has_a_minimum) {

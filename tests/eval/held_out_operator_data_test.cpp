@@ -2,8 +2,6 @@
 // known in closed form: heat, Burgers, KdV and a general equation; shapes, experiment
 // indices, the strided subset and the errors.
 
-#include "eval/held_out_operator_data.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,14 +10,15 @@
 #include <set>
 #include <vector>
 
+#include "eval/held_out_operator_data.h"
 #include "pde/equation.h"
 #include "pde/periodic_grid.h"
 #include "support/error_message.h"
 
-using bhpm::eval::OperatorTestData;
 using bhpm::eval::held_out_operator_data;
-using ::testing::HasSubstr;
+using bhpm::eval::OperatorTestData;
 using bhpm::testing_support::error_message;
+using ::testing::HasSubstr;
 
 namespace {
 

@@ -1,11 +1,8 @@
 // The metrics as JSON text (exact layout, escaping, numbers that read back, null for
 // non-finite values), read back by read_operator_scores, and as an aligned table.
 
-#include "eval/metrics_json.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -13,14 +10,15 @@
 #include <limits>
 #include <stdexcept>
 
+#include "eval/metrics_json.h"
 #include "support/error_message.h"
 
-using bhpm::eval::OperatorMetrics;
-using bhpm::eval::read_operator_scores;
 using bhpm::eval::metrics_json;
 using bhpm::eval::metrics_table;
-using ::testing::HasSubstr;
+using bhpm::eval::OperatorMetrics;
+using bhpm::eval::read_operator_scores;
 using bhpm::testing_support::error_message;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -78,9 +76,8 @@ TEST(MetricsJson, strings_are_escaped) {
 
 TEST(MetricsJson, read_operator_scores_reads_what_metrics_json_wrote) {
   const std::string path = testing::TempDir() + "metrics_round_trip.json";
-  std::ofstream(path) << metrics_json(example(), {{"true_equation", "u_t = 0.1 u_xx"},
-                                                  {"learned_mean", "u_t ~ +0.1 u_xx"}},
-                                      {0.5});
+  std::ofstream(path) << metrics_json(
+      example(), {{"true_equation", "u_t = 0.1 u_xx"}, {"learned_mean", "u_t ~ +0.1 u_xx"}}, {0.5});
   const bhpm::eval::OperatorScores scores = read_operator_scores(path);
   EXPECT_EQ(scores.true_equation, "u_t = 0.1 u_xx");
   EXPECT_EQ(scores.learned_mean, "u_t ~ +0.1 u_xx");
@@ -114,7 +111,9 @@ TEST(MetricsJson, non_finite_numbers_are_null_and_finite_ones_read_back_exactly)
 
 TEST(MetricsJson, context_keys_must_not_clash) {
   EXPECT_THROW(metrics_json(example(), {{"rmse", "x"}}, {}), std::invalid_argument);
-  EXPECT_THAT(error_message([] { metrics_json(example(), {{"data", "a"}, {"data", "b"}}, {}); }),
+  EXPECT_THAT(error_message([] {
+                metrics_json(example(), {{"data", "a"}, {"data", "b"}}, {});
+              }),
               AllOf(HasSubstr("\"data\""), HasSubstr("unique")));
 }
 

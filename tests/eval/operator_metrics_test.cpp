@@ -1,8 +1,6 @@
 // Operator metrics against values written out by hand: RMSE, NLPD of the normal density,
 // coverage of central intervals at known z-scores and, statistically, of calibrated draws.
 
-#include "eval/operator_metrics.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,13 +9,14 @@
 #include <random>
 #include <vector>
 
+#include "eval/operator_metrics.h"
 #include "support/error_message.h"
 
-using bhpm::eval::OperatorMetrics;
 using bhpm::eval::operator_metrics;
+using bhpm::eval::OperatorMetrics;
 using bhpm::eval::rmse_per_experiment;
-using ::testing::HasSubstr;
 using bhpm::testing_support::error_message;
+using ::testing::HasSubstr;
 
 namespace {
 
@@ -67,8 +66,8 @@ TEST(OperatorMetrics, median_nlpd_is_robust_to_an_outlier_and_the_mean_is_not) {
   EXPECT_NEAR(odd.median_nlpd, kHalfLog2Pi + 2.0, 1e-14);
   EXPECT_NEAR(odd.mean_nlpd, kHalfLog2Pi + (0.0 + 0.5 + 2.0 + 4.5 + 50.0) / 5.0, 1e-13);
   // Even count: the mean of the two middle values, (0.5 + 2) / 2.
-  const OperatorMetrics even = operator_metrics(at::zeros({4}, kReal), at::ones({4}, kReal),
-                                                vec({3.0, 0.0, 1.0, -2.0}));
+  const OperatorMetrics even =
+      operator_metrics(at::zeros({4}, kReal), at::ones({4}, kReal), vec({3.0, 0.0, 1.0, -2.0}));
   EXPECT_NEAR(even.median_nlpd, kHalfLog2Pi + 1.25, 1e-14);
 }
 
@@ -114,21 +113,33 @@ TEST(OperatorMetrics, calibrated_predictions_cover_their_nominal_levels) {
 
 TEST(OperatorMetrics, bad_input_names_the_argument_and_the_rule) {
   const at::Tensor ok = vec({0.0, 1.0, 2.0});
-  EXPECT_THAT(error_message([&] { operator_metrics(vec({0.0, 1.0}), ok, ok); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(vec({0.0, 1.0}), ok, ok);
+              }),
               AllOf(HasSubstr("mean"), HasSubstr("[3]"), HasSubstr("[2]")));
   EXPECT_THAT(error_message([&] { operator_metrics(ok, ok.to(at::kFloat), ok); }),
               HasSubstr("variance"));
-  EXPECT_THAT(error_message([&] { operator_metrics(ok, vec({1.0, 0.0, 1.0}), ok); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(ok, vec({1.0, 0.0, 1.0}), ok);
+              }),
               AllOf(HasSubstr("variance must be > 0"), HasSubstr("got 0 at index 1")));
-  EXPECT_THAT(error_message([&] { operator_metrics(ok, vec({1.0, 1.0, -2.0}), ok); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(ok, vec({1.0, 1.0, -2.0}), ok);
+              }),
               HasSubstr("got -2 at index 2"));
-  EXPECT_THAT(error_message([&] { operator_metrics(ok, ok + 1.0, vec({0.0, NAN, 1.0})); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(ok, ok + 1.0, vec({0.0, NAN, 1.0}));
+              }),
               AllOf(HasSubstr("target must be finite"), HasSubstr("index 1")));
-  EXPECT_THAT(error_message([&] { operator_metrics(vec({INFINITY, 0.0, 0.0}), ok + 1.0, ok); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(vec({INFINITY, 0.0, 0.0}), ok + 1.0, ok);
+              }),
               HasSubstr("mean must be finite"));
   EXPECT_THAT(error_message([&] { operator_metrics(vec({}), vec({}), vec({})); }),
               HasSubstr("at least one"));
-  EXPECT_THAT(error_message([&] { operator_metrics(ok, ok + 1.0, ok, {0.5, 1.0}); }),
+  EXPECT_THAT(error_message([&] {
+                operator_metrics(ok, ok + 1.0, ok, {0.5, 1.0});
+              }),
               AllOf(HasSubstr("levels[1]"), HasSubstr("(0, 1)"), HasSubstr("got 1")));
 }
 

@@ -34,7 +34,8 @@ TEST(SweepSummary, spread_is_mean_sample_sd_min_and_max) {
 
 TEST(SweepSummary, rows_follow_the_values_and_leave_out_failed_repeats) {
   const std::vector<SweepMember> members = {member("2048", 0.1, -2.0), member("1024", 0.3, -1.0),
-                                            member("1024", 0.5, -3.0), member("1024", 9.0, 9.0, false)};
+                                            member("1024", 0.5, -3.0),
+                                            member("1024", 9.0, 9.0, false)};
   const auto rows = bhpm::eval::summarize_sweep(members, {"1024", "2048"});
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].value, "1024");

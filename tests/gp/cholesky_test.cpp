@@ -1,10 +1,10 @@
 // robust_cholesky: plain factor, escalating jitter, errors naming the matrix.
 
-#include "gp/cholesky.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "gp/cholesky.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;

@@ -32,8 +32,7 @@ TEST(ConditionedGp, matches_dense_posterior) {
 
   const at::Tensor k_cc = dense_kernel(x, x);
   const at::Tensor k_vc = dense_kernel(v, x);
-  const at::Tensor mean =
-      dense_mean(v) + at::mv(k_vc, at::linalg_solve(k_cc, f - dense_mean(x)));
+  const at::Tensor mean = dense_mean(v) + at::mv(k_vc, at::linalg_solve(k_cc, f - dense_mean(x)));
   const at::Tensor covariance = dense_kernel(v, v) - at::mm(k_vc, at::linalg_solve(k_cc, k_vc.t()));
   const at::NoGradGuard no_grad;
   const MultivariateNormal posterior = gp.posterior(v);
@@ -81,8 +80,8 @@ TEST(ConditionedGp, joint_draws_follow_the_posterior) {
   const at::Tensor samples = at::stack(draws);  // [n, 3]
   const MultivariateNormal posterior = gp.posterior(v);
   const at::Tensor error = samples.mean(0) - posterior.mean;
-  EXPECT_TRUE(at::all(error.abs() < 5.0 * at::sqrt(posterior.covariance.diagonal() / 20000.0))
-                  .item<bool>())
+  EXPECT_TRUE(
+      at::all(error.abs() < 5.0 * at::sqrt(posterior.covariance.diagonal() / 20000.0)).item<bool>())
       << error;
   const at::Tensor centred = samples - samples.mean(0);
   const at::Tensor covariance = at::mm(centred.t(), centred) / 19999.0;

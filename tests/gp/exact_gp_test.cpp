@@ -1,14 +1,13 @@
 // ExactGp: marginal likelihood (paper Eq. 3) and posterior against dense linear algebra
 // with an explicit inverse and log-determinant; gradients against finite differences.
 
-#include "gp/exact_gp.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "gp/exact_gp.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
 

@@ -16,9 +16,8 @@ namespace bhpm::gp::test {
 /// elements (evenly spaced), expects |fd - autograd| <= tolerance (1 + |autograd|),
 /// fd = (f(p + h) - f(p - h)) / 2h.
 inline void expect_gradients_match(torch::nn::Module& module,
-                                   const std::function<at::Tensor()>& objective,
-                                   double step = 1e-6, double tolerance = 1e-6,
-                                   std::int64_t entries = 6) {
+                                   const std::function<at::Tensor()>& objective, double step = 1e-6,
+                                   double tolerance = 1e-6, std::int64_t entries = 6) {
   module.zero_grad(/*set_to_none=*/true);
   objective().backward();
   int checked = 0;

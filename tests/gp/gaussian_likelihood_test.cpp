@@ -1,13 +1,13 @@
 // GaussianLikelihood: variance through softplus, log density and its closed-form
 // expectation under a Gaussian f.
 
-#include "gp/gaussian_likelihood.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "gp/gaussian_likelihood.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
@@ -23,8 +23,8 @@ double quadrature(double y, double mean, double variance, double sigma2) {
   double sum = 0.0;
   for (int i = 0; i < n; ++i) {
     const double f = a + i * h;
-    const double density = std::exp(-0.5 * (f - mean) * (f - mean) / variance) /
-                           std::sqrt(2.0 * M_PI * variance);
+    const double density =
+        std::exp(-0.5 * (f - mean) * (f - mean) / variance) / std::sqrt(2.0 * M_PI * variance);
     const double log_lik = -0.5 * (std::log(2.0 * M_PI * sigma2) + (y - f) * (y - f) / sigma2);
     sum += (i == 0 || i == n - 1 ? 0.5 : 1.0) * density * log_lik;
   }
@@ -69,10 +69,10 @@ TEST(GaussianLikelihood, expected_log_prob_matches_numerical_integration) {
   const at::Tensor expected = likelihood->expected_log_prob(y, mean, variance);
   ASSERT_EQ(expected.sizes(), (std::vector<std::int64_t>{3}));
   for (int i = 0; i < 3; ++i)
-    EXPECT_NEAR(expected[i].item<double>(),
-                quadrature(y[i].item<double>(), mean[i].item<double>(),
-                           variance[i].item<double>(), 0.2),
-                1e-8);
+    EXPECT_NEAR(
+        expected[i].item<double>(),
+        quadrature(y[i].item<double>(), mean[i].item<double>(), variance[i].item<double>(), 0.2),
+        1e-8);
 }
 
 TEST(GaussianLikelihood, options_and_inputs_are_checked_by_name) {

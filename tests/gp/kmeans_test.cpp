@@ -1,12 +1,12 @@
 // kmeans: recovers well-separated clusters, is deterministic from its seed, and
 // rejects k outside [1, N].
 
-#include "gp/kmeans.h"
-
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "gp/kmeans.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;

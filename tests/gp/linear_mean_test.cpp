@@ -1,10 +1,10 @@
 // LinearMean: mu(v) = w . v + b.
 
-#include "gp/linear_mean.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "gp/linear_mean.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;

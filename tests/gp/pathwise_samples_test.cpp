@@ -61,7 +61,8 @@ TEST(PathwiseSamples, match_the_sparse_gp_posterior) {
   const at::Tensor centred = values - values.mean(0);
   const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
   EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
-      << covariance << "\n" << expected.covariance;
+      << covariance << "\n"
+      << expected.covariance;
 }
 
 TEST(PathwiseSamples, are_fixed_functions_independent_of_the_ensemble_size) {

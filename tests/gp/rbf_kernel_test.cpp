@@ -1,8 +1,6 @@
 // RbfKernel: the ARD squared exponential against a loop, its parameters and checks; the
 // kernel table that builds kernels by name.
 
-#include "gp/rbf_kernel.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,6 +12,7 @@
 
 #include "gp/finite_difference.h"
 #include "gp/kernel_table.h"
+#include "gp/rbf_kernel.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
@@ -93,8 +92,8 @@ TEST(RbfKernel, gradients_with_respect_to_raw_parameters_match_finite_difference
   const at::Tensor x1 = at::randn({6, 3}, kReal);
   const at::Tensor x2 = at::randn({5, 3}, kReal);
   const at::Tensor weights = at::randn({6, 5}, kReal);
-  bhpm::gp::test::expect_gradients_match(
-      *kernel, [&] { return (kernel->matrix(x1, x2) * weights).sum(); });
+  bhpm::gp::test::expect_gradients_match(*kernel,
+                                         [&] { return (kernel->matrix(x1, x2) * weights).sum(); });
 }
 
 TEST(RbfKernel, options_and_inputs_are_checked_by_name) {

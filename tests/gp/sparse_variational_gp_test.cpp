@@ -2,8 +2,6 @@
 // GP (ELBO = log marginal likelihood, same predictions); KL against an explicit
 // inverse and determinant; gradients against finite differences; minibatch scaling.
 
-#include "gp/sparse_variational_gp.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,6 +10,7 @@
 
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
+#include "gp/sparse_variational_gp.h"
 
 using namespace bhpm::gp;
 using namespace bhpm::gp::test;
@@ -29,8 +28,8 @@ SparseVariationalGp make_sparse(const GpParts& parts, const at::Tensor& z) {
 void set_random_q(SparseVariationalGpImpl& gp, std::uint64_t seed) {
   at::manual_seed(seed);
   const std::int64_t m = gp.inducing_points();
-  const at::Tensor lower = 0.3 * at::randn({m, m}, kReal).tril(-1) +
-                           at::diag(0.3 + at::rand({m}, kReal));
+  const at::Tensor lower =
+      0.3 * at::randn({m, m}, kReal).tril(-1) + at::diag(0.3 + at::rand({m}, kReal));
   gp.set_variational_distribution(at::randn({m}, kReal), lower);
 }
 
@@ -86,8 +85,8 @@ TEST(SparseVariationalGp, exact_posterior_at_training_inputs_gives_the_marginal_
   const ElboTerms terms = sparse->elbo_terms(x, y, 20);
   EXPECT_NEAR(terms.elbo.item<double>(), lml, 1e-8);
   EXPECT_GT(terms.kl.item<double>(), 0.0);
-  EXPECT_NEAR(terms.elbo.item<double>(),
-              (terms.expected_log_likelihood - terms.kl).item<double>(), 1e-12);
+  EXPECT_NEAR(terms.elbo.item<double>(), (terms.expected_log_likelihood - terms.kl).item<double>(),
+              1e-12);
   // Any other q(u) gives a strictly lower bound.
   set_random_q(*sparse, 4);
   EXPECT_LT(sparse->elbo(x, y, 20).item<double>(), lml - 1e-3);
@@ -159,10 +158,11 @@ TEST(SparseVariationalGp, minibatch_elbo_is_scaled_by_n_over_b) {
       parts.likelihood->expected_log_prob(y, q.mean, q.variance).sum().item<double>();
   EXPECT_NEAR(full, expected_ll - kl, 1e-10 * std::abs(full));
   EXPECT_NEAR(gp->elbo(x.narrow(0, 0, 6), y.narrow(0, 0, 6), 24).item<double>(),
-              4.0 * parts.likelihood->expected_log_prob(y.narrow(0, 0, 6), q.mean.narrow(0, 0, 6),
-                                                        q.variance.narrow(0, 0, 6))
-                        .sum()
-                        .item<double>() -
+              4.0 * parts.likelihood
+                          ->expected_log_prob(y.narrow(0, 0, 6), q.mean.narrow(0, 0, 6),
+                                              q.variance.narrow(0, 0, 6))
+                          .sum()
+                          .item<double>() -
                   kl,
               1e-9 * std::abs(full));
 }
@@ -174,7 +174,8 @@ TEST(SparseVariationalGp, elbo_gradients_match_finite_differences) {
   set_random_q(*gp, 6);
   // mean (2), kernel (2), likelihood (1), Z, m, R.
   ASSERT_EQ(gp->parameters().size(), 8u);
-  expect_gradients_match(*gp, [&] { return gp->elbo(x, y, 48); }, 1e-6, 1e-6, 8);
+  expect_gradients_match(
+      *gp, [&] { return gp->elbo(x, y, 48); }, 1e-6, 1e-6, 8);
 }
 
 TEST(SparseVariationalGp, inducing_inputs_can_be_frozen) {

@@ -99,7 +99,8 @@ TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
   const at::Tensor order = at::stack({at::randperm(256, at::kLong), at::randperm(256, at::kLong)});
   double average = 0;
   for (int part = 0; part < 4; ++part) {
-    const model::LeafData batch = model::select_points(data, order.slice(1, 64 * part, 64 * (part + 1)));
+    const model::LeafData batch =
+        model::select_points(data, order.slice(1, 64 * part, 64 * (part + 1)));
     average += bhpm->objective(batch, data.points()).loss.item<double>() / 4;
   }
   EXPECT_NEAR(average, full, 1e-10 * std::abs(full));
@@ -108,22 +109,24 @@ TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
 TEST(JointObjective, gradients_match_finite_differences) {
   model::BhpmTrainingOptions o = small_options("");
   o.leaf_training.iterations = o.exact_training.iterations = o.joint_training.iterations = 0;
-  const model::LeafData data = model::select_points(
-      small_data(), at::arange(32, at::kLong).expand({2, 32}).contiguous());
+  const model::LeafData data =
+      model::select_points(small_data(), at::arange(32, at::kLong).expand({2, 32}).contiguous());
   model::BhpmModel bhpm = model::train_bhpm(data, o).model;
-  gp::test::expect_gradients_match(*bhpm, [&] { return bhpm->objective(data, 256).loss; },
-                                   1e-6, 2e-5, 3);
+  gp::test::expect_gradients_match(
+      *bhpm, [&] { return bhpm->objective(data, 256).loss; }, 1e-6, 2e-5, 3);
 }
 
 TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const model::LeafData& data = small_data();
   const model::BhpmTrainingOptions full = small_options(temp_path("bhpm_full"));
-  std::filesystem::create_directories(std::filesystem::path(full.joint_training.checkpoint_path).parent_path());
+  std::filesystem::create_directories(
+      std::filesystem::path(full.joint_training.checkpoint_path).parent_path());
   const at::Tensor uninterrupted = all_parameters(*model::train_bhpm(data, full).model);
 
   // Interrupted in phase 2, then in phase 3.
   model::BhpmTrainingOptions part = small_options(temp_path("bhpm_parts"));
-  std::filesystem::create_directories(std::filesystem::path(part.joint_training.checkpoint_path).parent_path());
+  std::filesystem::create_directories(
+      std::filesystem::path(part.joint_training.checkpoint_path).parent_path());
   part.exact_training.iterations = 5;
   part.joint_training.iterations = 0;
   model::train_bhpm(data, part);
@@ -139,7 +142,8 @@ TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
   model::BhpmTrainingOptions o = small_options(temp_path("bhpm_blowup"));
-  std::filesystem::create_directories(std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
+  std::filesystem::create_directories(
+      std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.learning_rate = 1e6;  // the first steps throw every parameter far away
   o.joint_training.checkpoint_every = 1;
   try {
@@ -161,7 +165,8 @@ TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoi
 
 TEST(BhpmTraining, checkpoint_of_another_root_is_refused_by_name) {
   model::BhpmTrainingOptions o = small_options(temp_path("bhpm_arch"));
-  std::filesystem::create_directories(std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
+  std::filesystem::create_directories(
+      std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.iterations = 2;
   model::train_bhpm(small_data(), o);
   o.root.order = 3;

@@ -13,16 +13,15 @@
 #include "model/leaf_data.h"
 #include "model/leaf_model.h"
 #include "model/leaf_training.h"
+#include "model/training_fixture.h"
 #include "nn/taylor_forward.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
-#include "model/training_fixture.h"
 
 using namespace bhpm;
 using testing::HasSubstr;
 
 using namespace bhpm::testing_fixture;
-
 
 TEST(LeafTraining, noise_free_burgers_leaf_reproduces_u_and_its_derivatives) {
   const pde::ExperimentSet set = burgers_set(8192, 0.0);
@@ -37,7 +36,7 @@ TEST(LeafTraining, noise_free_burgers_leaf_reproduces_u_and_its_derivatives) {
 
   // Every grid point of the stored solution; truth from spectral derivatives of the grid.
   const pde::PeriodicGrid grid(-8, 8, 256);
-  const at::Tensor u = set.u[0];                                    // [T, n]
+  const at::Tensor u = set.u[0];  // [T, n]
   const at::Tensor x = set.x.unsqueeze(0).expand_as(u).reshape({1, -1});
   const at::Tensor t = set.t.unsqueeze(1).expand_as(u).reshape({1, -1});
   at::NoGradGuard no_grad;

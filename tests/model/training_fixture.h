@@ -15,7 +15,8 @@
 namespace bhpm::testing_fixture {
 
 /// Default Burgers experiments (256 modes, [-8, 8] x [0, 10]) with n_st points each.
-inline pde::ExperimentSet burgers_set(std::int64_t n_st, double noise, std::int64_t experiments = 1) {
+inline pde::ExperimentSet burgers_set(std::int64_t n_st, double noise,
+                                      std::int64_t experiments = 1) {
   const pde::DatasetDefaults d = pde::dataset_defaults("burgers");
   pde::ExperimentSetOptions options;
   options.experiments = experiments;

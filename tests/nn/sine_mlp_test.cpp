@@ -2,8 +2,6 @@
 // values, derivatives and parameter gradients; finite differences and the chain rule of
 // the input map check the oracle's meaning.
 
-#include "nn/sine_mlp.h"
-
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <gmock/gmock.h>
@@ -19,6 +17,7 @@
 #include <vector>
 
 #include "nn/faa_di_bruno.h"
+#include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
 
 using namespace bhpm::nn;

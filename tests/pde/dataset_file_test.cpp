@@ -1,10 +1,9 @@
 // Dataset files: an exact write/read round trip, atomic output (no temporary or partial
 // file after success or failure) and errors that name the file.
 
+#include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <ATen/ATen.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "pde/dataset_file.h"
 #include "io/hdf5_file.h"
+#include "pde/dataset_file.h"
 #include "pde/equation.h"
 #include "pde/experiment_set.h"
 #include "pde/periodic_grid.h"
@@ -58,8 +57,8 @@ bhpm::pde::ExperimentSet small_set(const std::string& name) {
   return bhpm::pde::simulate_experiment_set(grid, equation, options);
 }
 
-const bhpm::pde::DatasetMetadata kMetadata{"u_t = 0.1 u_xx + (-u*u_x)",
-                                          "[solver]\nmodes = 32\n", "bhpm test"};
+const bhpm::pde::DatasetMetadata kMetadata{"u_t = 0.1 u_xx + (-u*u_x)", "[solver]\nmodes = 32\n",
+                                           "bhpm test"};
 
 void expect_same(const at::Tensor& actual, const at::Tensor& expected, const char* what) {
   EXPECT_EQ(actual.scalar_type(), expected.scalar_type()) << what;
@@ -157,7 +156,9 @@ TEST(DatasetFile, failure_while_writing_leaves_no_file) {
   const std::string path = (folder.path() / "data.h5").string();
   const bhpm::pde::ExperimentSet set = small_set("train");
   // The second group "train" cannot be created after the first was written.
-  EXPECT_THAT(error_of([&] { bhpm::pde::write_dataset(path, {set, set}, kMetadata); }),
+  EXPECT_THAT(error_of([&] {
+                bhpm::pde::write_dataset(path, {set, set}, kMetadata);
+              }),
               HasSubstr("train"));
   EXPECT_FALSE(fs::exists(path));
   EXPECT_TRUE(folder.entries().empty()) << "left behind: " << folder.entries().front();

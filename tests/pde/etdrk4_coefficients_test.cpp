@@ -48,9 +48,9 @@ void expect_close(std::complex<double> got, Complex want, const std::string& wha
 
 TEST(Etdrk4Coefficients, match_phi_functions_from_zero_to_stiff) {
   const std::vector<std::complex<double>> zs = {
-      {1e-9, 0},  {-1e-4, 0}, {0.3, 0},   {-1.0, 0},  {0.0, 1.0}, {0.0, -1.0},
-      {-0.999, 0}, {0, 1.0001}, {-1.9, 0.1}, {-2.1, 0}, {0, 2.0}, {-50, 0},
-      {0, 30},    {-300, 5},  {0, -128},  {1.5, 0},   {3.0, 0}};
+      {1e-9, 0},   {-1e-4, 0},  {0.3, 0},    {-1.0, 0}, {0.0, 1.0}, {0.0, -1.0},
+      {-0.999, 0}, {0, 1.0001}, {-1.9, 0.1}, {-2.1, 0}, {0, 2.0},   {-50, 0},
+      {0, 30},     {-300, 5},   {0, -128},   {1.5, 0},  {3.0, 0}};
   std::vector<c10::complex<double>> values;
   for (auto z : zs) values.emplace_back(z.real(), z.imag());
   const at::Tensor z = at::tensor(at::ArrayRef<c10::complex<double>>(values), at::kComplexDouble);
@@ -58,8 +58,8 @@ TEST(Etdrk4Coefficients, match_phi_functions_from_zero_to_stiff) {
   const auto c = bhpm::pde::etdrk4_coefficients(z, h, 64);
   for (std::size_t i = 0; i < zs.size(); ++i) {
     const Complex zz(zs[i].real(), zs[i].imag());
-    const std::string what = "z = (" + std::to_string(zs[i].real()) + ", " +
-                             std::to_string(zs[i].imag()) + ")";
+    const std::string what =
+        "z = (" + std::to_string(zs[i].real()) + ", " + std::to_string(zs[i].imag()) + ")";
     const long double hl = h;
     expect_close(element(c.q, i), hl * phi(1, zz / 2.0L) / 2.0L, "Q at " + what);
     expect_close(element(c.f1, i), hl * (phi(1, zz) - 3.0L * phi(2, zz) + 4.0L * phi(3, zz)),

@@ -108,8 +108,9 @@ TEST(InitialConditions, expression_errors_name_the_field) {
               HasSubstr("ic.expression"));
   EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "sin(x", "ic.expression"); }),
               HasSubstr("cannot parse"));
-  EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "1/(x+8)", "ic.expression"); }),
-              HasSubstr("not finite"));
+  EXPECT_THAT(
+      error_of([&] { initial_condition_from_expression(grid, "1/(x+8)", "ic.expression"); }),
+      HasSubstr("not finite"));
 }
 
 TEST(InitialConditions, file_values_of_the_right_length) {
@@ -122,9 +123,10 @@ TEST(InitialConditions, file_values_of_the_right_length) {
 TEST(InitialConditions, file_errors_name_the_field_and_the_count) {
   const PeriodicGrid grid(0, 1, 4);
   const std::string short_file = write_text("ic_short.txt", "1 2 3");
-  EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, short_file, "initial_condition.file"); }),
-              testing::AllOf(HasSubstr("initial_condition.file"), HasSubstr("holds 3 values"),
-                             HasSubstr("4 points")));
+  EXPECT_THAT(
+      error_of([&] { initial_condition_from_file(grid, short_file, "initial_condition.file"); }),
+      testing::AllOf(HasSubstr("initial_condition.file"), HasSubstr("holds 3 values"),
+                     HasSubstr("4 points")));
   const std::string bad = write_text("ic_bad.txt", "1 2 abc 4");
   EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, bad, "initial_condition.file"); }),
               HasSubstr("value 3 ('abc')"));

@@ -58,9 +58,9 @@ TEST(PeriodicSolve, kdv_soliton_over_forty_time_units) {
   const PeriodicGrid grid(d.x_min, d.x_max, d.modes);
   const double c = 1.5, x0 = -5.0;
   const at::Tensor x = grid.x();
-  const Solution s = solve_periodic(grid, equation_named("kdv"),
-                                    kdv_soliton(x, 0, c, x0, grid.length()),
-                                    solve_options(d.t_end, d.output_dt * 10, d.dt));
+  const Solution s =
+      solve_periodic(grid, equation_named("kdv"), kdv_soliton(x, 0, c, x0, grid.length()),
+                     solve_options(d.t_end, d.output_dt * 10, d.dt));
   double error = 0;
   for (int64_t i = 0; i < s.t.size(0); ++i) {
     const at::Tensor exact = kdv_soliton(x, s.t[i].item<double>(), c, x0, grid.length());
@@ -76,8 +76,8 @@ TEST(PeriodicSolve, burgers_matches_cole_hopf_for_gp_initial_conditions) {
   ic.gp = {d.ic_amplitude, d.ic_length_scale};
   at::Tensor u0 = make_initial_conditions(grid, ic, 3, 7, "cole-hopf");
   u0 = u0 - u0.mean(1, true);
-  const Solution s = solve_periodic(grid, equation_named("burgers", 0.1), u0,
-                                    solve_options(d.t_end, 0.5, d.dt));
+  const Solution s =
+      solve_periodic(grid, equation_named("burgers", 0.1), u0, solve_options(d.t_end, 0.5, d.dt));
   for (int64_t e = 0; e < 3; ++e) {
     const at::Tensor exact = burgers_cole_hopf(grid, u0[e], 0.1, s.t);
     EXPECT_LT(max_abs(s.u[e] - exact), 1e-6) << "experiment " << e;
@@ -161,12 +161,12 @@ TEST(PeriodicSolve, rejects_inconsistent_times_and_shapes) {
   const at::Tensor u0 = at::sin(M_PI * grid.x() / 8);
   EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(1.0, 0.3, 0.01)),
                std::invalid_argument);
-  EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(1.0, 0.1, 0.0)),
-               std::invalid_argument);
+  EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(1.0, 0.1, 0.0)), std::invalid_argument);
   EXPECT_THROW(solve_periodic(grid, heat, u0, solve_options(-1.0, 0.1, 0.01)),
                std::invalid_argument);
-  EXPECT_THROW(solve_periodic(grid, heat, at::zeros({31}, at::kDouble), solve_options(1, 0.1, 0.01)),
-               std::invalid_argument);
+  EXPECT_THROW(
+      solve_periodic(grid, heat, at::zeros({31}, at::kDouble), solve_options(1, 0.1, 0.01)),
+      std::invalid_argument);
 }
 
 // u_t = u^2 has u = u0 / (1 - u0 t): the member starting at 2 blows up at t = 0.5, the one
@@ -177,7 +177,8 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
   equation.name = "general";
   equation.nonlinear = "u^2";
   const PeriodicGrid grid(0.0, 1.0, 8);
-  const at::Tensor u0 = at::stack({at::full({8}, 0.1, at::kDouble), at::full({8}, 2.0, at::kDouble)});
+  const at::Tensor u0 =
+      at::stack({at::full({8}, 0.1, at::kDouble), at::full({8}, 2.0, at::kDouble)});
   SolveOptions options = solve_options(2.0, 0.25, 1e-3);
   EXPECT_THROW(solve_periodic(grid, make_equation(equation), u0, options), SolverDivergence);
 

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <string>
 
+#include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "report/html_report.h"
-#include "eval/metrics_json.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
 #include "support/error_message.h"

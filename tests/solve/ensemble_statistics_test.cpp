@@ -15,7 +15,8 @@ namespace {
 EnsembleSolution constant_members(const std::vector<double>& values) {
   EnsembleSolution ensemble;
   const auto count = static_cast<std::int64_t>(values.size());
-  ensemble.u = at::tensor(values, at::kDouble).view({count, 1, 1}).expand({count, 2, 3}).contiguous();
+  ensemble.u =
+      at::tensor(values, at::kDouble).view({count, 1, 1}).expand({count, 2, 3}).contiguous();
   ensemble.diverged = at::zeros({count}, at::kBool);
   ensemble.failures.assign(values.size(), "");
   return ensemble;
@@ -56,5 +57,6 @@ TEST(EnsembleStatistics, comparison_with_the_truth) {
   EXPECT_NEAR(comparison.band_coverage, 5.0 / 6.0, 1e-14);
   EXPECT_NEAR(comparison.rmse, std::sqrt(9.0 / 6.0), 1e-14);
   EXPECT_NEAR(comparison.relative_l2, 3.0 / std::sqrt(25.0 + 5 * 4.0), 1e-14);
-  EXPECT_THROW(compare_with_truth(statistics, at::zeros({3, 2}, at::kDouble)), std::invalid_argument);
+  EXPECT_THROW(compare_with_truth(statistics, at::zeros({3, 2}, at::kDouble)),
+               std::invalid_argument);
 }

@@ -30,7 +30,9 @@ solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::ConditionedSamp
 }
 
 at::Tensor solve_one(const gp::ConditionedGp& sample) {
-  return solve_spectral(std::make_shared<gp::ConditionedSamples>(std::vector<gp::ConditionedGp>{sample})).u[0];
+  return solve_spectral(
+             std::make_shared<gp::ConditionedSamples>(std::vector<gp::ConditionedGp>{sample}))
+      .u[0];
 }
 
 at::Tensor inputs_of(const at::Tensor& u) { return solve::spectral_root_inputs(kGrid, u, 3); }
@@ -43,8 +45,9 @@ TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
   options.monte_carlo_points = 256;
   options.descent_steps = 20;
   options.max_rounds = 40;
-  const std::vector<solve::RefinedSample> members = solve::refine_operator_samples(
-      {solve::heat_operator_prior(), solve::heat_operator_prior()}, solve_spectral, inputs_of, options);
+  const std::vector<solve::RefinedSample> members =
+      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
+                                     solve_spectral, inputs_of, options);
   ASSERT_EQ(members.size(), 2u);
   // Different streams: the two samples draw different conditioning values.
   EXPECT_FALSE(at::allclose(members[0].solution, members[1].solution));

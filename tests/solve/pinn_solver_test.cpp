@@ -2,8 +2,6 @@
 // the ETDRK4 reference, input validation, and a diverging member that is reported and
 // leaves the other members' numbers unchanged.
 
-#include "solve/pinn_solver.h"
-
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -18,6 +16,7 @@
 #include "pde/equation.h"
 #include "pde/periodic_solve.h"
 #include "solve/burgers_operator.h"
+#include "solve/pinn_solver.h"
 #include "support/error_message.h"
 
 using namespace bhpm;

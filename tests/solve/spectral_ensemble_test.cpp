@@ -16,9 +16,9 @@
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
-#include "util/random.h"
 #include "solve/burgers_operator.h"
 #include "solve/spectral_ensemble.h"
+#include "util/random.h"
 
 using namespace bhpm;
 using testing::HasSubstr;
@@ -43,7 +43,8 @@ at::Tensor reference_solution() {
   pde::EquationOptions burgers;
   burgers.name = "burgers";
   return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(),
-                             burgers_solve()).u[0];
+                             burgers_solve())
+      .u[0];
 }
 
 /// A sparse root with the Burgers operator as its mean and a kernel of variance 1e-20.
@@ -80,7 +81,8 @@ class HalfIllPosed final : public gp::FunctionSamples {
 TEST(SpectralEnsemble, pathwise_samples_of_an_exact_root_reproduce_burgers) {
   const gp::SparseVariationalGp root = zero_variance_burgers_root();
   const at::NoGradGuard no_grad;
-  expect_reproduces_burgers(std::make_shared<gp::PathwiseSamples>(*root, 2, gp::PathwiseOptions{64, 1}));
+  expect_reproduces_burgers(
+      std::make_shared<gp::PathwiseSamples>(*root, 2, gp::PathwiseOptions{64, 1}));
 }
 
 TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {

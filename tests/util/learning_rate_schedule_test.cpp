@@ -1,9 +1,9 @@
 // Learning-rate schedules (util/learning_rate_schedule.h): constant, and cosine annealing
 // that starts and ends at the given rates and passes their mean halfway.
 
-#include "util/learning_rate_schedule.h"
-
 #include <gtest/gtest.h>
+
+#include "util/learning_rate_schedule.h"
 
 using bhpm::util::learning_rate_at;
 using bhpm::util::LearningRateSchedule;

@@ -1,13 +1,12 @@
 // Named alternatives: how they are listed and checked (util/name_list.h).
 
-#include "util/name_list.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "support/error_message.h"
+#include "util/name_list.h"
 
 using bhpm::testing_support::error_message;
 using bhpm::util::is_listed;
@@ -25,7 +24,8 @@ TEST(NameList, an_unlisted_name_is_refused_with_every_listed_one) {
   EXPECT_TRUE(is_listed("pinn", {"spectral", "pinn"}));
   EXPECT_FALSE(is_listed("Pinn", {"spectral", "pinn"}));
   EXPECT_NO_THROW(require_listed("pinn", {"spectral", "pinn"}, "predict", "solver"));
-  EXPECT_EQ(error_message<std::invalid_argument>(
-                [] { require_listed("fem", {"spectral", "pinn"}, "predict", "solver"); }),
+  EXPECT_EQ(error_message<std::invalid_argument>([] {
+              require_listed("fem", {"spectral", "pinn"}, "predict", "solver");
+            }),
             "predict: solver must be \"spectral\" or \"pinn\" (got \"fem\")");
 }

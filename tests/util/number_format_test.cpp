@@ -1,11 +1,11 @@
 // The one number formatter (util/number_format.h): each form against printf's.
 
-#include "util/number_format.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+
+#include "util/number_format.h"
 
 using namespace bhpm::util;
 
