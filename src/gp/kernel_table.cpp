@@ -1,7 +1,5 @@
 #include "gp/kernel_table.h"
 
-#include <utility>
-
 #include "gp/argument_checks.h"
 #include "gp/rbf_kernel.h"
 #include "util/name_list.h"
@@ -19,28 +17,23 @@ std::shared_ptr<Kernel> make_rbf(const KernelScales& scales) {
   return kernel;
 }
 
-const std::vector<std::pair<std::string, KernelFactory>>& kernel_table() {
-  static const std::vector<std::pair<std::string, KernelFactory>> table = {{"rbf", make_rbf}};
+/// The kernels, by name: the one table kernel_names() lists.
+const util::NameTable<KernelFactory>& kernel_table() {
+  static const util::NameTable<KernelFactory> table = {{"rbf", make_rbf}};
   return table;
 }
 
 }  // namespace
 
 const std::vector<std::string>& kernel_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> listed;
-    for (const auto& entry : kernel_table()) listed.push_back(entry.first);
-    return listed;
-  }();
+  static const std::vector<std::string> names = util::names_of(kernel_table());
   return names;
 }
 
 std::shared_ptr<Kernel> make_kernel(const std::string& name, const KernelScales& scales) {
-  util::require_listed(name, kernel_names(), "kernel", "name");
+  const KernelFactory factory = util::find_listed(kernel_table(), name, "kernel", "name");
   require_vector(scales.input_scales, -1, "kernel", "input_scales");
-  for (const auto& [known, factory] : kernel_table())
-    if (known == name) return factory(scales);
-  return nullptr;  // unreachable: require_listed threw
+  return factory(scales);
 }
 
 }  // namespace bhpm::gp

@@ -49,18 +49,18 @@ UniformBounds glorot_bounds(const SineMlpOptions&, std::int64_t, double in, doub
 using BoundsRule = UniformBounds (*)(const SineMlpOptions&, std::int64_t, double, double);
 
 /// The initialisation schemes, by name: the one table initialization_names() lists.
-const std::vector<std::pair<std::string, BoundsRule>>& initialization_table() {
-  static const std::vector<std::pair<std::string, BoundsRule>> table = {{"siren", siren_bounds},
-                                                                        {"glorot", glorot_bounds}};
+const util::NameTable<BoundsRule>& initialization_table() {
+  static const util::NameTable<BoundsRule> table = {{"siren", siren_bounds},
+                                                    {"glorot", glorot_bounds}};
   return table;
 }
 
 UniformBounds initial_bounds(const SineMlpOptions& o, std::int64_t layer) {
   const double in = layer == 0 ? SineMlpOptions::kInputs : static_cast<double>(o.width);
   const double out = layer == o.hidden_layers ? 1.0 : static_cast<double>(o.width);
-  for (const auto& [name, rule] : initialization_table())
-    if (name == o.initialization) return rule(o, layer, in, out);
-  throw std::logic_error("sine MLP: unvalidated initialization \"" + o.initialization + "\"");
+  const BoundsRule rule =
+      util::find_listed(initialization_table(), o.initialization, "sine MLP", "initialization");
+  return rule(o, layer, in, out);
 }
 
 /// Fills `count` values of U(-bound, bound) into `values` from `rng`.
@@ -109,11 +109,7 @@ void validate(const SineMlpOptions& options) {
 }
 
 const std::vector<std::string>& initialization_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> listed;
-    for (const auto& entry : initialization_table()) listed.push_back(entry.first);
-    return listed;
-  }();
+  static const std::vector<std::string> names = util::names_of(initialization_table());
   return names;
 }
 

@@ -97,30 +97,16 @@ using Sampler = Prediction (*)(const gp::SparseVariationalGpImpl&, const Predict
 
 /// The solvers and samplers, by name: the one table of each that the names, the checks
 /// and the dispatch read.
-const std::vector<std::pair<std::string, SolverFactory>>& solver_table() {
-  static const std::vector<std::pair<std::string, SolverFactory>> table = {
-      {"spectral", spectral_solver}, {"pinn", pinn_solver}};
+const util::NameTable<SolverFactory>& solver_table() {
+  static const util::NameTable<SolverFactory> table = {{"spectral", spectral_solver},
+                                                       {"pinn", pinn_solver}};
   return table;
 }
 
-const std::vector<std::pair<std::string, Sampler>>& sampler_table() {
-  static const std::vector<std::pair<std::string, Sampler>> table = {
-      {"conditioned", predict_conditioned}, {"pathwise", predict_pathwise}};
+const util::NameTable<Sampler>& sampler_table() {
+  static const util::NameTable<Sampler> table = {{"conditioned", predict_conditioned},
+                                                 {"pathwise", predict_pathwise}};
   return table;
-}
-
-template <class Entry>
-std::vector<std::string> names_of(const std::vector<Entry>& table) {
-  std::vector<std::string> names;
-  for (const Entry& entry : table) names.push_back(entry.first);
-  return names;
-}
-
-template <class Entry>
-auto lookup(const std::vector<Entry>& table, const std::string& name) {
-  for (const Entry& entry : table)
-    if (entry.first == name) return entry.second;
-  throw std::logic_error("predict: unvalidated name \"" + name + "\"");
 }
 
 }  // namespace
@@ -144,17 +130,19 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
     throw std::invalid_argument("predict: the initial condition must have " +
                                 std::to_string(problem.grid.points()) + " grid values");
   const at::NoGradGuard no_grad;
-  const Solver solve = lookup(solver_table(), options.solver)(problem, options, progress);
-  return lookup(sampler_table(), options.sampler)(root, problem, options, solve, progress);
+  const SolverFactory make_solver =
+      util::find_listed(solver_table(), options.solver, "predict", "solver");
+  const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
+  return sample(root, problem, options, make_solver(problem, options, progress), progress);
 }
 
 const std::vector<std::string>& sampler_names() {
-  static const std::vector<std::string> names = names_of(sampler_table());
+  static const std::vector<std::string> names = util::names_of(sampler_table());
   return names;
 }
 
 const std::vector<std::string>& solver_names() {
-  static const std::vector<std::string> names = names_of(solver_table());
+  static const std::vector<std::string> names = util::names_of(solver_table());
   return names;
 }
 

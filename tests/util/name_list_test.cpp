@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "support/error_message.h"
 #include "util/name_list.h"
@@ -28,4 +30,13 @@ TEST(NameList, an_unlisted_name_is_refused_with_every_listed_one) {
               require_listed("fem", {"spectral", "pinn"}, "predict", "solver");
             }),
             "predict: solver must be \"spectral\" or \"pinn\" (got \"fem\")");
+}
+
+TEST(NameList, a_name_table_lists_its_names_and_finds_by_name) {
+  const bhpm::util::NameTable<int> table = {{"one", 1}, {"two", 2}};
+  EXPECT_EQ(bhpm::util::names_of(table), (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(bhpm::util::find_listed(table, "two", "counting", "number"), 2);
+  EXPECT_EQ(error_message<std::invalid_argument>(
+                [&] { bhpm::util::find_listed(table, "three", "counting", "number"); }),
+            "counting: number must be \"one\" or \"two\" (got \"three\")");
 }
