@@ -4,8 +4,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -26,6 +24,11 @@
 namespace bhpm::cli {
 
 namespace {
+
+/// What the metrics score: "f + sigma_f^2" (a measured u_t) or "f" (the operator alone).
+std::string predictive_name(const EvaluateOptions& options) {
+  return options.function_only ? "f" : "f + sigma_f^2";
+}
 
 /// The set to score, cut to its first N experiments when asked.
 pde::ExperimentSet scored_experiments(const EvaluateOptions& options) {
@@ -63,6 +66,9 @@ void setup_evaluate(CLI::App& app) {
       ->add_option("--experiments", options->experiments,
                    "Score the first N experiments of the set (default: all)")
       ->check(CLI::NonNegativeNumber);
+  command->add_flag("--function-only", options->function_only,
+                    "Score the posterior of the operator f alone (without the noise variance "
+                    "sigma_f^2): the calibration of what operator samples carry");
   command->callback([options] { throw CLI::RuntimeError(run_evaluate(*options)); });
 }
 
@@ -78,7 +84,9 @@ int run_evaluate(const EvaluateOptions& options) {
   const int order = static_cast<int>(root->kernel()->dimensions() - 1);
   const eval::OperatorTestData test =
       eval::held_out_operator_data(set, equation, order, options.max_points);
-  const gp::MarginalNormal predictive = eval::root_predictive(*root, test.inputs);
+  const gp::MarginalNormal predictive = eval::root_predictive(
+      *root, test.inputs,
+      options.function_only ? eval::PredictiveNoise::kExcluded : eval::PredictiveNoise::kIncluded);
   const eval::OperatorMetrics metrics =
       eval::operator_metrics(predictive.mean, predictive.variance, test.target);
   const std::vector<double> per_experiment =
@@ -88,6 +96,7 @@ int run_evaluate(const EvaluateOptions& options) {
                                                        {{"run_dir", options.run_dir},
                                                         {"data", options.data_path},
                                                         {"set", options.set_name},
+                                                        {"predictive", predictive_name(options)},
                                                         {"true_equation", equation.describe()},
                                                         {"learned_mean", learned_mean}},
                                                        per_experiment));

@@ -27,6 +27,7 @@ struct EvaluateOptions {
   std::int64_t max_points = 0;    ///< 0 = every grid point of every test experiment
   std::string set_name = "test";  ///< the dataset's set to score: "test" or "train"
   std::int64_t experiments = 0;   ///< score the first N experiments of the set; 0 = all
+  bool function_only = false;     ///< score q(f) alone, without sigma_f^2
 };
 
 void setup_evaluate(CLI::App& app);

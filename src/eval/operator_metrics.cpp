@@ -3,7 +3,6 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>

@@ -8,9 +8,11 @@
 namespace bhpm::eval {
 
 gp::MarginalNormal root_predictive(const gp::SparseVariationalGpImpl& root,
-                                   const at::Tensor& inputs, std::int64_t chunk) {
+                                   const at::Tensor& inputs, PredictiveNoise included,
+                                   std::int64_t chunk) {
   at::NoGradGuard no_grad;
-  const at::Tensor noise = root.likelihood()->variance();
+  const at::Tensor noise = included == PredictiveNoise::kIncluded ? root.likelihood()->variance()
+                                                                  : at::zeros({}, at::kDouble);
   std::vector<at::Tensor> means, variances;
   for (std::int64_t start = 0; start < inputs.size(0); start += chunk) {
     const gp::MarginalNormal part =

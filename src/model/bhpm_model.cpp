@@ -3,7 +3,6 @@
 #include <ATen/ATen.h>
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "model/root_data.h"

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "report/figure_writer.h"
 #include "report/gnuplot.h"

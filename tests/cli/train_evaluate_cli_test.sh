@@ -63,6 +63,20 @@ assert set(m["coverage"]) == {"0.5", "0.9", "0.95"}, m["coverage"]
 assert len(m["rmse_per_experiment"]) == 2
 PY
 check "metrics.json holds finite metrics" $?
+"$bhpm" evaluate "$work/run" --data "$work/data.h5" --function-only -o "$work/function.json" \
+  > "$work/out" 2>&1
+check "evaluate --function-only exits 0" $?
+"$python" - "$work/run/metrics.json" "$work/function.json" <<'PY'
+import json, sys
+noisy, f = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert noisy["predictive"] == "f + sigma_f^2" and f["predictive"] == "f", (noisy, f)
+assert f["rmse"] == noisy["rmse"], "the mean must not change"
+# Without sigma_f^2 every central interval is nested inside the noisy one: coverage cannot grow.
+for level in ("0.5", "0.9", "0.95"):
+    assert f["coverage"][level] <= noisy["coverage"][level], level
+assert f["mean_nlpd"] != noisy["mean_nlpd"]
+PY
+check "the function-only scores share the mean and have nested intervals" $?
 "$python" - "$work/run/root.h5" <<'PY'
 import h5py, sys
 f = h5py.File(sys.argv[1], "r")
