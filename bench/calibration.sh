@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Calibration of the prediction bands: trains a run if needed, predicts every held-out
+# experiment of RUN_DIR/data.h5 from its initial condition, and prints, per initial
+# condition, how well the ensemble's bands cover the stored true solution. Nothing is
+# asserted: a benchmark prints, and machines are noisy.
+#   bash bench/calibration.sh CONFIG.toml RUN_DIR [--bhpm PATH] [--samples S]
+#                             [--set section.key=value ...]
+# 1. No RUN_DIR/joint.ckpt: `bhpm run CONFIG -o RUN_DIR --set run.stages=simulate,train,evaluate
+#    [--set ...]` (the --set settings go to the run; those of [predict] to every prediction too).
+# 2. For each test experiment e (the first dimension of test/u in RUN_DIR/data.h5):
+#    `bhpm predict RUN_DIR --ic-from RUN_DIR/data.h5:e -q
+#     -o RUN_DIR/calibration/prediction-test-e.h5 [--samples S]`,
+#    timed (wall seconds) into RUN_DIR/calibration/timings.csv (experiment,seconds,exit_code);
+#    a failed prediction is recorded with its exit code and the others go on.
+# 3. When `bhpm evaluate --help` mentions --function-only: the root's posterior of f without
+#    sigma_f^2 against the true operator, into RUN_DIR/calibration/function-metrics.json.
+# 4. `python3 bench/calibration_table.py RUN_DIR/calibration`: the table, the summary and
+#    RUN_DIR/calibration/calibration.json.
+# Old prediction files, timings and function metrics in RUN_DIR/calibration are removed first.
+# Columns (bench/calibration_table.py has the details), over the sound samples X (m of them,
+# samples/diverged == 0) and the truth y = truth/u, every output time but t = 0:
+#   rel L2 = ||mean X - y|| / ||y||; cov50/90/95 = fraction of y inside the empirical
+#   [25, 75], [5, 95], [2.5, 97.5] % quantiles of X per grid point; err/spread =
+#   RMSE(mean X - y) / RMS(std X, 1/(m-1)); CRPS = grid mean of E|X - y| - 1/2 E|X - X'|
+#   (fair: 1/(m(m-1)) pairs); diverged, rejected (attribute `rejected`, else 0) sample counts;
+#   seconds of the prediction. A calibrated ensemble of m members covers about
+#   p (m-1)/(m+1), not p, and has err/spread about sqrt(1 + 1/m): the summary prints both.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+usage() {
+  echo "usage: bash bench/calibration.sh CONFIG.toml RUN_DIR [--bhpm PATH] [--samples S]" \
+       "[--set section.key=value ...]" >&2
+  exit 2
+}
+fail() {  # fail MESSAGE: error on stderr, exit 1
+  echo "error: $1" >&2
+  exit 1
+}
+
+bhpm="$root/build/src/bhpm"
+samples=()
+run_sets=()
+predict_sets=()
+positional=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --bhpm) [ $# -ge 2 ] || usage; bhpm="$2"; shift 2 ;;
+    --samples) [ $# -ge 2 ] || usage; samples=(--samples "$2"); shift 2 ;;
+    --set)
+      [ $# -ge 2 ] || usage
+      run_sets+=(--set "$2")
+      case "$2" in predict.*) predict_sets+=(--set "$2") ;; esac
+      shift 2 ;;
+    -h|--help) usage ;;
+    -*) echo "error: unknown option $1" >&2; usage ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+[ ${#positional[@]} -eq 2 ] || usage
+config="${positional[0]}"
+run_dir="${positional[1]}"
+[ -x "$bhpm" ] || fail "$bhpm: no bhpm binary there (pass --bhpm PATH)"
+
+python=""  # a Python that imports h5py (python3-h5py may be installed for the system's only)
+for candidate in python3 /usr/bin/python3; do
+  if "$candidate" -c "import h5py, numpy" 2>/dev/null; then python="$candidate"; break; fi
+done
+[ -n "$python" ] || fail "no python3 that imports h5py and numpy (package python3-h5py)"
+
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+if [ ! -f "$run_dir/joint.ckpt" ]; then
+  echo "training: $bhpm run $config -o $run_dir"
+  "$bhpm" run "$config" -o "$run_dir" --set run.stages=simulate,train,evaluate "${run_sets[@]}" -q
+fi
+data="$run_dir/data.h5"
+[ -f "$data" ] || fail "$data: missing (the held-out experiments come from there)"
+
+experiments="$("$python" - "$data" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    print(f["test/u"].shape[0] if "test/u" in f else 0)
+PY
+)"
+[ "$experiments" -gt 0 ] || fail "$data: no test experiments (data.test_experiments = 0)"
+
+out="$run_dir/calibration"
+mkdir -p "$out"
+rm -f "$out"/prediction-test-*.h5 "$out/timings.csv" "$out/function-metrics.json"
+echo "experiment,seconds,exit_code" > "$out/timings.csv"
+for ((e = 0; e < experiments; e++)); do
+  start="$(date +%s.%N)"
+  code=0
+  "$bhpm" predict "$run_dir" --ic-from "$data:$e" -o "$out/prediction-test-$e.h5" -q \
+    "${samples[@]}" "${predict_sets[@]}" || code=$?
+  seconds="$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')"
+  echo "$e,$seconds,$code" >> "$out/timings.csv"
+  [ "$code" -eq 0 ] || echo "prediction of test experiment $e failed (exit $code); going on"
+done
+
+help="$("$bhpm" evaluate --help 2>&1 || true)"
+if [[ "$help" == *--function-only* ]]; then
+  "$bhpm" evaluate "$run_dir" --data "$data" --function-only -o "$out/function-metrics.json" \
+    > /dev/null ||
+    echo "bhpm evaluate --function-only failed (exit $?); no function-only calibration"
+else
+  echo "$bhpm has no --function-only (bhpm evaluate): function-only calibration skipped"
+fi
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+"$python" "$root/bench/calibration_table.py" "$out"

@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Calibration table of prediction ensembles against their stored true solutions.
+
+Reads every prediction-test-*.h5 (format bhpm-ensemble, with truth/u: `bhpm predict
+--ic-from`) in a folder, prints one row per initial condition and a summary, and writes
+every number to FOLDER/calibration.json (atomically). bench/calibration.sh makes the folder;
+this also runs alone. Nothing is asserted: a benchmark prints, and machines are noisy.
+
+    python3 bench/calibration_table.py RUN_DIR/calibration
+
+Only the sound samples (samples/diverged == 0) of samples/u [S, T, n] count; the truth is
+truth/u [T, n]. Row t = 0 (the initial condition, which every sample matches exactly) is
+left out of every number. With X the sound samples (m of them), mean and std over them
+(std with 1/(m - 1)) and y the truth, over all remaining grid values (t, x):
+  rel L2     ||mean - y|| / ||y||
+  cov50/90/95  fraction of y inside [q25, q75], [q5, q95], [q2.5, q97.5] (inclusive), q the
+             empirical quantiles of X per grid value (numpy.quantile, linear)
+  err/spread RMSE(mean - y) / RMS(std): about 1 when the band is as wide as the errors,
+             above 1 too narrow (overconfident), below 1 too wide
+  CRPS       mean of E|X - y| - 1/2 E|X - X'|, the fair (unbiased) ensemble estimator:
+             E|X - X'| = sum_{i,j} |X_i - X_j| / (m (m - 1))
+  diverged   samples with samples/diverged == 1
+  rejected   the file's root attribute `rejected` (ill-posed samples), else 0
+  seconds    wall time of the prediction from FOLDER/timings.csv (experiment,seconds,
+             exit_code), "-" without it
+A prediction that failed (non-zero exit_code in timings.csv) has a row saying so.
+Small ensembles fall short of the nominal levels even when calibrated: with y exchangeable
+with the m samples, these bands cover about p (m - 1)/(m + 1) (exact for uniform X; m = 4:
+0.30 / 0.54 / 0.57) and err/spread about sqrt(1 + 1/m); the summary prints this reference
+for the median m. When FOLDER/function-metrics.json exists (`bhpm evaluate
+--function-only`), its rmse, mean_nlpd and coverage are printed as the root's function-only
+calibration (no sigma_f^2).
+Standard library, numpy and h5py only.
+"""
+import csv
+import json
+import math
+import os
+import re
+import statistics
+import sys
+import tempfile
+
+import h5py
+import numpy as np
+
+BANDS = {"0.5": (0.25, 0.75), "0.9": (0.05, 0.95), "0.95": (0.025, 0.975)}
+PREDICTION = re.compile(r"^prediction-test-(.+)\.h5$")
+
+
+class InputError(Exception):
+    pass
+
+
+def experiment_key(label):
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+
+
+def prediction_files(folder):
+    if not os.path.isdir(folder):
+        raise InputError(f"{folder}: not a folder")
+    found = [(m.group(1), os.path.join(folder, name))
+             for name in os.listdir(folder) if (m := PREDICTION.match(name))]
+    return sorted(found, key=lambda item: experiment_key(item[0]))
+
+
+def text_attribute(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def read_prediction(path):
+    """Sound samples [m, T-1, n], truth [T-1, n], diverged and rejected counts."""
+    try:
+        f = h5py.File(path, "r")
+    except OSError as error:
+        raise InputError(f"{path}: not a readable HDF5 file ({error})") from None
+    with f:
+        fmt = text_attribute(f.attrs.get("format", ""))
+        if fmt != "bhpm-ensemble":
+            raise InputError(f"{path}: format is '{fmt}', not bhpm-ensemble")
+        if int(f.attrs.get("format_version", 1)) > 1:
+            raise InputError(f"{path}: format_version {f.attrs['format_version']} is newer than 1")
+        for name in ("samples/u", "samples/diverged", "truth/u"):
+            if name not in f:
+                raise InputError(f"{path}: no {name} (truth/u: predict with --ic-from)")
+        u = f["samples/u"][()]
+        diverged = f["samples/diverged"][()].astype(np.int64)
+        truth = f["truth/u"][()]
+        rejected = int(f.attrs.get("rejected", 0))
+    if u.ndim != 3 or truth.shape != u.shape[1:] or diverged.shape != u.shape[:1]:
+        raise InputError(f"{path}: shapes samples/u {u.shape}, samples/diverged "
+                         f"{diverged.shape}, truth/u {truth.shape} do not fit")
+    return u[diverged == 0, 1:], truth[1:], int(np.sum(diverged == 1)), rejected
+
+
+def fair_crps(sound, truth):
+    """Mean over grid values of E|X - y| - 1/2 E|X - X'| with 1/(m (m - 1)) pairs."""
+    m = sound.shape[0]
+    if m < 2:
+        return math.nan
+    first = np.mean(np.abs(sound - truth), axis=0)
+    ordered = np.sort(sound, axis=0)
+    weights = (2 * np.arange(1, m + 1) - m - 1).reshape((m,) + (1,) * (sound.ndim - 1))
+    pair_sum = 2 * np.sum(weights * ordered, axis=0)  # sum over i, j of |X_i - X_j|
+    return float(np.mean(first - pair_sum / (2 * m * (m - 1))))
+
+
+def coverages(sound, truth):
+    levels = sorted({q for band in BANDS.values() for q in band})
+    quantiles = dict(zip(levels, np.quantile(sound, levels, axis=0, method="linear")))
+    return {name: float(np.mean((truth >= quantiles[lo]) & (truth <= quantiles[hi])))
+            for name, (lo, hi) in BANDS.items()}
+
+
+def scores(sound, truth):
+    if sound.shape[0] < 2:  # no spread, no bands
+        nan = math.nan
+        return {"relative_l2": nan, "coverage": {k: nan for k in BANDS},
+                "error_spread_ratio": nan, "crps": nan}
+    mean = sound.mean(axis=0)
+    rmse = math.sqrt(np.mean((mean - truth) ** 2))
+    rms_std = math.sqrt(np.mean(sound.var(axis=0, ddof=1)))
+    return {"relative_l2": float(np.linalg.norm(mean - truth) / np.linalg.norm(truth)),
+            "coverage": coverages(sound, truth),
+            "error_spread_ratio": rmse / rms_std if rms_std > 0 else math.inf,
+            "crps": fair_crps(sound, truth)}
+
+
+def read_timings(folder):
+    """{experiment: (seconds, exit_code)} from timings.csv, {} without it."""
+    path = os.path.join(folder, "timings.csv")
+    if not os.path.isfile(path):
+        return {}
+    with open(path, newline="") as f:
+        try:
+            return {row["experiment"]: (float(row["seconds"]), int(row["exit_code"]))
+                    for row in csv.DictReader(f)}
+        except (KeyError, TypeError, ValueError):
+            raise InputError(f"{path}: not experiment,seconds,exit_code lines") from None
+
+
+def read_function_metrics(folder):
+    path = os.path.join(folder, "function-metrics.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        try:
+            metrics = json.load(f)
+        except ValueError as error:
+            raise InputError(f"{path}: not JSON ({error})") from None
+    try:
+        return {"file": path, "rmse": metrics["rmse"], "mean_nlpd": metrics["mean_nlpd"],
+                "coverage": {k: metrics["coverage"][k] for k in BANDS}}
+    except (KeyError, TypeError) as missing:
+        raise InputError(f"{path}: no {missing} (not a metrics.json layout)") from None
+
+
+def finite_median(values):
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return statistics.median(finite) if finite else math.nan
+
+
+def calibrated_reference(m):
+    """What a calibrated ensemble of m members scores on average (finite-ensemble bias)."""
+    if not m >= 2:
+        return {"sound_samples": m, "coverage": {k: math.nan for k in BANDS},
+                "error_spread_ratio": math.nan}
+    return {"sound_samples": m,
+            "coverage": {k: (hi - lo) * (m - 1) / (m + 1) for k, (lo, hi) in BANDS.items()},
+            "error_spread_ratio": math.sqrt(1 + 1 / m)}
+
+
+def summarise(rows, failed):
+    cov95 = [r["coverage"]["0.95"] for r in rows]
+    median_members = statistics.median_low([r["sound_samples"] for r in rows])
+    return {"initial_conditions": len(rows),
+            "median_coverage": {k: finite_median([r["coverage"][k] for r in rows]) for k in BANDS},
+            "coverage95_within_0.90_0.99": sum(1 for c in cov95 if 0.90 <= c <= 0.99),
+            "median_error_spread_ratio": finite_median([r["error_spread_ratio"] for r in rows]),
+            "median_relative_l2": finite_median([r["relative_l2"] for r in rows]),
+            "diverged": sum(r["diverged"] for r in rows),
+            "rejected": sum(r["rejected"] for r in rows),
+            "failed_predictions": len(failed),
+            "calibrated_reference": calibrated_reference(median_members)}
+
+
+def number(value, digits=3):
+    if value is None:
+        return "-"
+    return f"{value:.{digits}g}" if math.isfinite(value) else str(value)
+
+
+def print_table(rows, failed):
+    header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "err/spread", "CRPS",
+              "diverged", "rejected", "seconds")
+    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>8} {:>8}"
+    lines = []
+    for r in rows:
+        c = r["coverage"]
+        lines.append((r["experiment"], line.format(
+            r["experiment"], number(r["relative_l2"]), number(c["0.5"]), number(c["0.9"]),
+            number(c["0.95"]), number(r["error_spread_ratio"]), number(r["crps"]),
+            r["diverged"], r["rejected"], number(r["seconds"], 4))))
+    for f in failed:
+        lines.append((f["experiment"], f"{f['experiment']:>10} prediction failed "
+                      f"(exit {f['exit_code']}) after {number(f['seconds'], 4)} s"))
+    print("Prediction bands against the true solution (t = 0, the initial condition, left out;"
+          " CRPS: fair estimator)")
+    print(line.format(*header))
+    for _, text in sorted(lines, key=lambda item: experiment_key(item[0])):
+        print(text)
+
+
+def print_summary(s):
+    m = s["median_coverage"]
+    n = s["initial_conditions"]
+    print()
+    print(f"initial conditions scored       {n}")
+    print(f"median coverage 50 / 90 / 95 %  {number(m['0.5'])} / {number(m['0.9'])} / "
+          f"{number(m['0.95'])}")
+    print(f"95 % coverage in [0.90, 0.99]   {s['coverage95_within_0.90_0.99']} of {n}")
+    print(f"median error/spread ratio       {number(s['median_error_spread_ratio'])}")
+    print(f"median rel L2 of the mean       {number(s['median_relative_l2'])}")
+    print(f"diverged samples                {s['diverged']}")
+    print(f"rejected samples                {s['rejected']}")
+    print(f"failed predictions              {s['failed_predictions']}")
+    ref = s["calibrated_reference"]
+    c = ref["coverage"]
+    print(f"a calibrated ensemble of m = {ref['sound_samples']} sound samples scores about "
+          f"{number(c['0.5'], 2)} / {number(c['0.9'], 2)} / {number(c['0.95'], 2)} coverage, "
+          f"error/spread {number(ref['error_spread_ratio'])}")
+
+
+def print_function_metrics(metrics):
+    print()
+    print("root, function only (no sigma_f)")
+    if metrics is None:
+        print("  no function-metrics.json (bhpm evaluate --function-only)")
+        return
+    c = metrics["coverage"]
+    print(f"  rmse {number(metrics['rmse'])}  mean_nlpd {number(metrics['mean_nlpd'])}  "
+          f"coverage 50 / 90 / 95 % {number(c['0.5'])} / {number(c['0.9'])} / {number(c['0.95'])}")
+
+
+def json_ready(value):
+    """NaN and infinities become null, as in the report's metrics.json."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_ready(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def write_json_atomically(path, content):
+    folder = os.path.dirname(path) or "."
+    fd, temporary = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp-", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(json_ready(content), f, indent=2, allow_nan=False)
+            f.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def calibrate(folder):
+    files = prediction_files(folder)
+    timings = read_timings(folder)
+    failed = [{"experiment": e, "seconds": s, "exit_code": code}
+              for e, (s, code) in sorted(timings.items(), key=lambda i: experiment_key(i[0]))
+              if code != 0]
+    if not files:
+        note = f" ({len(failed)} failed predictions in timings.csv)" if failed else ""
+        raise InputError(f"{folder}: no prediction-test-*.h5 files{note}")
+    rows = []
+    for experiment, path in files:
+        sound, truth, diverged, rejected = read_prediction(path)
+        seconds = timings[experiment][0] if experiment in timings else None
+        rows.append({"experiment": experiment, "file": os.path.basename(path),
+                     "sound_samples": sound.shape[0], **scores(sound, truth),
+                     "diverged": diverged, "rejected": rejected, "seconds": seconds})
+    return rows, failed
+
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print("usage: python3 bench/calibration_table.py FOLDER (with prediction-test-*.h5)",
+              file=sys.stderr)
+        return 2
+    folder = argv[1]
+    try:
+        rows, failed = calibrate(folder)
+        function_metrics = read_function_metrics(folder)
+    except (InputError, OSError, ValueError, KeyError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    summary = summarise(rows, failed)
+    print_table(rows, failed)
+    print_summary(summary)
+    print_function_metrics(function_metrics)
+    output = os.path.join(folder, "calibration.json")
+    write_json_atomically(output, {
+        "folder": folder, "t0_left_out": True, "crps": "fair: 1/(m (m - 1)) pairs",
+        "bands": {k: list(v) for k, v in BANDS.items()}, "experiments": rows,
+        "failed": failed, "summary": summary, "root_function_only": function_metrics})
+    print(f"\nwritten: {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
