@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/name_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -217,6 +218,14 @@ std::string ConfigSection::string(const std::string& key, const std::string& fal
       type_error(key, "a string", *node);
   }
   reader_.record(name_, key, toml::value<std::string>(value));
+  return value;
+}
+
+std::string ConfigSection::one_of(const std::string& key, const std::string& fallback,
+                                  const std::vector<std::string>& names) {
+  const std::string value = string(key, fallback);
+  require(util::is_listed(value, names), key, "must be " + util::quoted_alternatives(names),
+          "\"" + value + "\"");
   return value;
 }
 

@@ -80,6 +80,11 @@ class ConfigSection {
   std::vector<std::string> strings(const std::string& key,
                                    const std::vector<std::string>& fallback);
 
+  /// string() that must be one of `names` (the table of the code that implements the
+  /// choice, util/name_list.h): the error lists every name.
+  std::string one_of(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& names);
+
   /// number() that must be positive and finite; integer() that must be >= minimum.
   double positive_number(const std::string& key, double fallback);
   std::int64_t integer_at_least(const std::string& key, std::int64_t fallback,

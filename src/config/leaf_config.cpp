@@ -2,7 +2,6 @@
 
 #include "config/root_config.h"
 #include "nn/sine_mlp.h"
-#include "util/name_list.h"
 
 namespace bhpm::config {
 
@@ -14,10 +13,8 @@ LeafConfig read_leaf_config(ConfigReader& reader) {
   net.width = leaves.integer_at_least("width", net.width, 1);
   net.first_omega = leaves.positive_number("first_omega", net.first_omega);
   net.hidden_omega = leaves.positive_number("hidden_omega", net.hidden_omega);
-  net.initialization = leaves.string("initialization", net.initialization);
-  leaves.require(util::is_listed(net.initialization, nn::initialization_names()), "initialization",
-                 "must be " + util::quoted_alternatives(nn::initialization_names()),
-                 "\"" + net.initialization + "\"");
+  net.initialization =
+      leaves.one_of("initialization", net.initialization, nn::initialization_names());
   config.model.initial_noise = leaves.positive_number("initial_noise", config.model.initial_noise);
 
   ConfigSection train = reader.section("train_leaves");

@@ -2,23 +2,9 @@
 
 #include <cmath>
 
-#include "util/name_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
-
-namespace {
-
-/// The value of `key`, which must be one of `names` (the implementing code's table).
-std::string one_of(ConfigSection& section, const std::string& key, const std::string& fallback,
-                   const std::vector<std::string>& names) {
-  const std::string value = section.string(key, fallback);
-  section.require(util::is_listed(value, names), key, "must be " + util::quoted_alternatives(names),
-                  "\"" + value + "\"");
-  return value;
-}
-
-}  // namespace
 
 void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement) {
   refinement.new_points = section.integer_at_least("new_points", refinement.new_points, 1);
@@ -33,8 +19,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   ConfigSection section = reader.section("predict");
   solve::PredictorOptions& o = config.options;
   o.samples = section.integer_at_least("samples", o.samples, 1);
-  o.sampler = one_of(section, "sampler", o.sampler, solve::sampler_names());
-  o.solver = one_of(section, "solver", o.solver, solve::solver_names());
+  o.sampler = section.one_of("sampler", o.sampler, solve::sampler_names());
+  o.solver = section.one_of("solver", o.solver, solve::solver_names());
   config.relative_tolerance =
       section.positive_number("relative_tolerance", config.relative_tolerance);
   read_algorithm1_keys(section, o.refinement);

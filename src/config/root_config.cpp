@@ -4,7 +4,6 @@
 
 #include "gp/kernel_table.h"
 #include "nn/taylor_forward.h"
-#include "util/name_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -30,9 +29,7 @@ RootConfig read_root_config(ConfigReader& reader) {
   r.inducing_points = root.integer_at_least("inducing_points", r.inducing_points, 1);
   r.train_inducing_inputs = root.boolean("train_inducing_inputs", r.train_inducing_inputs);
   r.kmeans_iterations = root.integer_at_least("kmeans_iterations", r.kmeans_iterations, 0);
-  r.kernel = root.string("kernel", r.kernel);
-  root.require(util::is_listed(r.kernel, gp::kernel_names()), "kernel",
-               "must be " + util::quoted_alternatives(gp::kernel_names()), "\"" + r.kernel + "\"");
+  r.kernel = root.one_of("kernel", r.kernel, gp::kernel_names());
 
   ConfigSection exact = reader.section("train_root");
   read_schedule(exact, config.exact_training);

@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "pde/dataset_defaults.h"
-#include "util/name_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -18,15 +17,12 @@ std::string text(std::int64_t value) { return std::to_string(value); }
 void read_equation(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("equation");
   auto& eq = config.equation;
-  eq.name = section.string("name", "burgers");
+  eq.name = section.one_of("name", "burgers", pde::equation_names());
   eq.nu = section.number("nu", 0.1);
   eq.delta = section.number("delta", 1.0);
   eq.linear = section.numbers("linear", {});
   eq.nonlinear = section.string("nonlinear", "");
   eq.field_prefix = section.prefix();
-  section.require(util::is_listed(eq.name, pde::equation_names()), "name",
-                  "must be one of " + util::quoted_alternatives(pde::equation_names()),
-                  "\"" + eq.name + "\"");
   section.require(eq.linear.size() <= 7, "linear", "at most 7 coefficients (orders 0..6)",
                   std::to_string(eq.linear.size()));
 }
