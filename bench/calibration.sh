@@ -5,8 +5,11 @@
 # asserted: a benchmark prints, and machines are noisy.
 #   bash bench/calibration.sh CONFIG.toml RUN_DIR [--bhpm PATH] [--samples S]
 #                             [--set section.key=value ...]
-# 1. No RUN_DIR/joint.ckpt: `bhpm run CONFIG -o RUN_DIR --set run.stages=simulate,train,evaluate
-#    [--set ...]` (the --set settings go to the run; those of [predict] to every prediction too).
+# 1. No RUN_DIR/joint.ckpt: `bhpm run CONFIG -o RUN_DIR
+#    --set run.stages=simulate,train,calibrate,evaluate [--set ...]` (the --set settings go to
+#    the run; those of [predict] to every prediction too). A trained run without
+#    RUN_DIR/discrepancy.json: `bhpm calibrate RUN_DIR [--set predict...]` (training
+#    experiments only), timed.
 # 2. For each test experiment e (the first dimension of test/u in RUN_DIR/data.h5):
 #    `bhpm predict RUN_DIR --ic-from RUN_DIR/data.h5:e -q
 #     -o RUN_DIR/calibration/prediction-test-e.h5 [--samples S]`,
@@ -71,7 +74,13 @@ done
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 if [ ! -f "$run_dir/joint.ckpt" ]; then
   echo "training: $bhpm run $config -o $run_dir"
-  "$bhpm" run "$config" -o "$run_dir" --set run.stages=simulate,train,evaluate "${run_sets[@]}" -q
+  "$bhpm" run "$config" -o "$run_dir" --set run.stages=simulate,train,calibrate,evaluate \
+    "${run_sets[@]}" -q
+elif [ ! -f "$run_dir/discrepancy.json" ]; then
+  echo "calibrating the model discrepancy: $bhpm calibrate $run_dir"
+  start="$(date +%s.%N)"
+  "$bhpm" calibrate "$run_dir" -q "${predict_sets[@]}"
+  awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "calibrate: %.1f s\n", b - a }'
 fi
 data="$run_dir/data.h5"
 [ -f "$data" ] || fail "$data: missing (the held-out experiments come from there)"

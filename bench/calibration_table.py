@@ -13,21 +13,23 @@ truth/u [T, n]. Row t = 0 (the initial condition, which every sample matches exa
 left out of every number. With X the sound samples (m of them), mean and std over them
 (std with 1/(m - 1)) and y the truth, over all remaining grid values (t, x):
   rel L2     ||mean - y|| / ||y||
-  cov50/90/95  fraction of y inside [q25, q75], [q5, q95], [q2.5, q97.5] (inclusive), q the
-             empirical quantiles of X per grid value (numpy.quantile, linear)
+  cov50/90/95  fraction of y inside the p = 0.5 / 0.9 / 0.95 prediction bands
+             mean -+ t_{m-1}((1 + p)/2) sqrt(1 + 1/m) std (inclusive; the band bhpm writes
+             as statistics/band_lower, band_upper for p = 0.95: src/util/student_t.h)
   err/spread RMSE(mean - y) / RMS(std): about 1 when the band is as wide as the errors,
              above 1 too narrow (overconfident), below 1 too wide
   CRPS       mean of E|X - y| - 1/2 E|X - X'|, the fair (unbiased) ensemble estimator:
              E|X - X'| = sum_{i,j} |X_i - X_j| / (m (m - 1))
-  diverged   samples with samples/diverged == 1
-  rejected   the file's root attribute `rejected` (ill-posed samples), else 0
+  diverged   samples with samples/diverged == 1 (the sound samples have neither flag)
+  rejected   samples with samples/rejected == 1 (ill-posed along the initial condition)
+  outside    the file's attribute `outside_coverage`: fraction of the path (x, t) where the
+             root's posterior variance exceeds a tenth of its prior variance ("-" without it)
   seconds    wall time of the prediction from FOLDER/timings.csv (experiment,seconds,
              exit_code), "-" without it
 A prediction that failed (non-zero exit_code in timings.csv) has a row saying so.
-Small ensembles fall short of the nominal levels even when calibrated: with y exchangeable
-with the m samples, these bands cover about p (m - 1)/(m + 1) (exact for uniform X; m = 4:
-0.30 / 0.54 / 0.57) and err/spread about sqrt(1 + 1/m); the summary prints this reference
-for the median m. When FOLDER/function-metrics.json exists (`bhpm evaluate
+A calibrated ensemble (y exchangeable with m Gaussian samples) has these coverages p and
+err/spread about sqrt(1 + 1/m); the summary prints this reference for the median m. (The
+empirical quantiles of m samples would cover only about p (m - 1)/(m + 1).) When FOLDER/function-metrics.json exists (`bhpm evaluate
 --function-only`), its rmse, mean_nlpd and coverage are printed as the root's function-only
 calibration (no sigma_f^2).
 Standard library, numpy and h5py only.
@@ -69,7 +71,8 @@ def text_attribute(value):
 
 
 def read_prediction(path):
-    """Sound samples [m, T-1, n], truth [T-1, n], diverged and rejected counts."""
+    """Sound samples [m, T-1, n], truth [T-1, n], diverged and rejected counts, the
+    fraction of the path outside the data's coverage (NaN when the file has none)."""
     try:
         f = h5py.File(path, "r")
     except OSError as error:
@@ -86,11 +89,17 @@ def read_prediction(path):
         u = f["samples/u"][()]
         diverged = f["samples/diverged"][()].astype(np.int64)
         truth = f["truth/u"][()]
-        rejected = int(f.attrs.get("rejected", 0))
-    if u.ndim != 3 or truth.shape != u.shape[1:] or diverged.shape != u.shape[:1]:
+        rejected = (f["samples/rejected"][()].astype(np.int64) if "samples/rejected" in f
+                    else np.zeros_like(diverged))
+        outside = float(f.attrs.get("outside_coverage", math.nan))
+    if u.ndim != 3 or truth.shape != u.shape[1:] or diverged.shape != u.shape[:1] \
+            or rejected.shape != diverged.shape:
         raise InputError(f"{path}: shapes samples/u {u.shape}, samples/diverged "
-                         f"{diverged.shape}, truth/u {truth.shape} do not fit")
-    return u[diverged == 0, 1:], truth[1:], int(np.sum(diverged == 1)), rejected
+                         f"{diverged.shape}, samples/rejected {rejected.shape}, truth/u "
+                         f"{truth.shape} do not fit")
+    sound = (diverged == 0) & (rejected == 0)
+    return (u[sound, 1:], truth[1:], int(np.sum(diverged == 1)), int(np.sum(rejected == 1)),
+            outside)
 
 
 def fair_crps(sound, truth):
@@ -105,11 +114,36 @@ def fair_crps(sound, truth):
     return float(np.mean(first - pair_sum / (2 * m * (m - 1))))
 
 
+def student_t_quantile(p, nu):
+    """The p-quantile (p >= 0.5) of Student's t with nu degrees of freedom: bisection on
+    the CDF by Simpson's rule, as src/util/student_t.cpp."""
+    log_norm = math.lgamma((nu + 1) / 2) - math.lgamma(nu / 2) - 0.5 * math.log(nu * math.pi)
+
+    def cdf(x):
+        t = np.linspace(0.0, x, 4001)
+        f = np.exp(log_norm - 0.5 * (nu + 1) * np.log1p(t * t / nu))
+        w = np.ones(4001)
+        w[1:-1:2], w[2:-1:2] = 4.0, 2.0
+        return 0.5 + float(np.sum(w * f)) * (x / 4000) / 3
+
+    low, high = 0.0, 1.0
+    while cdf(high) < p and high < 1e3:
+        high *= 2
+    while high - low > 1e-10 * max(1.0, high):
+        middle = (low + high) / 2
+        low, high = (middle, high) if cdf(middle) < p else (low, middle)
+    return (low + high) / 2
+
+
 def coverages(sound, truth):
-    levels = sorted({q for band in BANDS.values() for q in band})
-    quantiles = dict(zip(levels, np.quantile(sound, levels, axis=0, method="linear")))
-    return {name: float(np.mean((truth >= quantiles[lo]) & (truth <= quantiles[hi])))
-            for name, (lo, hi) in BANDS.items()}
+    m = sound.shape[0]
+    mean, std = sound.mean(axis=0), sound.std(axis=0, ddof=1)
+    result = {}
+    for name, (lo, hi) in BANDS.items():
+        p = hi - lo
+        half = student_t_quantile((1 + p) / 2, m - 1) * math.sqrt(1 + 1 / m) * std
+        result[name] = float(np.mean((truth >= mean - half) & (truth <= mean + half)))
+    return result
 
 
 def scores(sound, truth):
@@ -166,7 +200,7 @@ def calibrated_reference(m):
         return {"sound_samples": m, "coverage": {k: math.nan for k in BANDS},
                 "error_spread_ratio": math.nan}
     return {"sound_samples": m,
-            "coverage": {k: (hi - lo) * (m - 1) / (m + 1) for k, (lo, hi) in BANDS.items()},
+            "coverage": {k: hi - lo for k, (lo, hi) in BANDS.items()},
             "error_spread_ratio": math.sqrt(1 + 1 / m)}
 
 
@@ -192,15 +226,15 @@ def number(value, digits=3):
 
 def print_table(rows, failed):
     header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "err/spread", "CRPS",
-              "diverged", "rejected", "seconds")
-    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>8} {:>8}"
+              "diverged", "rejected", "outside", "seconds")
+    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>8} {:>7} {:>8}"
     lines = []
     for r in rows:
         c = r["coverage"]
         lines.append((r["experiment"], line.format(
             r["experiment"], number(r["relative_l2"]), number(c["0.5"]), number(c["0.9"]),
             number(c["0.95"]), number(r["error_spread_ratio"]), number(r["crps"]),
-            r["diverged"], r["rejected"], number(r["seconds"], 4))))
+            r["diverged"], r["rejected"], number(r["outside"], 2), number(r["seconds"], 4))))
     for f in failed:
         lines.append((f["experiment"], f"{f['experiment']:>10} prediction failed "
                       f"(exit {f['exit_code']}) after {number(f['seconds'], 4)} s"))
@@ -277,11 +311,12 @@ def calibrate(folder):
         raise InputError(f"{folder}: no prediction-test-*.h5 files{note}")
     rows = []
     for experiment, path in files:
-        sound, truth, diverged, rejected = read_prediction(path)
+        sound, truth, diverged, rejected, outside = read_prediction(path)
         seconds = timings[experiment][0] if experiment in timings else None
         rows.append({"experiment": experiment, "file": os.path.basename(path),
                      "sound_samples": sound.shape[0], **scores(sound, truth),
-                     "diverged": diverged, "rejected": rejected, "seconds": seconds})
+                     "diverged": diverged, "rejected": rejected, "outside": outside,
+                     "seconds": seconds})
     return rows, failed
 
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/calibrate_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
 #include "cli/predict_command.h"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_fit_leaves(app);
   bhpm::cli::setup_train(app);
   bhpm::cli::setup_evaluate(app);
+  bhpm::cli::setup_calibrate(app);
   bhpm::cli::setup_predict(app);
   bhpm::cli::setup_refinement_study(app);
   bhpm::cli::setup_run(app);

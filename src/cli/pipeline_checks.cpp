@@ -59,10 +59,9 @@ void require_stage_inputs(const config::RunConfig& config, const config::RunLayo
   const std::string joint = run.joint_checkpoint();
   // stage -> (the stages that produce its inputs, the inputs)
   const std::multimap<std::string, std::pair<std::string, std::string>> inputs = {
-      {"train", {"simulate", run.data()}},
-      {"evaluate", {"simulate", run.data()}},
-      {"evaluate", {"train", joint}},
-      {"predict", {"simulate", run.data()}},
+      {"train", {"simulate", run.data()}}, {"calibrate", {"simulate", run.data()}},
+      {"calibrate", {"train", joint}},     {"evaluate", {"simulate", run.data()}},
+      {"evaluate", {"train", joint}},      {"predict", {"simulate", run.data()}},
       {"predict", {"train", joint}}};
   for (const auto& [stage, input] : inputs) {
     const auto& [producer, path] = input;

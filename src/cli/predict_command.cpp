@@ -78,35 +78,32 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
     throw std::invalid_argument("--ic-from: " + reference.file + ":/" + reference.set + " holds " +
                                 std::to_string(count) + " experiments, experiment " +
                                 std::to_string(reference.experiment) + " was asked for");
-  const std::int64_t n = set.x.size(0), times = set.t.size(0);
-  const double spacing = (set.x[1] - set.x[0]).item<double>();
-  const double x_min = set.x[0].item<double>();
-  pde::SolveOptions solve = config.simulate.solve;
-  solve.t_end = set.t[times - 1].item<double>();
-  solve.output_dt = (set.t[1] - set.t[0]).item<double>();
-  const at::Tensor truth = set.u[reference.experiment];
-  return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(),
-           solve},
-          truth,
-          text};
+  ExperimentProblem stored = experiment_problem(config, set, reference.experiment);
+  return {std::move(stored.problem), stored.truth, text};
 }
 
 Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config) {
-  Problem problem = options.initial_condition.empty()
-                        ? problem_from_experiment(config, options.initial_from)
-                        : problem_from_expression(config, options.initial_condition);
-  if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
-  return problem;
+  if (!options.initial_condition.empty()) {
+    Problem problem = problem_from_expression(config, options.initial_condition);
+    if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
+    return problem;
+  }
+  return problem_from_experiment(config, options.initial_from);
 }
 
 void print_summary(const solve::Prediction& prediction, const solve::EnsembleStatistics& statistics,
                    const std::optional<solve::TruthComparison>& comparison) {
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
-  std::printf("samples: %lld, diverged: %lld\n", static_cast<long long>(ensemble.u.size(0)),
-              static_cast<long long>(ensemble.diverged_count()));
+  std::printf("samples: %lld, diverged: %lld, rejected as ill-posed: %lld\n",
+              static_cast<long long>(ensemble.u.size(0)),
+              static_cast<long long>(ensemble.diverged_count()),
+              static_cast<long long>(ensemble.rejected_count()));
   for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
     if (!ensemble.failures[s].empty())
-      std::printf("  sample %zu diverged: %s\n", s, ensemble.failures[s].c_str());
+      std::printf("  sample %zu %s: %s\n", s,
+                  ensemble.rejected.defined() && ensemble.rejected[s].item<bool>() ? "rejected"
+                                                                                   : "diverged",
+                  ensemble.failures[s].c_str());
   if (!prediction.refinement.empty()) {
     std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0;
     for (const solve::RefinedSample& member : prediction.refinement) {
@@ -126,6 +123,17 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
         "against the true solution: relative L2 error of the mean %.4g, RMSE %.4g, "
         "inside the 95%% band %.1f%%\n",
         comparison->relative_l2, comparison->rmse, 100.0 * comparison->band_coverage);
+}
+
+/// The warning a user must see when the prediction leaves the data (above 1 % of its path).
+void print_coverage_warning(double outside) {
+  if (outside <= 0.01) return;
+  std::fprintf(
+      stderr,
+      "warning: %.1f%% of the prediction's path (x, t) lies outside the data's coverage "
+      "(posterior variance of f above a tenth of its prior variance): there the band rests "
+      "on the prior, not on the data\n",
+      100.0 * outside);
 }
 
 }  // namespace
@@ -184,10 +192,8 @@ int run_predict(const PredictCommandOptions& options) {
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const Problem problem = make_problem(options, config);
-  solve::PredictorOptions predictor = config.predict.options;
+  const solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
   const double prior_variance = root->kernel()->prior_variance().item<double>();
-  predictor.refinement.tolerance = config.predict.relative_tolerance * prior_variance;
-  solve::validate(predictor);
   use_threads(0);
 
   const auto progress = [&options](const std::string& line) {
@@ -196,9 +202,10 @@ int run_predict(const PredictCommandOptions& options) {
   const solve::Prediction prediction =
       solve::predict_ensemble(*root, problem.problem, predictor, progress);
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
-  if (ensemble.diverged_count() == ensemble.u.size(0))
-    throw std::runtime_error("predict: every one of the " + std::to_string(ensemble.u.size(0)) +
-                             " samples diverged (sample 0: " + ensemble.failures[0] + ")");
+  if (ensemble.left_out().all().item<bool>())
+    throw std::runtime_error(
+        "predict: every one of the " + std::to_string(ensemble.u.size(0)) +
+        " samples diverged or was rejected (sample 0: " + ensemble.failures[0] + ")");
   const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
   std::optional<solve::TruthComparison> comparison;
   if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
@@ -209,13 +216,16 @@ int run_predict(const PredictCommandOptions& options) {
   record.u0 = problem.problem.u0;
   record.operator_std =
       solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
+  const double outside = solve::fraction_outside_coverage(record.operator_std, prior_variance);
   record.truth = problem.truth;
   record.comparison = comparison;
   record.attributes = {{"run_dir", options.run_dir},     {"initial_condition", problem.description},
                        {"sampler", predictor.sampler},   {"solver", predictor.solver},
                        {"config", config.resolved_toml}, {"created_by", "bhpm " BHPM_VERSION}};
+  record.outside_coverage = outside;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison);
+  print_coverage_warning(outside);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/calibrate_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/pipeline_checks.h"
 #include "cli/predict_command.h"
@@ -21,6 +22,7 @@
 #include "config/run_config.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
+#include "solve/discrepancy_calibration.h"
 
 namespace bhpm::cli {
 
@@ -73,6 +75,19 @@ void train_stage(const Pipeline& p) {
   require_success(run_train(train), "train");
 }
 
+void calibrate_stage(const Pipeline& p) {
+  const std::string output = p.run.discrepancy();
+  if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
+      config::stored_differences(output, solve::read_discrepancy_file(output).config,
+                                 p.config.resolved_toml, config::prediction_sections())
+          .empty())
+    return announce("calibrate: up to date (" + output + ")");
+  announce("calibrate: model discrepancy on the training experiments -> " + output);
+  require_success(run_calibrate({p.run.dir, p.run.data(), p.options.config_path,
+                                 p.options.overrides, p.options.quiet}),
+                  "calibrate");
+}
+
 void evaluate_stage(const Pipeline& p) {
   const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
   if (config::up_to_date(p.run.held_out_metrics(), inputs) &&
@@ -90,7 +105,9 @@ void evaluate_stage(const Pipeline& p) {
 void predict_stage(const Pipeline& p) {
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
-    if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
+    std::vector<std::string> inputs = {p.run.data(), p.run.root()};
+    if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
+    if (config::up_to_date(output, inputs) &&
         config::stored_differences(output, config::stored_hdf5_config(output),
                                    p.config.resolved_toml, config::prediction_sections())
             .empty()) {
@@ -137,8 +154,9 @@ void report_stage(const Pipeline& p) {
 
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
-      {"simulate", simulate_stage}, {"train", train_stage},           {"evaluate", evaluate_stage},
-      {"predict", predict_stage},   {"refinement", refinement_stage}, {"report", report_stage}};
+      {"simulate", simulate_stage}, {"train", train_stage},     {"calibrate", calibrate_stage},
+      {"evaluate", evaluate_stage}, {"predict", predict_stage}, {"refinement", refinement_stage},
+      {"report", report_stage}};
   return runners;
 }
 

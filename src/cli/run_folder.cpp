@@ -1,11 +1,13 @@
 #include "cli/run_folder.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
 #include "config/run_layout.h"
 #include "io/checkpoint.h"
 #include "model/root_gp.h"
+#include "solve/discrepancy_calibration.h"
 
 namespace bhpm::cli {
 
@@ -34,6 +36,47 @@ TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::s
           config_path.empty() ? config::read_run_config_text(checkpoint.string("config", path),
                                                              path + ":config", run_dir, overrides)
                               : config::read_run_config(config_path, overrides)};
+}
+
+namespace {
+
+double discrepancy_variance(const config::PredictConfig& predict, const std::string& run_dir) {
+  if (predict.discrepancy == "fixed") return predict.options.discrepancy_variance;
+  if (predict.discrepancy == "none") return 0.0;
+  const std::string path = config::RunLayout{run_dir}.discrepancy();
+  if (std::filesystem::exists(path)) return solve::read_discrepancy_file(path).variance;
+  std::fprintf(stderr,
+               "warning: %s is missing (run `bhpm calibrate %s`): the samples carry no model "
+               "discrepancy and the band only the root's posterior, too narrow where the "
+               "leaves' errors bias f\n",
+               path.c_str(), run_dir.c_str());
+  return 0.0;
+}
+
+}  // namespace
+
+solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir) {
+  solve::PredictorOptions options = run.config.predict.options;
+  const double prior_variance = run.root->kernel()->prior_variance().item<double>();
+  options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
+  options.discrepancy_variance = discrepancy_variance(run.config.predict, run_dir);
+  solve::validate(options);
+  return options;
+}
+
+ExperimentProblem experiment_problem(const config::RunConfig& config, const pde::ExperimentSet& set,
+                                     std::int64_t experiment) {
+  const std::int64_t n = set.x.size(0), times = set.t.size(0);
+  const double spacing = (set.x[1] - set.x[0]).item<double>();
+  const double x_min = set.x[0].item<double>();
+  pde::SolveOptions solve = config.simulate.solve;
+  solve.t_end = set.t[times - 1].item<double>();
+  solve.output_dt = (set.t[1] - set.t[0]).item<double>();
+  if (config.predict.dt > 0.0) solve.stepper.dt = config.predict.dt;
+  const at::Tensor truth = set.u[experiment];
+  return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(),
+           solve},
+          truth};
 }
 
 }  // namespace bhpm::cli

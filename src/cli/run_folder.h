@@ -2,11 +2,14 @@
 /// What the commands after `bhpm train` read from a run folder: the trained root and the
 /// configuration that trained it (stored in RUN_DIR/joint.ckpt).
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "config/run_config.h"
 #include "gp/sparse_variational_gp.h"
+#include "pde/experiment_set.h"
+#include "solve/predictor.h"
 
 namespace bhpm::cli {
 
@@ -24,5 +27,21 @@ struct TrainedRun {
 };
 TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
                             const std::string& config_path = "");
+
+/// The predictor's options for a trained run: the [predict] section with Algorithm 1's
+/// tolerance = relative_tolerance x s^2 (s^2 the root kernel's prior variance) and the
+/// model-discrepancy variance tau^2 of predict.discrepancy: "fixed" its value, "none" 0,
+/// "calibrated" RUN_DIR/discrepancy.json (`bhpm calibrate`), or 0 with a warning on
+/// stderr when the run has none.
+solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir);
+
+/// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the
+/// run's solver settings (predict.dt > 0 replaces the time step); `truth` its solution.
+struct ExperimentProblem {
+  solve::PredictionProblem problem;
+  at::Tensor truth;  ///< [T, n]
+};
+ExperimentProblem experiment_problem(const config::RunConfig& config, const pde::ExperimentSet& set,
+                                     std::int64_t experiment);
 
 }  // namespace bhpm::cli

@@ -8,7 +8,7 @@
 namespace bhpm::config {
 
 const std::vector<std::string>& pipeline_stages() {
-  static const std::vector<std::string> stages = {"simulate", "train",      "evaluate",
+  static const std::vector<std::string> stages = {"simulate", "train",      "calibrate", "evaluate",
                                                   "predict",  "refinement", "report"};
   return stages;
 }
@@ -43,7 +43,8 @@ PipelineConfig read_pipeline_config(ConfigReader& reader) {
   PipelineConfig config;
   ConfigSection section = reader.section("run");
   config.stages = ordered_stages(
-      section, section.strings("stages", {"simulate", "train", "evaluate", "predict", "report"}));
+      section, section.strings(
+                   "stages", {"simulate", "train", "calibrate", "evaluate", "predict", "report"}));
   config.predict_experiments = section.integers("predict_experiments", {0});
   std::set<std::int64_t> seen;
   for (const std::int64_t e : config.predict_experiments) {

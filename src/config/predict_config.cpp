@@ -14,6 +14,11 @@ void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refi
   refinement.descent_steps = section.integer_at_least("descent_steps", refinement.descent_steps, 0);
 }
 
+const std::vector<std::string>& discrepancy_sources() {
+  static const std::vector<std::string> sources = {"calibrated", "fixed", "none"};
+  return sources;
+}
+
 PredictConfig read_predict_config(ConfigReader& reader) {
   PredictConfig config;
   ConfigSection section = reader.section("predict");
@@ -25,6 +30,18 @@ PredictConfig read_predict_config(ConfigReader& reader) {
       section.positive_number("relative_tolerance", config.relative_tolerance);
   read_algorithm1_keys(section, o.refinement);
   o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
+  config.discrepancy = section.one_of("discrepancy", config.discrepancy, discrepancy_sources());
+  o.discrepancy_variance = section.number("discrepancy_variance", o.discrepancy_variance);
+  section.require(std::isfinite(o.discrepancy_variance) && o.discrepancy_variance >= 0.0,
+                  "discrepancy_variance", "must be >= 0",
+                  util::format_significant(o.discrepancy_variance, 10));
+  if (config.discrepancy != "fixed") o.discrepancy_variance = 0.0;
+  config.calibration_samples =
+      section.integer_at_least("calibration_samples", config.calibration_samples, 2);
+  o.max_amplification = section.number("max_amplification", o.max_amplification);
+  section.require(std::isfinite(o.max_amplification) && o.max_amplification > 1.0,
+                  "max_amplification", "must be > 1",
+                  util::format_significant(o.max_amplification, 10));
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
                   "must be >= 0 (0: the data's time step)",

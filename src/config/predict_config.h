@@ -12,8 +12,18 @@
 ///   descent_steps = 50          Adam steps on the new conditioning inputs per round
 ///   features = 1024             random Fourier features of a pathwise sample
 ///   dt = 0                      spectral time step; 0: the data's [solver] dt
+///   discrepancy = "calibrated"  model-discrepancy variance tau^2 of the samples:
+///                               "calibrated" (RUN_DIR/discrepancy.json, `bhpm calibrate`),
+///                               "fixed" (discrepancy_variance) or "none" (0)
+///   discrepancy_variance = 0    tau^2 for discrepancy = "fixed" (>= 0)
+///   calibration_samples = 8     samples per training experiment in `bhpm calibrate` (>= 2)
+///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
+///                               resolved wave more than this over the horizon are rejected
 ///   pinn_iterations = 50000, pinn_collocation_points = 4096, pinn_boundary_points = 256,
 ///   pinn_initial_points = 256, pinn_learning_rate = 1e-3, pinn_final_learning_rate = 1e-4
+
+#include <string>
+#include <vector>
 
 #include "config/config_reader.h"
 #include "solve/predictor.h"
@@ -24,7 +34,13 @@ struct PredictConfig {
   solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
   double relative_tolerance = 1e-4;
   double dt = 0.0;  ///< 0: the simulation's time step
+  /// Where tau^2 (options.discrepancy_variance) comes from: one of discrepancy_sources().
+  std::string discrepancy = "calibrated";
+  std::int64_t calibration_samples = 8;  ///< per training experiment in `bhpm calibrate`
 };
+
+/// "calibrated", "fixed", "none".
+const std::vector<std::string>& discrepancy_sources();
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.
 PredictConfig read_predict_config(ConfigReader& reader);

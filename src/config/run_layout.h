@@ -34,6 +34,8 @@ struct RunLayout {
   /// Every existing dir/prediction*.h5 (bhpm run's and bhpm predict's), sorted by name.
   std::vector<std::string> predictions() const;
   std::string refinement() const { return file("refinement.h5"); }
+  /// The model-discrepancy variance calibrated on the training experiments (`bhpm calibrate`).
+  std::string discrepancy() const { return file("discrepancy.json"); }
   std::string report() const { return file("report"); }
   std::string log() const { return file("run.log"); }  ///< a sweep member's output
   /// The training phases' checkpoints (model/bhpm_training.h).

@@ -50,7 +50,7 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
     util::Rng rng(
         util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
     weights.push_back(util::normal_tensor(rng, {f}));
-    whitened.push_back(gp.draw_whitened(rng));
+    whitened.push_back(gp.draw_whitened(rng, options.discrepancy_ratio));
   }
   weights_ = at::stack(weights);                               // [S, F]
   const at::Tensor data_part = at::linalg_solve_triangular(    // K_zz^{-1} (u_s - mu(Z))

@@ -142,17 +142,24 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
   return {mean, at::mm(factor, factor.t())};
 }
 
-at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng) const {
+at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng, double discrepancy_ratio) const {
+  if (!std::isfinite(discrepancy_ratio) || discrepancy_ratio < 0.0)
+    throw std::invalid_argument("sparse GP: discrepancy ratio must be finite and >= 0 (got " +
+                                std::to_string(discrepancy_ratio) + ")");
   const at::NoGradGuard no_grad;
-  return variational_mean_ +
-         at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
+  at::Tensor v = variational_mean_ +
+                 at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
+  if (discrepancy_ratio > 0.0)
+    v = v + std::sqrt(discrepancy_ratio) * util::normal_tensor(rng, {inducing_points()});
+  return v;
 }
 
-at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const {
+at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng,
+                                                          double discrepancy_ratio) const {
   const at::NoGradGuard no_grad;
   const at::Tensor k_zz = kernel_->matrix(inducing_inputs_, inducing_inputs_);
   const at::Tensor l_zz = robust_cholesky(k_zz, "K_zz (sparse GP inducing inputs)").lower;
-  return mean_->forward(inducing_inputs_) + at::mv(l_zz, draw_whitened(rng));
+  return mean_->forward(inducing_inputs_) + at::mv(l_zz, draw_whitened(rng, discrepancy_ratio));
 }
 
 void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mean,

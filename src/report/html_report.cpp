@@ -69,10 +69,13 @@ std::string prediction_row(const PredictionSummary& summary) {
   return "<tr>" + cell(summary.file, false) + cell(summary.initial_condition, false) +
          cell(summary.sampler + " / " + summary.solver, false) +
          cell(util::format_number(summary.samples)) + cell(util::format_number(summary.diverged)) +
+         cell(util::format_number(summary.rejected)) +
+         cell(util::format_percent(summary.outside_coverage)) +
          cell(util::format_number(summary.relative_l2)) + cell(util::format_number(summary.rmse)) +
          cell(util::format_percent(summary.coverage95)) +
          cell(util::format_number(summary.rms_std)) +
-         cell(util::format_number(summary.rmse_over_rms_std)) + "</tr>\n";
+         cell(util::format_number(summary.rmse_over_rms_std)) +
+         cell(util::format_number(summary.crps)) + "</tr>\n";
 }
 
 std::string prediction_table(const std::vector<PredictionSummary>& predictions) {
@@ -84,15 +87,20 @@ std::string prediction_table(const std::vector<PredictionSummary>& predictions) 
   html +=
       "<table>\n<tr><th class=\"text\">file</th><th class=\"text\">initial condition</th>"
       "<th class=\"text\">sampler / solver</th><th>samples</th><th>diverged</th>"
+      "<th>rejected as ill-posed</th><th>path outside the data's coverage</th>"
       "<th>relative L2 of the mean</th><th>RMSE of the mean</th><th>truth inside the 95 % band</th>"
-      "<th>RMS ensemble std</th><th>RMSE / RMS std</th></tr>\n";
+      "<th>RMS ensemble std</th><th>RMSE / RMS std</th><th>CRPS</th></tr>\n";
   for (const auto& summary : predictions) html += prediction_row(summary);
   return html +
          "</table>\n<p class=\"note\">The errors are those of the ensemble mean against the "
          "stored true solution (n/a without one), over every grid point and output time. "
          "RMSE / RMS std is a calibration check: about 1 when the ensemble's spread matches "
          "the error of its mean, above 1 when the band is too narrow (overconfident), below 1 "
-         "when it is too wide.</p>\n";
+         "when it is too wide. CRPS (continuous ranked probability score, fair estimator) "
+         "rewards a sharp ensemble that holds the truth; lower is better. Rejected samples were "
+         "ill-posed along the initial condition and left out; the path outside the data's "
+         "coverage is where the root's posterior variance exceeds a tenth of its prior "
+         "variance.</p>\n";
 }
 
 std::string figures_section(const std::vector<Figure>& figures) {

@@ -20,7 +20,7 @@ std::vector<double> at_time(const std::vector<double>& field, std::size_t i, std
   return {first, first + static_cast<std::ptrdiff_t>(n)};
 }
 
-/// Columns x, mean, p2_5, p97_5 [, truth] at output time i.
+/// Columns x, mean, band lower, band upper [, truth] at output time i.
 Columns profile_columns(const PredictionFile& prediction, std::size_t i) {
   const std::size_t n = prediction.x.size();
   Columns columns = {prediction.x, at_time(prediction.mean, i, n), at_time(prediction.lower, i, n),
@@ -80,8 +80,9 @@ Figure draw_profiles(FigureWriter& writer, const PredictionFile& prediction,
   commands += "unset multiplot\n";
   return {writer.draw(prediction.stem, {1200, rows * 420 + 60}, commands),
           file + ": predicted solutions",
-          "The mean of the solutions under the sampled operators (blue line) and the band holding "
-          "95 % of them (shaded), against the true solution where " +
+          "The mean of the solutions under the sampled operators (blue line) and the 95 % "
+          "prediction band for the truth (shaded: mean +- t sqrt(1 + 1/m) std over the m sound "
+          "samples), against the true solution where " +
               file +
               " stores one (dashed), at four output times. Look whether the truth stays inside the "
               "band: a truth outside a narrow band means an overconfident operator posterior (the "

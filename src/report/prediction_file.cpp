@@ -46,11 +46,15 @@ PredictionFile read_prediction_file(const std::string& path) {
   };
   prediction.mean = field("statistics/mean");
   prediction.std = field("statistics/std");
-  prediction.lower = field("statistics/p2_5");
-  prediction.upper = field("statistics/p97_5");
+  // The prediction band; files made before it existed have the empirical quantiles only.
+  const bool band = file.has("statistics/band_lower");
+  prediction.lower = field(band ? "statistics/band_lower" : "statistics/p2_5");
+  prediction.upper = field(band ? "statistics/band_upper" : "statistics/p97_5");
   prediction.operator_std = field("operator_std");
   prediction.samples = number_or_nan(file, "samples");
   prediction.diverged = number_or_nan(file, "diverged");
+  prediction.rejected = file.has_attribute("rejected") ? number_or_nan(file, "rejected") : 0.0;
+  prediction.outside_coverage = number_or_nan(file, "outside_coverage");
   prediction.relative_l2 = prediction.rmse = prediction.coverage95 = std::nan("");
   read_truth(file, times, n, prediction);
   prediction.initial_condition = string_or_empty(file, "initial_condition");
@@ -68,6 +72,8 @@ PredictionSummary summarize_prediction(const PredictionFile& prediction) {
   summary.solver = prediction.solver;
   summary.samples = prediction.samples;
   summary.diverged = prediction.diverged;
+  summary.rejected = prediction.rejected;
+  summary.outside_coverage = prediction.outside_coverage;
   summary.relative_l2 = prediction.relative_l2;
   summary.rmse = prediction.rmse;
   summary.coverage95 = prediction.coverage95;

@@ -2,6 +2,7 @@
 /// A prediction file (format bhpm-ensemble, written by `bhpm predict`; docs/run-folder.md)
 /// as the report reads it, and the numbers of its row in the report's table.
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,14 @@ struct PredictionFile {
   std::string path;
   std::string stem;  ///< file name without ".h5", e.g. "prediction-test-0"
   std::vector<double> x, t;
-  std::vector<double> mean, std, lower, upper;  ///< statistics/mean, std, p2_5, p97_5
-  std::vector<double> operator_std;             ///< the root's posterior std along the mean
-  std::vector<double> truth;                    ///< truth/u; empty when the file has none
-  double samples = 0, diverged = 0;             ///< S and how many blew up
-  double relative_l2, rmse, coverage95;         ///< truth attributes; NaN without a truth
+  /// statistics/mean, std and the 95 % band (band_lower, band_upper; p2_5, p97_5 in older files)
+  std::vector<double> mean, std, lower, upper;
+  std::vector<double> operator_std;      ///< the root's posterior std along the mean
+  std::vector<double> truth;             ///< truth/u; empty when the file has none
+  double samples = 0, diverged = 0;      ///< S and how many blew up
+  double rejected = 0;                   ///< how many were ill-posed (0 in older files)
+  double outside_coverage;               ///< attribute; NaN in older files
+  double relative_l2, rmse, coverage95;  ///< truth attributes; NaN without a truth
   std::string initial_condition, sampler, solver, config;
 };
 
@@ -33,10 +37,12 @@ PredictionFile read_prediction_file(const std::string& path);
 struct PredictionSummary {
   std::string file;  ///< file name, e.g. "prediction-test-0.h5"
   std::string initial_condition, sampler, solver;
-  double samples = 0, diverged = 0;
+  double samples = 0, diverged = 0, rejected = 0;
+  double outside_coverage;               ///< fraction of the path outside the data's coverage
   double relative_l2, rmse, coverage95;  ///< NaN without a truth
   double rms_std;                        ///< sqrt(mean over (t, x) of std^2)
   double rmse_over_rms_std;              ///< NaN without a truth
+  double crps = std::nan("");  ///< fair CRPS (report/calibration_figure.h); NaN without a truth
 };
 PredictionSummary summarize_prediction(const PredictionFile& prediction);
 

@@ -37,11 +37,14 @@ json prediction_json(const PredictionSummary& summary) {
           {"solver", summary.solver},
           {"samples", count(summary.samples)},
           {"diverged", count(summary.diverged)},
+          {"rejected", count(summary.rejected)},
+          {"outside_coverage", summary.outside_coverage},
           {"relative_l2", summary.relative_l2},
           {"rmse", summary.rmse},
           {"coverage95", summary.coverage95},
           {"rms_std", summary.rms_std},
-          {"rmse_over_rms_std", summary.rmse_over_rms_std}};
+          {"rmse_over_rms_std", summary.rmse_over_rms_std},
+          {"crps", summary.crps}};
 }
 
 }  // namespace

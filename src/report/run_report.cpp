@@ -5,6 +5,7 @@
 
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
+#include "report/calibration_figure.h"
 #include "report/dataset_figure.h"
 #include "report/html_report.h"
 #include "report/input_file.h"
@@ -64,9 +65,16 @@ void add_predictions(FigureWriter& writer, const ReportOptions& options, ReportC
     content.page.omitted.push_back("prediction figures: no " +
                                    run_layout(options).file("prediction*.h5") +
                                    " (run `bhpm predict`)");
+  std::vector<PredictionCalibration> calibrations;
   for (const auto& path : files) {
     const PredictionFile prediction = read_prediction_file(path);
-    content.page.metrics.predictions.push_back(summarize_prediction(prediction));
+    PredictionSummary summary = summarize_prediction(prediction);
+    PredictionCalibration calibration = prediction_calibration(path);
+    if (!calibration.stem.empty()) {
+      summary.crps = calibration.crps;
+      calibrations.push_back(std::move(calibration));
+    }
+    content.page.metrics.predictions.push_back(std::move(summary));
     if (!has_statistics(prediction)) {
       content.page.omitted.push_back(prediction.stem + ".png, " + prediction.stem +
                                      "-std.png: every sample diverged (no statistics to draw)");
@@ -75,6 +83,12 @@ void add_predictions(FigureWriter& writer, const ReportOptions& options, ReportC
     for (Figure& figure : draw_prediction_figures(writer, prediction))
       content.page.figures.push_back(std::move(figure));
   }
+  if (calibrations.empty())
+    content.page.omitted.push_back(
+        "reliability.png: no prediction with a stored truth and two sound samples (predict with "
+        "--ic-from)");
+  else
+    content.page.figures.push_back(draw_calibration_figure(writer, calibrations));
 }
 
 void add_figures(FigureWriter& writer, const ReportOptions& options, ReportContent& content) {

@@ -20,6 +20,12 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
                    {"sample,t,x", "u", "solution under each operator sample"});
   io::write_tensor(group, "diverged", ensemble.diverged.to(at::kLong),
                    {"sample", "1", "1: the solve blew up; left out of /statistics"});
+  if (ensemble.rejected.defined())
+    io::write_tensor(group, "rejected", ensemble.rejected.to(at::kLong),
+                     {"sample", "1", "1: ill-posed along u0, not used; left out of /statistics"});
+  if (ensemble.growth.defined())
+    io::write_tensor(group, "growth", ensemble.growth,
+                     {"sample", "1", "e-folds of the fastest resolved wave in the linearisation"});
   std::string failures;
   for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
     if (!ensemble.failures[s].empty())
@@ -52,6 +58,10 @@ void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatist
   io::write_tensor(group, "p2_5", statistics.lower, {"t,x", "u", "2.5 % quantile"});
   io::write_tensor(group, "p50", statistics.median, {"t,x", "u", "median"});
   io::write_tensor(group, "p97_5", statistics.upper, {"t,x", "u", "97.5 % quantile"});
+  io::write_tensor(group, "band_lower", statistics.band_lower,
+                   {"t,x", "u", "95 % prediction band: mean - t_{m-1}(0.975) sqrt(1 + 1/m) std"});
+  io::write_tensor(group, "band_upper", statistics.band_upper,
+                   {"t,x", "u", "95 % prediction band: mean + t_{m-1}(0.975) sqrt(1 + 1/m) std"});
 }
 
 }  // namespace
@@ -66,6 +76,9 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
     for (const auto& [name, value] : record.attributes) file.set_attribute(name, value);
     file.set_attribute("samples", ensemble.u.size(0));
     file.set_attribute("diverged", ensemble.diverged_count());
+    file.set_attribute("rejected", ensemble.rejected_count());
+    file.set_attribute("discrepancy_variance", record.prediction->discrepancy_variance);
+    file.set_attribute("outside_coverage", record.outside_coverage);
     io::write_tensor(file, "x", ensemble.x, {"x", "length", "output grid points"});
     io::write_tensor(file, "t", ensemble.t, {"t", "time", "output times"});
     io::write_tensor(file, "u0", record.u0, {"x", "u", "initial condition"});

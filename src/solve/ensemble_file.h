@@ -4,19 +4,27 @@
 ///
 ///   /                 format = "bhpm-ensemble", format_version = 1, plus the string
 ///                     attributes given (run_dir, initial_condition, sampler, solver,
-///                     config, created_by, ...), samples, diverged
+///                     config, created_by, ...), samples, diverged, rejected,
+///                     discrepancy_variance (tau^2 of the samples' discrepancy term, 0: none)
+///                     outside_coverage (fraction of (x, t) where the root's posterior
+///                     variance exceeds a tenth of its prior variance; solve/predictor.h)
 ///   /x [n], /t [T], /u0 [n]
 ///   /samples/u [S, T, n]              every member; NaN from a diverged member's failure on
 ///   /samples/diverged [S] int64       1 for a member left out of the statistics
-///   /samples/failures                 attribute: one line "sample s: why" per diverged member
-///   /samples/conditioning_points [S], /samples/expected_variance [S] (final L_c),
-///   /samples/converged [S]            (sampler "conditioned" only)
-///   /statistics/{mean, std, p2_5, p50, p97_5} [T, n], attribute members
+///   /samples/rejected [S] int64       1 for a member rejected as ill-posed (not averaged in)
+///   /samples/growth [S]               e-folds of the fastest resolved wave
+///   (solve/well_posedness.h) /samples/failures                 attribute: one line "sample s: why"
+///   per member left out /samples/conditioning_points [S], /samples/expected_variance [S] (final
+///   L_c), /samples/converged [S]            (sampler "conditioned" only) /statistics/{mean, std,
+///   p2_5, p50, p97_5, band_lower, band_upper} [T, n], attribute
+///                                     members (band_*: the 95 % prediction band)
 ///   /operator_std [T, n]              sqrt(var q(f(v))) along the ensemble mean
-///   /truth/u [T, n], attributes relative_l2, rmse, coverage95   (when the truth is known)
+///   /truth/u [T, n], attributes relative_l2, rmse, coverage95 (inside the band)
+///                                     (when the truth is known)
 
 #include <ATen/core/Tensor.h>
 
+#include <cmath>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +42,7 @@ struct EnsembleRecord {
   at::Tensor truth;         ///< [T, n] or undefined
   std::optional<solve::TruthComparison> comparison;
   std::map<std::string, std::string> attributes;  ///< root string attributes
+  double outside_coverage = NAN;  ///< solve::fraction_outside_coverage along the mean
 };
 
 /// Writes the record to `path` atomically (temporary file, then rename).

@@ -8,4 +8,14 @@ std::int64_t EnsembleSolution::diverged_count() const {
   return diverged.defined() ? diverged.sum().item<std::int64_t>() : 0;
 }
 
+std::int64_t EnsembleSolution::rejected_count() const {
+  return rejected.defined() ? rejected.sum().item<std::int64_t>() : 0;
+}
+
+at::Tensor EnsembleSolution::left_out() const {
+  at::Tensor out = diverged.defined() ? diverged.clone() : at::zeros({u.size(0)}, at::kBool);
+  if (rejected.defined()) out |= rejected;
+  return out;
+}
+
 }  // namespace bhpm::solve

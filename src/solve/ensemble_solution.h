@@ -15,11 +15,21 @@ struct EnsembleSolution {
   at::Tensor t;         ///< [T] output times
   at::Tensor u;         ///< [S, T, n] double; a diverged member's rows are NaN from its failure on
   at::Tensor diverged;  ///< [S] bool: member s failed (blow-up, NaN) and must not be averaged in
-  /// Per member: why it failed (e.g. "max|u| = 3e4 at t = 2.35"), "" for a sound member.
+  /// Per member: why it failed (e.g. "max|u| = 3e4 at t = 2.35") or was rejected, "" for a
+  /// sound member.
   std::vector<std::string> failures;
+  /// [S] bool or undefined: member s was ill-posed along the initial condition
+  /// (solve/well_posedness.h) and is left out of the statistics; its rows are NaN.
+  at::Tensor rejected;
+  /// [S] or undefined: e-folds of the fastest resolved wave in member s's linearisation.
+  at::Tensor growth;
 
   /// Number of diverged members.
   std::int64_t diverged_count() const;
+  /// Number of rejected members.
+  std::int64_t rejected_count() const;
+  /// [S] bool: diverged or rejected, the members the statistics leave out.
+  at::Tensor left_out() const;
 };
 
 }  // namespace bhpm::solve

@@ -7,15 +7,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/student_t.h"
+
 namespace bhpm::solve {
 
 EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
-  const at::Tensor sound =
-      ensemble.diverged.defined() ? ~ensemble.diverged : at::ones({ensemble.u.size(0)}, at::kBool);
-  const at::Tensor members = ensemble.u.index({sound});  // [S', T, n]
+  const at::Tensor members = ensemble.u.index({~ensemble.left_out()});  // [S', T, n]
   if (members.size(0) == 0)
     throw std::runtime_error("ensemble statistics: every one of the " +
-                             std::to_string(ensemble.u.size(0)) + " members diverged");
+                             std::to_string(ensemble.u.size(0)) +
+                             " members diverged or was rejected");
   EnsembleStatistics statistics;
   statistics.members = members.size(0);
   statistics.mean = members.mean(0);
@@ -26,7 +27,16 @@ EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
   statistics.lower = quantiles[0];
   statistics.median = quantiles[1];
   statistics.upper = quantiles[2];
+  const double factor = prediction_band_factor(statistics.members, 0.95);
+  statistics.band_lower = statistics.mean - factor * statistics.standard_deviation;
+  statistics.band_upper = statistics.mean + factor * statistics.standard_deviation;
   return statistics;
+}
+
+double prediction_band_factor(std::int64_t members, double p) {
+  if (members < 2) return 0.0;
+  const auto m = static_cast<double>(members);
+  return util::student_t_quantile(0.5 * (1.0 + p), m - 1.0) * std::sqrt(1.0 + 1.0 / m);
 }
 
 TruthComparison compare_with_truth(const EnsembleStatistics& statistics, const at::Tensor& truth) {
@@ -40,7 +50,7 @@ TruthComparison compare_with_truth(const EnsembleStatistics& statistics, const a
   TruthComparison comparison;
   comparison.relative_l2 = (error.norm() / truth.norm()).item<double>();
   comparison.rmse = error.square().mean().sqrt().item<double>();
-  comparison.band_coverage = ((truth >= statistics.lower) & (truth <= statistics.upper))
+  comparison.band_coverage = ((truth >= statistics.band_lower) & (truth <= statistics.band_upper))
                                  .to(at::kDouble)
                                  .mean()
                                  .item<double>();

@@ -108,7 +108,7 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
   validate(options);
   std::vector<RefinedSample> members;
   for (gp::ConditionedGp& start : starts)
-    members.push_back({std::move(start), {}, {}, {}, false, ""});
+    members.push_back({std::move(start), {}, {}, {}, false, "", false, NAN});
   std::vector<std::size_t> active(members.size());
   for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
 
@@ -123,8 +123,10 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
       RefinedSample& member = members[active[i]];
       const auto row = static_cast<std::int64_t>(i);
       member.solution = solved.u[row];
-      if (solved.diverged[row].item<bool>()) {
+      if (solved.growth.defined()) member.growth = solved.growth[row].item<double>();
+      if (solved.left_out()[row].item<bool>()) {
         member.failure = solved.failures[i];
+        member.rejected = solved.rejected.defined() && solved.rejected[row].item<bool>();
         continue;
       }
       const std::int64_t size = member.operator_sample.size();

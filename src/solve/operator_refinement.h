@@ -17,6 +17,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -53,7 +54,9 @@ struct RefinedSample {
   at::Tensor inputs;                    ///< [P, D]: the push-forward points of the last L_c
   std::vector<RefinementRound> rounds;  ///< every L_c computed, in order
   bool converged = false;               ///< L_c < tolerance within max_rounds
-  std::string failure;                  ///< why the solve under this sample blew up; "" if not
+  std::string failure;                  ///< why the sample blew up or was rejected; "" if not
+  bool rejected = false;                ///< ill-posed along the initial condition, not solved
+  double growth = NAN;                  ///< e-folds of its fastest resolved wave (last solve)
 };
 
 /// Solves the IBVP under each member's conditioned mean, all in one batch: u [S', T, n]

@@ -11,6 +11,7 @@
 
 #include "gp/conditioned_gp.h"
 #include "solve/spectral_ensemble.h"
+#include "solve/well_posedness.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
 #include "util/random.h"
@@ -18,6 +19,11 @@
 namespace bhpm::solve {
 
 namespace {
+
+/// tau^2 / s^2: the model-discrepancy variance in units of the kernel's prior variance.
+double discrepancy_ratio(const gp::SparseVariationalGpImpl& root, const PredictorOptions& options) {
+  return options.discrepancy_variance / root.kernel()->prior_variance().item<double>();
+}
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 
@@ -49,6 +55,7 @@ Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const Predi
                             const PredictionProgress&) {
   gp::PathwiseOptions pathwise = options.pathwise;
   pathwise.seed = options.seed;
+  pathwise.discrepancy_ratio = discrepancy_ratio(root, options);
   return {solve(std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise)), {}};
 }
 
@@ -59,7 +66,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   for (std::int64_t s = 0; s < options.samples; ++s) {
     util::Rng rng(
         util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
-    starts.push_back(gp::condition_on_inducing_draw(root, rng));
+    starts.push_back(gp::condition_on_inducing_draw(root, rng, discrepancy_ratio(root, options)));
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
@@ -78,16 +85,54 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   std::vector<at::Tensor> solutions;
   EnsembleSolution& ensemble = prediction.ensemble;
   ensemble.diverged = at::zeros({options.samples}, at::kBool);
+  ensemble.rejected = at::zeros({options.samples}, at::kBool);
+  ensemble.growth = at::full({options.samples}, NAN, at::kDouble);
   for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
     const RefinedSample& member = prediction.refinement[s];
+    const auto row = static_cast<std::int64_t>(s);
     solutions.push_back(member.solution);
     ensemble.failures.push_back(member.failure);
-    if (!member.failure.empty()) ensemble.diverged[static_cast<std::int64_t>(s)] = true;
+    ensemble.growth[row] = member.growth;
+    if (member.rejected)
+      ensemble.rejected[row] = true;
+    else if (!member.failure.empty())
+      ensemble.diverged[row] = true;
   }
   ensemble.x = problem.grid.x();
   ensemble.t = pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
   return prediction;
+}
+
+/// `solve` that first checks every sample's linearisation along u0 (solve/well_posedness.h)
+/// and marks the ill-posed ones rejected: their rows NaN, the reason in failures, never
+/// averaged in. The batch is solved whole (members are independent); a rejected member
+/// that also blew up counts as rejected.
+Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
+                                 const PredictorOptions& options) {
+  WellPosednessOptions check;
+  check.t_end = problem.solve.t_end;
+  check.dealias = problem.solve.stepper.dealias;
+  check.amplification_limit = options.max_amplification;
+  validate(check);
+  return [solve = std::move(solve), &problem,
+          check](std::shared_ptr<const gp::FunctionSamples> samples) {
+    const WellPosedness posedness = check_well_posedness(*samples, problem.grid, problem.u0, check);
+    EnsembleSolution solved = solve(samples);
+    solved.growth = posedness.growth;
+    solved.rejected = posedness.ill_posed;
+    for (std::int64_t i = 0; i < samples->count(); ++i) {
+      if (!posedness.ill_posed[i].item<bool>()) continue;
+      solved.u[i].fill_(NAN);
+      solved.diverged[i] = false;
+      solved.failures[static_cast<std::size_t>(i)] =
+          "ill-posed: its linearisation about u0 grows the fastest resolved wave by " +
+          util::format_significant(posedness.growth[i].item<double>(), 3) +
+          " e-folds over the horizon (limit " +
+          util::format_significant(posedness.limit_e_folds, 3) + ")";
+    }
+    return solved;
+  };
 }
 
 using SolverFactory = Solver (*)(const PredictionProblem&, const PredictorOptions&,
@@ -120,6 +165,12 @@ void validate(const PredictorOptions& options) {
   gp::validate(options.pathwise);
   validate(options.refinement);
   validate(options.pinn);
+  if (!std::isfinite(options.discrepancy_variance) || options.discrepancy_variance < 0.0)
+    throw std::invalid_argument("predict: discrepancy_variance must be >= 0 (got " +
+                                util::format_significant(options.discrepancy_variance, 6) + ")");
+  if (!std::isfinite(options.max_amplification) || options.max_amplification <= 1.0)
+    throw std::invalid_argument("predict: max_amplification must be > 1 (got " +
+                                util::format_significant(options.max_amplification, 6) + ")");
 }
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
@@ -133,7 +184,11 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   const SolverFactory make_solver =
       util::find_listed(solver_table(), options.solver, "predict", "solver");
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
-  return sample(root, problem, options, make_solver(problem, options, progress), progress);
+  const Solver solve =
+      with_well_posedness_check(make_solver(problem, options, progress), problem, options);
+  Prediction prediction = sample(root, problem, options, solve, progress);
+  prediction.discrepancy_variance = options.discrepancy_variance;
+  return prediction;
 }
 
 const std::vector<std::string>& sampler_names() {
@@ -151,6 +206,11 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
   const at::NoGradGuard no_grad;
   const at::Tensor v = spectral_root_inputs(grid, u, root.kernel()->dimensions());
   return root.marginals(v).variance.sqrt().view(u.sizes());
+}
+
+double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance) {
+  const at::Tensor inside = operator_std.square() <= 0.1 * prior_variance;  // false for NaN
+  return 1.0 - inside.to(at::kDouble).mean().item<double>();
 }
 
 }  // namespace bhpm::solve

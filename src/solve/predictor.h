@@ -35,7 +35,15 @@ struct PredictorOptions {
   gp::PathwiseOptions pathwise;         ///< features (seed: taken from `seed`)
   RefinementOptions refinement;         ///< tolerance in units of f^2 (seed: from `seed`)
   PinnOptions pinn;                     ///< (seed: from `seed`)
-  std::uint64_t seed = 0;               ///< drives every draw
+  /// tau^2 >= 0: the model-discrepancy variance that widens every sample's draw of the
+  /// inducing outputs (gp/sparse_variational_gp.h, draw_whitened; docs/numerics.md, "Model
+  /// discrepancy"); 0: none. `bhpm calibrate` fits it on the training experiments.
+  double discrepancy_variance = 0.0;
+  /// Largest growth factor of the fastest resolved wave over the horizon, relative to the
+  /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
+  /// as ill-posed (solve/well_posedness.h).
+  double max_amplification = 10.0;
+  std::uint64_t seed = 0;  ///< drives every draw
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
@@ -57,6 +65,7 @@ struct PredictionProblem {
 struct Prediction {
   EnsembleSolution ensemble;
   std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
+  double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
 };
 
 /// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").
@@ -72,5 +81,12 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
 /// likelihood noise): large where the solution visits inputs the data did not cover.
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
                                        const pde::PeriodicGrid& grid, const at::Tensor& u);
+
+/// Where the data leave the operator open along a solution: the fraction of its grid
+/// points (x, t) at which the root's posterior variance var q(f(v)) = operator_std^2
+/// [T, n] exceeds a tenth of the kernel's prior variance s^2, i.e. the data have removed
+/// less than 90 % of the prior's uncertainty about f there and the band rests largely on
+/// the prior (docs/numerics.md, "Coverage of the data"). NaN entries count as outside.
+double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance);
 
 }  // namespace bhpm::solve

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -35,22 +36,43 @@ std::string SampledOperatorTerm::describe() const {
   return text.str();
 }
 
-std::vector<double> average_jacobian(const gp::FunctionSamples& samples, const at::Tensor& v) {
+namespace {
+
+/// df_s/dv [S, P, D] at v [S, P, D] by autograd; undefined when the samples do not depend on v.
+at::Tensor jacobian(const gp::FunctionSamples& samples, const at::Tensor& v) {
   const at::AutoGradMode grad(true);
   const at::Tensor inputs = v.detach().clone().set_requires_grad(true);
   const at::Tensor values = samples.evaluate(inputs);
-  const at::Tensor gradient =
-      torch::autograd::grad({values.sum()}, {inputs}, {}, false, false, true)[0];
+  return torch::autograd::grad({values.sum()}, {inputs}, {}, false, false, true)[0];
+}
+
+/// Mean of the finite entries of `gradient` [S, P, D] over `dims` (0 where none is finite).
+at::Tensor finite_mean(const at::Tensor& gradient, at::IntArrayRef dims) {
+  const at::Tensor finite = at::isfinite(gradient);
+  return at::where(finite, gradient, at::zeros_like(gradient)).sum(dims) /
+         finite.sum(dims).clamp_min(1);
+}
+
+}  // namespace
+
+std::vector<double> average_jacobian(const gp::FunctionSamples& samples, const at::Tensor& v) {
+  const at::Tensor gradient = jacobian(samples, v);
   std::vector<double> linear(static_cast<std::size_t>(v.size(2)), 0.0);
   if (!gradient.defined()) return linear;  // the samples do not depend on v
   // A member whose Jacobian is not finite (a broken sample) must not spoil the others' L.
-  const at::Tensor finite = at::isfinite(gradient);
-  const at::Tensor mean =
-      at::where(finite, gradient, at::zeros_like(gradient)).sum(at::IntArrayRef{0, 1}) /
-      finite.sum(at::IntArrayRef{0, 1}).clamp_min(1);
+  const at::Tensor mean = finite_mean(gradient, {0, 1});
   for (std::size_t m = 0; m < linear.size(); ++m)
     linear[m] = mean[static_cast<std::int64_t>(m)].item<double>();
   return linear;
+}
+
+at::Tensor member_jacobians(const gp::FunctionSamples& samples, const at::Tensor& v) {
+  const at::Tensor gradient = jacobian(samples, v);
+  if (!gradient.defined()) return at::zeros({v.size(0), v.size(2)}, v.options());
+  const at::Tensor finite = at::isfinite(gradient);
+  const at::Tensor mean = finite_mean(gradient, {1});
+  // A member with no finite entry has no linearisation: NaN marks it.
+  return at::where(finite.any(1), mean, at::full_like(mean, NAN));
 }
 
 }  // namespace bhpm::solve

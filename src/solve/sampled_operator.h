@@ -43,4 +43,8 @@ class SampledOperatorTerm final : public pde::NonlinearTerm {
 /// left out), D values.
 std::vector<double> average_jacobian(const gp::FunctionSamples& samples, const at::Tensor& v);
 
+/// c_s = mean over p of df_s/dv at v [S, P, D] per member (non-finite entries left out;
+/// NaN for a member without a finite one): [S, D].
+at::Tensor member_jacobians(const gp::FunctionSamples& samples, const at::Tensor& v);
+
 }  // namespace bhpm::solve

@@ -39,7 +39,7 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   options.drop_diverged = true;
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
-  return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures};
+  return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures, {}, {}};
 }
 
 }  // namespace bhpm::solve

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bhpm predict on a small trained run (heat_run.sh): ensembles from an expression and from a stored test
 # experiment (compared with its truth), both samplers, both solvers, the file read back
-# with h5py, and refusals of bad input before any work (an expression that does not parse,
-# an untrained folder, S <= 0, a tolerance <= 0, an unknown solver, a missing experiment).
+# with h5py, `bhpm calibrate` and the model discrepancy it gives the samples, and refusals
+# of bad input before any work (an expression that does not parse, an untrained folder,
+# S <= 0, a tolerance <= 0, an unknown solver, a missing experiment, bad [predict] keys,
+# calibrate without a trained root or with fewer than 2 samples).
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -14,6 +16,14 @@ check "predict from an expression exits 0" $?
 check "predict writes RUN_DIR/prediction.h5 and a summary" $?
 grep -q "conditioning points per sample" "$work/out"
 check "the default sampler is Algorithm 1" $?
+grep -q "discrepancy.json is missing" "$work/out"
+check "without bhpm calibrate, predict warns that the band carries no model discrepancy" $?
+
+"$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 -q \
+  > "$work/out" 2>&1
+check "calibrate the model discrepancy on the training experiments" $?
+grep -q "model discrepancy: tau^2 = " "$work/out" && [ -f "$work/run/discrepancy.json" ]
+check "calibrate prints tau^2 and writes RUN_DIR/discrepancy.json" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise -o "$work/test1.h5" \
   > "$work/out" 2>&1
@@ -27,10 +37,18 @@ check "predict compares with the true solution" $?
   -o "$work/pinn.h5" > "$work/out" 2>&1
 check "predict with the PINN solver" $?
 
-"$python" - "$work/test1.h5" "$work/pinn.h5" <<'PY'
-import h5py, math, sys
+"$python" - "$work/test1.h5" "$work/pinn.h5" "$work/run/discrepancy.json" <<'PY'
+import h5py, json, math, sys
 import numpy as np
 f = h5py.File(sys.argv[1], "r")
+calibration = json.load(open(sys.argv[3]))
+assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >= 0
+assert len(calibration["training_experiments"]) == 2
+assert f.attrs["discrepancy_variance"] == calibration["variance"]
+assert f["samples/rejected"][()].sum() == f.attrs["rejected"]
+assert np.all(np.isfinite(f["samples/growth"][()]))
+assert 0 <= f.attrs["outside_coverage"] <= 1
+assert np.all(f["statistics/band_lower"][()] <= f["statistics/band_upper"][()])
 assert f.attrs["format"] == "bhpm-ensemble"
 assert f.attrs["sampler"] == "pathwise" and f.attrs["solver"] == "spectral"
 assert f["samples/u"].shape == (4, 11, 32), f["samples/u"].shape
@@ -63,6 +81,17 @@ expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic 
 expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(x)" --solver euler -o "$work/refused.h5"
 expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" --ic-from "$work/data.h5:7" -o "$work/refused.h5"
 expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
+expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(x)" \
+  --set predict.max_amplification=1 -o "$work/refused.h5"
+expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(x)" \
+  --set predict.discrepancy=guess -o "$work/refused.h5"
+
+"$bhpm" calibrate "$work/empty" > "$work/out" 2> "$work/err"
+[ $? -ne 0 ] && grep -q "no trained model" "$work/err" && [ ! -f "$work/empty/discrepancy.json" ]
+check "calibrate refuses a folder without a trained root" $?
+"$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 1 > "$work/out" 2> "$work/err"
+[ $? -ne 0 ] && grep -q "predict.calibration_samples" "$work/err"
+check "calibrate refuses fewer than 2 samples" $?
 
 echo "passed $passed, failed $failed"
 [ "$failed" -eq 0 ]

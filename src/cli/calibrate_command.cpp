@@ -1,0 +1,102 @@
+#include "cli/calibrate_command.h"
+
+#include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/process_setup.h"
+#include "cli/run_folder.h"
+#include "config/run_layout.h"
+#include "io/atomic_file.h"
+#include "pde/dataset_file.h"
+#include "solve/discrepancy_calibration.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+pde::ExperimentSet training_set(const std::string& data) {
+  if (!std::filesystem::exists(data))
+    throw std::invalid_argument("calibrate: " + data + " is missing (the training experiments)");
+  return pde::read_experiment_set(data, "train");
+}
+
+std::vector<solve::CalibrationExperiment> training_experiments(const config::RunConfig& config,
+                                                               const pde::ExperimentSet& set) {
+  std::vector<solve::CalibrationExperiment> experiments;
+  for (std::int64_t e = 0; e < set.u.size(0); ++e)
+    experiments.push_back(
+        {experiment_problem(config, set, e).problem, set.sample_index[e], set.sample_u[e]});
+  return experiments;
+}
+
+void print_calibration(const solve::DiscrepancyCalibration& calibration) {
+  for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
+    const solve::ExperimentSpread& spread = calibration.experiments[e];
+    std::printf(
+        "training experiment %zu: RMSE of the mean %.3g, RMS spread %.3g without and %.3g with "
+        "tau_0 (%lld points)\n",
+        e, std::sqrt(spread.squared_error), std::sqrt(spread.variance_without),
+        std::sqrt(spread.variance_with), static_cast<long long>(spread.points));
+  }
+  std::printf("model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g)\n",
+              calibration.variance, std::sqrt(calibration.variance),
+              calibration.reference_variance);
+}
+
+}  // namespace
+
+void setup_calibrate(CLI::App& app) {
+  auto options = std::make_shared<CalibrateCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "calibrate",
+      "Fit the operator samples' model-discrepancy variance on the training experiments");
+  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--data", options->data_path,
+                      "Dataset whose training experiments calibrate (default RUN_DIR/data.h5)");
+  command->add_option_function<std::string>(
+      "--samples",
+      [options](const std::string& value) {
+        options->overrides.push_back("predict.calibration_samples=" + value);
+      },
+      "Samples per training experiment and setting (>= 2)");
+  command->add_option("--set", options->overrides,
+                      "Override a setting, e.g. --set predict.sampler=pathwise");
+  command->add_flag("-q,--quiet", options->quiet, "Print only the result");
+  command->callback([options] { throw CLI::RuntimeError(run_calibrate(*options)); });
+}
+
+int run_calibrate(const CalibrateCommandOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const config::RunLayout layout{options.run_dir};
+  io::require_output_folder(layout.discrepancy());
+  TrainedRun run = load_trained_run(options.run_dir, options.overrides, options.config_path);
+  for (at::Tensor& parameter : run.root->parameters()) parameter.requires_grad_(false);
+  run.config.predict.discrepancy = "none";  // the calibration sets tau itself
+  solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
+  predictor.samples = run.config.predict.calibration_samples;
+  const pde::ExperimentSet set =
+      training_set(options.data_path.empty() ? layout.data() : options.data_path);
+  use_threads(0);
+  const auto progress = [&options](const std::string& line) {
+    if (!options.quiet) std::printf("%s\n", line.c_str());
+  };
+  const solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
+      *run.root, training_experiments(run.config, set), predictor, set.noise * set.noise, progress);
+  solve::write_discrepancy_file(layout.discrepancy(), calibration, run.config.resolved_toml);
+  print_calibration(calibration);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("wrote %s (%.1f s)\n", layout.discrepancy().c_str(), seconds);
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,34 @@
+#pragma once
+/// `bhpm calibrate RUN_DIR [--data DATA.h5] [--samples S] [--set key=value] [-q]`
+///
+/// Fits the model-discrepancy variance tau^2 of the operator samples on the run's
+/// training experiments (solve/discrepancy_calibration.h; docs/numerics.md, "Model
+/// discrepancy"): each training experiment is predicted from its own initial condition
+/// with S samples (predict.calibration_samples) without and with the reference
+/// tau_0^2 = sigma_f^2, and tau^2 is chosen so that the ensembles' spread matches their
+/// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5).
+/// Held-out experiments are never read. Writes
+/// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
+/// "calibrated").
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace bhpm::cli {
+
+struct CalibrateCommandOptions {
+  std::string run_dir;
+  std::string data_path;               ///< "" = RUN_DIR/data.h5
+  std::string config_path;             ///< "" = the configuration stored in RUN_DIR/joint.ckpt
+  std::vector<std::string> overrides;  ///< "section.key=value"
+  bool quiet = false;
+};
+
+void setup_calibrate(CLI::App& app);
+int run_calibrate(const CalibrateCommandOptions& options);
+
+}  // namespace bhpm::cli

@@ -1,0 +1,145 @@
+#include "solve/discrepancy_calibration.h"
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "io/atomic_file.h"
+#include "solve/ensemble_statistics.h"
+#include "util/number_format.h"
+
+namespace bhpm::solve {
+
+namespace {
+
+constexpr const char* kFormat = "bhpm-discrepancy";
+constexpr std::int64_t kFormatVersion = 1;
+
+/// Sound members' values at the experiment's measured points with t > 0: [S', P'].
+at::Tensor values_at_measurements(const Prediction& prediction,
+                                  const CalibrationExperiment& experiment, std::int64_t e) {
+  const EnsembleSolution& ensemble = prediction.ensemble;
+  const at::Tensor sound = ensemble.u.index({~ensemble.left_out()});  // [S', T, n]
+  if (sound.size(0) < 2)
+    throw std::runtime_error("discrepancy calibration: training experiment " + std::to_string(e) +
+                             " has " + std::to_string(sound.size(0)) +
+                             " sound samples, at least 2 are needed for a spread");
+  const std::int64_t n = sound.size(2);
+  const at::Tensor later = experiment.index >= n;  // t_index > 0
+  return sound.reshape({sound.size(0), -1}).index_select(1, experiment.index.index({later}));
+}
+
+ExperimentSpread spread_of(const at::Tensor& without, const at::Tensor& with,
+                           const at::Tensor& measured) {
+  ExperimentSpread spread;
+  spread.points = measured.size(0);
+  spread.squared_error = (without.mean(0) - measured).square().mean().item<double>();
+  spread.variance_without = without.var(0, /*unbiased=*/true).mean().item<double>();
+  spread.variance_with = with.var(0, /*unbiased=*/true).mean().item<double>();
+  return spread;
+}
+
+void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
+  const std::int64_t grid =
+      pde::output_times(experiment.problem.solve).size(0) * experiment.problem.grid.points();
+  const at::Tensor& index = experiment.index;
+  if (!index.defined() || index.dim() != 1 || index.scalar_type() != at::kLong ||
+      !experiment.measured.defined() || experiment.measured.sizes() != index.sizes() ||
+      index.numel() == 0 || index.min().item<std::int64_t>() < 0 ||
+      index.max().item<std::int64_t>() >= grid)
+    throw std::invalid_argument("discrepancy calibration: training experiment " +
+                                std::to_string(e) + ": measurement indices must be int64 in [0, " +
+                                std::to_string(grid) + "), one per measured value");
+}
+
+}  // namespace
+
+DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
+                                             const std::vector<CalibrationExperiment>& experiments,
+                                             PredictorOptions options, double noise_variance,
+                                             const PredictionProgress& progress) {
+  if (experiments.empty())
+    throw std::invalid_argument("discrepancy calibration: no training experiment");
+  if (options.samples < 2)
+    throw std::invalid_argument("discrepancy calibration: samples must be >= 2 (got " +
+                                std::to_string(options.samples) + ")");
+  DiscrepancyCalibration calibration;
+  calibration.reference_variance = root.likelihood()->variance().item<double>();
+  calibration.noise_variance = noise_variance;
+  calibration.samples = options.samples;
+  double error = 0, without = 0, with = 0, points = 0;
+  for (std::size_t e = 0; e < experiments.size(); ++e) {
+    const auto index = static_cast<std::int64_t>(e);
+    require_indices(experiments[e], index);
+    if (progress) progress("training experiment " + std::to_string(e) + ": without and with tau_0");
+    options.discrepancy_variance = 0.0;
+    const Prediction plain = predict_ensemble(root, experiments[e].problem, options);
+    options.discrepancy_variance = calibration.reference_variance;
+    const Prediction widened = predict_ensemble(root, experiments[e].problem, options);
+    const at::Tensor later = experiments[e].index >= experiments[e].problem.grid.points();
+    const ExperimentSpread spread =
+        spread_of(values_at_measurements(plain, experiments[e], index),
+                  values_at_measurements(widened, experiments[e], index),
+                  experiments[e].measured.index({later}));
+    calibration.experiments.push_back(spread);
+    const auto weight = static_cast<double>(spread.points);
+    error += weight * spread.squared_error;
+    without += weight * spread.variance_without;
+    with += weight * spread.variance_with;
+    points += weight;
+  }
+  error /= points, without /= points, with /= points;
+  const double unexplained =
+      error - without / static_cast<double>(options.samples) - noise_variance - without;
+  calibration.variance = (unexplained > 0.0 && with > without)
+                             ? calibration.reference_variance * unexplained / (with - without)
+                             : 0.0;
+  return calibration;
+}
+
+void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
+                            const std::string& config) {
+  nlohmann::ordered_json document;
+  document["format"] = kFormat;
+  document["format_version"] = kFormatVersion;
+  document["variance"] = calibration.variance;
+  document["reference_variance"] = calibration.reference_variance;
+  document["noise_variance"] = calibration.noise_variance;
+  document["samples"] = calibration.samples;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
+    const ExperimentSpread& spread = calibration.experiments[e];
+    rows.push_back({{"experiment", e},
+                    {"points", spread.points},
+                    {"squared_error", spread.squared_error},
+                    {"variance_without", spread.variance_without},
+                    {"variance_with_reference", spread.variance_with}});
+  }
+  document["training_experiments"] = rows;
+  document["config"] = config;
+  io::write_text_atomically(path, document.dump(2) + "\n");
+}
+
+DiscrepancyFile read_discrepancy_file(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error(path + ": cannot be read");
+  const nlohmann::json document = nlohmann::json::parse(file, nullptr, false);
+  if (document.is_discarded() || !document.is_object())
+    throw std::runtime_error(path + ": not a JSON object");
+  if (document.value("format", std::string()) != kFormat)
+    throw std::runtime_error(path + ": format must be \"" + kFormat + "\"");
+  if (document.value("format_version", std::int64_t{0}) > kFormatVersion)
+    throw std::runtime_error(path + ": format_version is newer than " +
+                             std::to_string(kFormatVersion));
+  const auto variance = document.find("variance");
+  if (variance == document.end() || !variance->is_number() ||
+      !std::isfinite(variance->get<double>()) || variance->get<double>() < 0.0)
+    throw std::runtime_error(path + ": \"variance\" must be a number >= 0");
+  return {variance->get<double>(), document.value("config", std::string())};
+}
+
+}  // namespace bhpm::solve

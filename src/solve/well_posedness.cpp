@@ -1,0 +1,53 @@
+#include "solve/well_posedness.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "solve/sampled_operator.h"
+#include "solve/spectral_ensemble.h"
+
+namespace bhpm::solve {
+
+void validate(const WellPosednessOptions& options) {
+  if (!std::isfinite(options.t_end) || options.t_end <= 0.0)
+    throw std::invalid_argument("well-posedness check: t_end must be finite and > 0 (got " +
+                                std::to_string(options.t_end) + ")");
+  if (!std::isfinite(options.amplification_limit) || options.amplification_limit <= 1.0)
+    throw std::invalid_argument(
+        "well-posedness check: amplification_limit must be finite and > 1 (got " +
+        std::to_string(options.amplification_limit) + ")");
+}
+
+at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                         double t_end) {
+  const std::int64_t dimensions = linearisation.size(1);
+  // Re (i k)^m = (-1)^{m/2} k^m for even m, 0 for odd m.
+  at::Tensor real_symbol = at::zeros({dimensions, wavenumbers.size(0)}, wavenumbers.options());
+  for (std::int64_t m = 0; m < dimensions; m += 2)
+    real_symbol[m] = (m % 4 == 0 ? 1.0 : -1.0) * wavenumbers.pow(static_cast<double>(m));
+  const at::Tensor re_lambda = at::mm(linearisation, real_symbol);  // [S, W]
+  const at::Tensor relative =
+      re_lambda.narrow(1, 1, re_lambda.size(1) - 1) - re_lambda.narrow(1, 0, 1);
+  return t_end * std::get<0>(relative.max(1));
+}
+
+WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
+                                   const pde::PeriodicGrid& grid, const at::Tensor& u0,
+                                   const WellPosednessOptions& options) {
+  validate(options);
+  const at::Tensor v = spectral_root_inputs(grid, u0.to(at::kDouble), samples.dimensions());
+  WellPosedness result;
+  result.linearisation =
+      member_jacobians(samples, v.unsqueeze(0).expand({samples.count(), -1, -1}));
+  at::Tensor wavenumbers = grid.wavenumbers();
+  if (options.dealias) wavenumbers = wavenumbers.index({grid.two_thirds_mask() > 0.5});
+  result.growth = symbol_growth(result.linearisation, wavenumbers, options.t_end);
+  result.limit_e_folds = std::log(options.amplification_limit);
+  result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);
+  return result;
+}
+
+}  // namespace bhpm::solve

@@ -1,0 +1,51 @@
+#pragma once
+/// Well-posedness of operator samples along an initial condition (docs/numerics.md,
+/// "Ill-posed samples"). A GP sample of f need not define a well-posed IBVP: where its
+/// derivative with respect to u_xx is negative it diffuses backwards, and a spectral solve
+/// then amplifies the grid's shortest waves until it blows up. The check linearises each
+/// sample about the initial condition with frozen coefficients,
+///   c_{s,m} = mean_x df_s/dv_m (v(u0(x))),  m = 0..K,
+///   lambda_s(k) = sum_m c_{s,m} (i k)^m,  Re lambda_s(k) = sum_{m even} c_{s,m} (-1)^{m/2} k^m,
+/// and measures how many e-folds the fastest resolved wave gains over the mean (k = 0) one
+/// within the horizon,
+///   growth_s = t_end max_{0 < k <= k_max} (Re lambda_s(k) - Re lambda_s(0)),
+/// k_max the largest wavenumber the solver keeps (2/3 of the Nyquist one when dealiasing).
+/// Sample s is ill-posed when growth_s > ln(amplification_limit). Examples with a known
+/// symbol: heat u_t = nu u_xx has growth -nu k_1^2 t_end < 0 (k_1 the smallest wavenumber)
+/// forwards and nu k_max^2 t_end backwards (nu < 0); KdV u_t = -u u_x - delta u_xxx has a
+/// purely imaginary principal symbol, so its growth is that of any u_xx part alone.
+
+#include <ATen/core/Tensor.h>
+
+#include "gp/function_samples.h"
+#include "pde/periodic_grid.h"
+
+namespace bhpm::solve {
+
+struct WellPosednessOptions {
+  double t_end = 1.0;                 ///< horizon (> 0)
+  bool dealias = true;                ///< the solver keeps only |k| <= 2/3 of the Nyquist k
+  double amplification_limit = 10.0;  ///< largest accepted growth factor exp(growth_s) (> 1)
+};
+
+struct WellPosedness {
+  at::Tensor linearisation;  ///< c [S, D]: each sample's Jacobian averaged over u0's points
+  at::Tensor growth;         ///< [S]: e-folds of the fastest resolved wave over the horizon
+  at::Tensor ill_posed;      ///< [S] bool: growth_s > ln(amplification_limit), or not finite
+  double limit_e_folds = 0;  ///< ln(amplification_limit)
+};
+
+/// Throws std::invalid_argument naming the field, its value and the rule.
+void validate(const WellPosednessOptions& options);
+
+/// The check for every sample along u0 [n] on `grid`.
+WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
+                                   const pde::PeriodicGrid& grid, const at::Tensor& u0,
+                                   const WellPosednessOptions& options);
+
+/// growth [S] of linearisations c [S, D] over the wavenumbers k [W] (k[0] = 0) and horizon
+/// t_end: t_end max_{j > 0} (Re lambda(k_j) - Re lambda(0)).
+at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                         double t_end);
+
+}  // namespace bhpm::solve
