@@ -39,6 +39,11 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
 void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     const solve::ExperimentSpread& spread = calibration.experiments[e];
+    if (spread.points == 0) {
+      std::printf("training experiment %zu: left out (%lld sound samples in both settings)\n", e,
+                  static_cast<long long>(spread.sound_samples));
+      continue;
+    }
     std::printf(
         "training experiment %zu: RMSE of the mean %.3g, RMS spread %.3g without and %.3g with "
         "tau_0 (%lld points)\n",

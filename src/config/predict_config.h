@@ -16,7 +16,7 @@
 ///                               "calibrated" (RUN_DIR/discrepancy.json, `bhpm calibrate`),
 ///                               "fixed" (discrepancy_variance) or "none" (0)
 ///   discrepancy_variance = 0    tau^2 for discrepancy = "fixed" (>= 0)
-///   calibration_samples = 8     samples per training experiment in `bhpm calibrate` (>= 2)
+///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are rejected
 ///   pinn_iterations = 50000, pinn_collocation_points = 4096, pinn_boundary_points = 256,
@@ -36,7 +36,7 @@ struct PredictConfig {
   double dt = 0.0;  ///< 0: the simulation's time step
   /// Where tau^2 (options.discrepancy_variance) comes from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
-  std::int64_t calibration_samples = 8;  ///< per training experiment in `bhpm calibrate`
+  std::int64_t calibration_samples = 6;  ///< per training experiment in `bhpm calibrate`
 };
 
 /// "calibrated", "fixed", "none".

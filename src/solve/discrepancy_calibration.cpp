@@ -20,14 +20,8 @@ constexpr const char* kFormat = "bhpm-discrepancy";
 constexpr std::int64_t kFormatVersion = 1;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
-at::Tensor values_at_measurements(const Prediction& prediction,
-                                  const CalibrationExperiment& experiment, std::int64_t e) {
-  const EnsembleSolution& ensemble = prediction.ensemble;
-  const at::Tensor sound = ensemble.u.index({~ensemble.left_out()});  // [S', T, n]
-  if (sound.size(0) < 2)
-    throw std::runtime_error("discrepancy calibration: training experiment " + std::to_string(e) +
-                             " has " + std::to_string(sound.size(0)) +
-                             " sound samples, at least 2 are needed for a spread");
+at::Tensor values_at_measurements(const at::Tensor& sound,
+                                  const CalibrationExperiment& experiment) {
   const std::int64_t n = sound.size(2);
   const at::Tensor later = experiment.index >= n;  // t_index > 0
   return sound.reshape({sound.size(0), -1}).index_select(1, experiment.index.index({later}));
@@ -80,11 +74,19 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     const Prediction plain = predict_ensemble(root, experiments[e].problem, options);
     options.discrepancy_variance = calibration.reference_variance;
     const Prediction widened = predict_ensemble(root, experiments[e].problem, options);
+    // Both ensembles over the members sound in both, so that they differ by tau alone.
+    const at::Tensor sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
+    ExperimentSpread spread;
+    spread.sound_samples = sound.sum().item<std::int64_t>();
+    if (spread.sound_samples < 2) {  // no spread to compare: left out, and said so
+      calibration.experiments.push_back(spread);
+      continue;
+    }
     const at::Tensor later = experiments[e].index >= experiments[e].problem.grid.points();
-    const ExperimentSpread spread =
-        spread_of(values_at_measurements(plain, experiments[e], index),
-                  values_at_measurements(widened, experiments[e], index),
-                  experiments[e].measured.index({later}));
+    spread = spread_of(values_at_measurements(plain.ensemble.u.index({sound}), experiments[e]),
+                       values_at_measurements(widened.ensemble.u.index({sound}), experiments[e]),
+                       experiments[e].measured.index({later}));
+    spread.sound_samples = sound.sum().item<std::int64_t>();
     calibration.experiments.push_back(spread);
     const auto weight = static_cast<double>(spread.points);
     error += weight * spread.squared_error;
@@ -92,6 +94,10 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     with += weight * spread.variance_with;
     points += weight;
   }
+  if (points == 0)
+    throw std::runtime_error(
+        "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
+        "diverged nor rejected as ill-posed) with and without the reference discrepancy");
   error /= points, without /= points, with /= points;
   const double unexplained =
       error - without / static_cast<double>(options.samples) - noise_variance - without;
@@ -114,6 +120,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     const ExperimentSpread& spread = calibration.experiments[e];
     rows.push_back({{"experiment", e},
+                    {"sound_samples", spread.sound_samples},
                     {"points", spread.points},
                     {"squared_error", spread.squared_error},
                     {"variance_without", spread.variance_without},

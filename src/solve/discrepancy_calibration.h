@@ -37,11 +37,14 @@ struct CalibrationExperiment {
   at::Tensor measured;        ///< [P] measured u there
 };
 
-/// The pooled quantities of step 2 for one experiment (means over its points with t > 0).
+/// The pooled quantities of step 2 for one experiment (means over its points with t > 0),
+/// over the members sound in both ensembles; an experiment with fewer than 2 of them is
+/// left out of the pooling (points = 0).
 struct ExperimentSpread {
-  double squared_error = 0;     ///< mean (m0 - y)^2
-  double variance_without = 0;  ///< mean V0
-  double variance_with = 0;     ///< mean V1
+  std::int64_t sound_samples = 0;  ///< members neither diverged nor rejected in both runs
+  double squared_error = 0;        ///< mean (m0 - y)^2
+  double variance_without = 0;     ///< mean V0
+  double variance_with = 0;        ///< mean V1
   std::int64_t points = 0;
 };
 
@@ -55,7 +58,7 @@ struct DiscrepancyCalibration {
 
 /// Steps 1-3 with `options` (its samples, sampler, solver, seed; its discrepancy_variance
 /// is ignored). Throws std::invalid_argument for no experiment, fewer than 2 samples or
-/// bad indices, std::runtime_error when an ensemble has fewer than 2 sound members.
+/// bad indices, std::runtime_error when no experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
                                              PredictorOptions options, double noise_variance,
