@@ -8,6 +8,10 @@
 /// L_c < delta_c; solve/operator_refinement.h); "pathwise" draws whole functions at once
 /// (gp/pathwise_samples.h), no refinement loop. Solvers: "spectral" (ETDRK4 on the
 /// periodic grid, solve/spectral_ensemble.h) and "pinn" (appendix C, solve/pinn_solver.h).
+/// Every sample carries the model discrepancy tau^2 (PredictorOptions::discrepancy_variance;
+/// docs/numerics.md, "Model discrepancy"), and before each solve every sample's
+/// linearisation about u0 is checked: ill-posed samples are rejected, never averaged in
+/// (solve/well_posedness.h).
 
 #include <ATen/core/Tensor.h>
 
