@@ -9,8 +9,6 @@
 #include <string>
 
 #include "io/atomic_file.h"
-#include "solve/ensemble_statistics.h"
-#include "util/number_format.h"
 
 namespace bhpm::solve {
 
@@ -65,7 +63,8 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.reference_variance = root.likelihood()->variance().item<double>();
   calibration.noise_variance = noise_variance;
   calibration.samples = options.samples;
-  double error = 0, without = 0, with = 0, points = 0;
+  // Point-weighted sums of step 2; `sampling` is V0 / S with each experiment's own sound S.
+  double error = 0, without = 0, with = 0, sampling = 0, points = 0;
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
@@ -92,15 +91,15 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     error += weight * spread.squared_error;
     without += weight * spread.variance_without;
     with += weight * spread.variance_with;
+    sampling += weight * spread.variance_without / static_cast<double>(spread.sound_samples);
     points += weight;
   }
   if (points == 0)
     throw std::runtime_error(
         "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
         "diverged nor rejected as ill-posed) with and without the reference discrepancy");
-  error /= points, without /= points, with /= points;
-  const double unexplained =
-      error - without / static_cast<double>(options.samples) - noise_variance - without;
+  error /= points, without /= points, with /= points, sampling /= points;
+  const double unexplained = error - sampling - noise_variance - without;
   calibration.variance = (unexplained > 0.0 && with > without)
                              ? calibration.reference_variance * unexplained / (with - without)
                              : 0.0;

@@ -12,7 +12,8 @@
 ///   2. at its measured points y_ep (t > 0), with ensemble means m0 and variances V0, V1
 ///      over S samples, pool over e, p:
 ///        E = mean (m0 - y)^2 - V0 / S - epsilon^2   (error of the infinite ensemble's mean,
-///                                                    measurement noise epsilon removed),
+///                                                    measurement noise epsilon removed; S
+///                                                    the experiment's sound samples),
 ///        V0 = mean V0, V1 = mean V1;
 ///   3. the spread grows linearly in tau^2 for small tau (a linear response), so
 ///        tau^2 = tau_0^2 max(0, E - V0) / (V1 - V0)

@@ -34,7 +34,8 @@ std::string error_of(const std::string& text, const std::vector<std::string>& ov
 
 TEST(PipelineConfig, defaults_to_the_whole_job_and_orders_listed_stages) {
   const auto defaults = pipeline("");
-  EXPECT_THAT(defaults.stages, ElementsAre("simulate", "train", "evaluate", "predict", "report"));
+  EXPECT_THAT(defaults.stages,
+              ElementsAre("simulate", "train", "calibrate", "evaluate", "predict", "report"));
   EXPECT_THAT(defaults.predict_experiments, ElementsAre(0));
   const auto listed =
       pipeline("[run]\nstages = [\"evaluate\", \"simulate\"]\npredict_experiments = [2, 0]\n");
