@@ -2,6 +2,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/rbf_kernel.h"
+#include "gp/rbf_quadratic_kernel.h"
 #include "util/name_list.h"
 
 namespace bhpm::gp {
@@ -17,9 +18,18 @@ std::shared_ptr<Kernel> make_rbf(const KernelScales& scales) {
   return kernel;
 }
 
+std::shared_ptr<Kernel> make_rbf_quadratic(const KernelScales& scales) {
+  auto kernel = std::make_shared<RbfQuadraticKernelImpl>(RbfQuadraticKernelOptions{
+      scales.input_scales.size(0), 1.0, scales.prior_variance, scales.prior_variance});
+  kernel->rbf().set_lengthscales(scales.input_scales);
+  kernel->set_polynomial_scales(scales.input_scales);
+  return kernel;
+}
+
 /// The kernels, by name: the one table kernel_names() lists.
 const util::NameTable<KernelFactory>& kernel_table() {
-  static const util::NameTable<KernelFactory> table = {{"rbf", make_rbf}};
+  static const util::NameTable<KernelFactory> table = {{"rbf", make_rbf},
+                                                       {"rbf+quadratic", make_rbf_quadratic}};
   return table;
 }
 

@@ -20,7 +20,9 @@ struct KernelScales {
   double prior_variance = 1.0;  ///< > 0
 };
 
-/// "rbf" (rbf_kernel.h, the paper's ARD squared exponential).
+/// "rbf" (rbf_kernel.h, the paper's ARD squared exponential) and "rbf+quadratic"
+/// (rbf_quadratic_kernel.h: plus Bayesian regression on the monomials of degree <= 2;
+/// the quadratic part starts with its scales a = input_scales and c^2 = prior_variance).
 const std::vector<std::string>& kernel_names();
 
 /// A kernel of the named kind on D = scales.input_scales.size(0) inputs starting from

@@ -10,6 +10,7 @@
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
 #include "gp/rbf_kernel.h"
+#include "gp/rbf_quadratic_kernel.h"
 #include "util/random.h"
 
 namespace bhpm::gp {
@@ -27,9 +28,13 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   if (count < 1)
     throw std::invalid_argument("pathwise samples: count must be >= 1 (got " +
                                 std::to_string(count) + ")");
-  const auto* rbf = dynamic_cast<const RbfKernelImpl*>(kernel_.get());
+  quadratic_ = std::dynamic_pointer_cast<const RbfQuadraticKernelImpl>(kernel_);
+  const auto* rbf =
+      quadratic_ ? &quadratic_->rbf() : dynamic_cast<const RbfKernelImpl*>(kernel_.get());
   if (rbf == nullptr)
-    throw std::invalid_argument("pathwise samples: random Fourier features need the RBF kernel");
+    throw std::invalid_argument(
+        "pathwise samples: random Fourier features need the rbf or rbf+quadratic kernel (got " +
+        kernel_->name() + ")");
   const at::NoGradGuard no_grad;
   inducing_inputs_ = gp.inducing_inputs().detach().clone();
   const std::int64_t d = inducing_inputs_.size(1);
@@ -40,6 +45,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
       util::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
   phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f});
   feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
+  const std::int64_t polynomial_features =
+      quadratic_ ? quadratic_->polynomial_features(inducing_inputs_.slice(0, 0, 1)).size(1) : 0;
 
   // u_s - mu(Z) = L_zz (m + L_S xi_s) in the whitened parametrisation.
   const at::Tensor lower_zz =
@@ -49,7 +56,7 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(
         util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
-    weights.push_back(util::normal_tensor(rng, {f}));
+    weights.push_back(util::normal_tensor(rng, {f + polynomial_features}));
     whitened.push_back(gp.draw_whitened(rng, options.discrepancy_ratio));
   }
   weights_ = at::stack(weights);                               // [S, F]
@@ -61,7 +68,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
 }
 
 at::Tensor PathwiseSamples::features(const at::Tensor& v) const {
-  return feature_scale_ * at::cos(at::addmm(phases_, v, frequencies_));
+  const at::Tensor fourier = feature_scale_ * at::cos(at::addmm(phases_, v, frequencies_));
+  return quadratic_ ? at::cat({fourier, quadratic_->polynomial_features(v)}, 1) : fourier;
 }
 
 at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {

@@ -7,7 +7,9 @@
 /// feature draw of the zero-mean prior (Rahimi and Recht 2007): for the ARD RBF kernel
 ///   phi_j(v) = s sqrt(2 / F) cos(omega_j . v + b_j),  omega_j ~ N(0, diag(1 / l^2)),
 ///   b_j ~ U[0, 2 pi),  j = 1..F,
-/// so phi(v) . phi(v') -> k(v, v') as F grows (error O(F^{-1/2})). Each sample is a
+/// so phi(v) . phi(v') -> k(v, v') as F grows (error O(F^{-1/2})). For the rbf+quadratic
+/// kernel phi(v) also holds the quadratic part's P exact features
+/// (RbfQuadraticKernelImpl::polynomial_features), so w_s ~ N(0, I_{F+P}). Each sample is a
 /// whole function, evaluated in O(F + M) per point, with no conditioning loop; its
 /// distribution matches q(f) up to the feature approximation of the prior.
 ///
@@ -27,6 +29,8 @@
 
 namespace bhpm::gp {
 
+class RbfQuadraticKernelImpl;
+
 struct PathwiseOptions {
   std::int64_t features = 1024;  ///< F (>= 1): random Fourier features of the prior
   std::uint64_t seed = 0;
@@ -40,7 +44,7 @@ void validate(const PathwiseOptions& options);
 
 class PathwiseSamples final : public FunctionSamples {
  public:
-  /// `count` (>= 1) draws from q(f) of `gp`, whose kernel must be an RbfKernelImpl.
+  /// `count` (>= 1) draws from q(f) of `gp`, whose kernel must be rbf or rbf+quadratic.
   /// Throws std::invalid_argument otherwise, CholeskyError when K_zz cannot be factored.
   PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
                   const PathwiseOptions& options);
@@ -48,7 +52,7 @@ class PathwiseSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
   /// f_s(v[s]) [S, P] for v [S, P, D].
   at::Tensor evaluate(const at::Tensor& v) const override;
-  /// phi(v) [N, F] for v [N, D].
+  /// phi(v) [N, F (+ P)] for v [N, D].
   at::Tensor features(const at::Tensor& v) const;
 
  private:
@@ -58,8 +62,10 @@ class PathwiseSamples final : public FunctionSamples {
   at::Tensor frequencies_;      ///< omega [D, F]
   at::Tensor phases_;           ///< b [F]
   double feature_scale_ = 0;    ///< s sqrt(2 / F)
-  at::Tensor weights_;          ///< w [S, F]
-  at::Tensor update_;           ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]
+  /// The kernel when it is rbf+quadratic (its exact quadratic features join phi), else null.
+  std::shared_ptr<const RbfQuadraticKernelImpl> quadratic_;
+  at::Tensor weights_;  ///< w [S, F (+ P)]
+  at::Tensor update_;   ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]
 };
 
 }  // namespace bhpm::gp

@@ -149,9 +149,25 @@ at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng, double discrep
   const at::NoGradGuard no_grad;
   at::Tensor v = variational_mean_ +
                  at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
-  if (discrepancy_ratio > 0.0)
-    v = v + std::sqrt(discrepancy_ratio) * util::normal_tensor(rng, {inducing_points()});
+  if (discrepancy_ratio > 0.0) {
+    at::Tensor eta = util::normal_tensor(rng, {inducing_points()});
+    if (kernel_->has_unbounded_part()) eta = bounded_part_in_whitened_coordinates(eta);
+    v = v + std::sqrt(discrepancy_ratio) * eta;
+  }
   return v;
+}
+
+at::Tensor SparseVariationalGpImpl::bounded_part_in_whitened_coordinates(
+    const at::Tensor& eta) const {
+  const at::Tensor l_zz = robust_cholesky(kernel_->matrix(inducing_inputs_, inducing_inputs_),
+                                          "K_zz (sparse GP inducing inputs)")
+                              .lower;
+  const at::Tensor l_bounded =
+      robust_cholesky(kernel_->bounded_matrix(inducing_inputs_, inducing_inputs_),
+                      "bounded part of K_zz (sparse GP inducing inputs)")
+          .lower;
+  return at::linalg_solve_triangular(l_zz, at::mv(l_bounded, eta).unsqueeze(1), /*upper=*/false)
+      .squeeze(1);
 }
 
 at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng,

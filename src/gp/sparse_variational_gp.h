@@ -92,7 +92,10 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   /// q(u) widened by a model-discrepancy covariance r K_zz = (tau^2 / s^2) K_zz
   /// (discrepancy_ratio r >= 0; docs/numerics.md, "Model discrepancy"). A function
   /// interpolating them, k(v, Z) K_zz^{-1} u, gains the variance r k(v, Z) K_zz^{-1} k(Z, v)
-  /// <= tau^2: tau^2 where the inducing inputs are, fading away from them.
+  /// <= tau^2: tau^2 where the inducing inputs are, fading away from them. For a kernel with
+  /// an unbounded part (Kernel::has_unbounded_part) eta is replaced by L_zz^{-1} L_b eta,
+  /// L_b L_b^T = K_b the bounded part at Z, so the widening is r K_b: of variance tau^2 at
+  /// the inducing inputs, whatever the size of the unbounded (polynomial) part there.
   at::Tensor draw_whitened(util::Rng& rng, double discrepancy_ratio = 0.0) const;
   /// One draw u = mu(Z) + L_zz v [M], v as draw_whitened.
   at::Tensor draw_inducing_outputs(util::Rng& rng, double discrepancy_ratio = 0.0) const;
@@ -112,6 +115,8 @@ class SparseVariationalGpImpl : public torch::nn::Module {
  private:
   /// L_zz^{-1} [M, M] at the current Z and hyperparameters.
   at::Tensor inverse_inducing_factor() const;
+  /// L_zz^{-1} L_b eta [M] for eta [M] (L_b: Cholesky factor of the bounded part of K_zz).
+  at::Tensor bounded_part_in_whitened_coordinates(const at::Tensor& eta) const;
   /// Predictive marginals without the clamp (the ELBO keeps exact gradients).
   MarginalNormal predict(const at::Tensor& x) const;
 

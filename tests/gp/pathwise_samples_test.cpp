@@ -6,6 +6,7 @@
 
 #include "gp/gp_test_problem.h"
 #include "gp/pathwise_samples.h"
+#include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
 
 using namespace bhpm::gp;
@@ -85,4 +86,44 @@ TEST(PathwiseSamples, reject_bad_arguments) {
   EXPECT_THROW(PathwiseSamples(*gp, 2, {0, 0}), std::invalid_argument);
   const PathwiseSamples samples(*gp, 2, {16, 0});
   EXPECT_THROW(samples.evaluate(at::zeros({3, 4, 2}, kReal)), std::invalid_argument);
+}
+
+// The rbf+quadratic kernel: its quadratic part joins the features exactly, so 4000
+// samples match q(f) (dense algebra with the kernel's own matrix) as closely as for the
+// RBF kernel, relative to each entry's scale sqrt(C_ii C_jj); off the data (x = (5, -5))
+// the spread is the quadratic part's, far above s^2.
+TEST(PathwiseSamples, match_the_sparse_gp_posterior_with_the_rbf_quadratic_kernel) {
+  const GpParts parts = make_parts();
+  auto kernel = std::make_shared<RbfQuadraticKernelImpl>(
+      RbfQuadraticKernelOptions{2, 1.0, kSignalVariance, 0.2});
+  kernel->rbf().set_lengthscales(at::tensor({kLengthscales[0], kLengthscales[1]}, kReal));
+  SparseVariationalGp gp(parts.mean.ptr(), kernel, parts.likelihood.ptr(), inputs(8, 21));
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(22);
+  gp->set_variational_distribution(at::normal(0.0, 1.0, {8}, gen, at::kDouble),
+                                   0.5 * at::eye(8, kReal));
+  const at::NoGradGuard no_grad;
+  const std::int64_t count = 4000;
+  const PathwiseSamples samples(*gp, count, {4096, 23});
+  const at::Tensor x = at::cat({inputs(3, 24), at::tensor({5.0, -5.0}, kReal).view({1, 2})});
+  const at::Tensor values = samples.evaluate(x.unsqueeze(0).expand({count, -1, -1}));
+
+  const at::Tensor z = gp->inducing_inputs().detach();
+  const at::Tensor k_zz = kernel->matrix(z, z), k_zx = kernel->matrix(z, x);
+  const at::Tensor a = at::linalg_solve(k_zz, k_zx).t();
+  const at::Tensor factor = at::mm(at::linalg_cholesky(k_zz), gp->variational_cholesky().detach());
+  const at::Tensor mean =
+      dense_mean(x) + at::mv(at::mm(a, at::linalg_cholesky(k_zz)), gp->variational_mean().detach());
+  const at::Tensor covariance =
+      kernel->matrix(x, x) - at::mm(a, k_zx) + at::mm(at::mm(a, at::mm(factor, factor.t())), a.t());
+
+  const at::Tensor standard_error = at::sqrt(covariance.diagonal() / count);
+  EXPECT_TRUE(at::all((values.mean(0) - mean).abs() < 5.0 * standard_error).item<bool>());
+  const at::Tensor centred = values - values.mean(0);
+  const at::Tensor sample_covariance =
+      at::mm(centred.t(), centred) / static_cast<double>(count - 1);
+  const at::Tensor scale = at::outer(covariance.diagonal().sqrt(), covariance.diagonal().sqrt());
+  EXPECT_LT(((sample_covariance - covariance) / scale).abs().max().item<double>(), 0.08)
+      << sample_covariance << "\n"
+      << covariance;
+  EXPECT_GT(covariance[3][3].item<double>(), 10.0 * kSignalVariance);
 }

@@ -1,5 +1,6 @@
-// RbfKernel: the ARD squared exponential against a loop, its parameters and checks; the
-// kernel table that builds kernels by name.
+// The kernels: RbfKernel (the ARD squared exponential) against a loop, its parameters and
+// checks; RbfQuadraticKernel against its formula, its exact features and the closed-form
+// posterior of Bayesian quadratic regression; the kernel table that builds kernels by name.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -10,9 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "gp/exact_gp.h"
 #include "gp/finite_difference.h"
+#include "gp/gaussian_likelihood.h"
 #include "gp/kernel_table.h"
+#include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
+#include "gp/rbf_quadratic_kernel.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
@@ -134,7 +139,7 @@ TEST(RbfKernel, the_kernel_interface_reports_its_scales_and_hyperparameters) {
 }
 
 TEST(KernelTable, builds_a_kernel_by_name_and_lists_the_names_it_knows) {
-  EXPECT_EQ(kernel_names(), std::vector<std::string>{"rbf"});
+  EXPECT_EQ(kernel_names(), (std::vector<std::string>{"rbf", "rbf+quadratic"}));
   const std::shared_ptr<Kernel> kernel =
       bhpm::gp::make_kernel("rbf", {at::tensor({0.5, 1.5, 3.0}, kReal), 2.0});
   const RbfKernel reference = make_kernel();
@@ -144,6 +149,99 @@ TEST(KernelTable, builds_a_kernel_by_name_and_lists_the_names_it_knows) {
     bhpm::gp::make_kernel("matern", {at::ones({3}, kReal), 1.0});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_THAT(e.what(), HasSubstr("kernel: name must be \"rbf\" (got \"matern\")"));
+    EXPECT_THAT(e.what(),
+                HasSubstr("kernel: name must be \"rbf\" or \"rbf+quadratic\" (got \"matern\")"));
   }
+}
+
+namespace {
+
+/// l = (0.5, 1.5, 3), s^2 = 2, a = (1, 2, 0.5), c^2 = 0.3.
+RbfQuadraticKernel make_quadratic_kernel() {
+  RbfQuadraticKernel kernel(RbfQuadraticKernelOptions{3, 1.0, 2.0, 0.3});
+  kernel->rbf().set_lengthscales(at::tensor({0.5, 1.5, 3.0}, kReal));
+  kernel->set_polynomial_scales(at::tensor({1.0, 2.0, 0.5}, kReal));
+  return kernel;
+}
+
+}  // namespace
+
+TEST(RbfQuadraticKernel, matrix_is_the_rbf_plus_the_quadratic_polynomial_entry_by_entry) {
+  const RbfQuadraticKernel kernel = make_quadratic_kernel();
+  at::manual_seed(4);
+  const at::Tensor x1 = at::randn({5, 3}, kReal), x2 = at::randn({4, 3}, kReal);
+  const at::Tensor k = kernel->matrix(x1, x2);
+  const double a[3] = {1.0, 2.0, 0.5};
+  for (std::int64_t i = 0; i < 5; ++i)
+    for (std::int64_t j = 0; j < 4; ++j) {
+      double inner = 0.0;
+      for (int d = 0; d < 3; ++d)
+        inner += x1[i][d].item<double>() * x2[j][d].item<double>() / (a[d] * a[d]);
+      EXPECT_NEAR(k[i][j].item<double>(), reference(x1, x2, i, j) + 0.3 * (1 + inner) * (1 + inner),
+                  1e-13);
+    }
+  const at::Tensor gram = kernel->matrix(x1, x1);
+  EXPECT_GT(at::linalg_eigvalsh(gram).min().item<double>(), -1e-12);
+  EXPECT_LT((kernel->diagonal(x1) - gram.diagonal()).abs().max().item<double>(), 1e-13);
+  EXPECT_NEAR(kernel->prior_variance().item<double>(), 2.0, 1e-12);  // the bounded part
+}
+
+TEST(RbfQuadraticKernel, exact_features_reproduce_the_quadratic_part) {
+  const RbfQuadraticKernel kernel = make_quadratic_kernel();
+  at::manual_seed(5);
+  const at::Tensor x1 = at::randn({6, 3}, kReal), x2 = at::randn({7, 3}, kReal);
+  const at::Tensor phi1 = kernel->polynomial_features(x1);
+  ASSERT_EQ(phi1.sizes(), (std::vector<std::int64_t>{6, 1 + 2 * 3 + 3}));
+  const at::Tensor quadratic = kernel->matrix(x1, x2) - kernel->rbf().matrix(x1, x2);
+  EXPECT_LT(
+      (at::mm(phi1, kernel->polynomial_features(x2).t()) - quadratic).abs().max().item<double>(),
+      1e-13);
+}
+
+TEST(RbfQuadraticKernel, gradients_with_respect_to_raw_parameters_match_finite_differences) {
+  RbfQuadraticKernel kernel = make_quadratic_kernel();
+  at::manual_seed(6);
+  const at::Tensor x1 = at::randn({6, 3}, kReal), x2 = at::randn({5, 3}, kReal);
+  const at::Tensor weights = at::randn({6, 5}, kReal);
+  EXPECT_EQ(kernel->named_parameters().size(), 4u);
+  bhpm::gp::test::expect_gradients_match(*kernel,
+                                         [&] { return (kernel->matrix(x1, x2) * weights).sum(); });
+}
+
+// With s^2 negligible the GP is Bayesian regression on the features phi (prior
+// w ~ N(0, I)): posterior mean phi_* Sigma_w Phi^T r / sigma^2 and variance
+// phi_* Sigma_w phi_*^T with Sigma_w = (I + Phi^T Phi / sigma^2)^{-1}, r = y - mu(X). On
+// data of an exact quadratic in [-1, 1]^2 it extrapolates to (3, -3) within 3 posterior
+// standard deviations, whose size grows away from the data; the RBF kernel's does not.
+TEST(RbfQuadraticKernel, posterior_is_bayesian_quadratic_regression_and_widens_off_the_data) {
+  auto kernel =
+      std::make_shared<RbfQuadraticKernelImpl>(RbfQuadraticKernelOptions{2, 1.0, 1e-14, 1.0});
+  auto mean = std::make_shared<LinearMeanImpl>(LinearMeanOptions{2});
+  const double noise = 1e-2;
+  auto likelihood = std::make_shared<GaussianLikelihoodImpl>(GaussianLikelihoodOptions{noise, 0.0});
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
+  const at::Tensor x = at::empty({40, 2}, kReal).uniform_(-1.0, 1.0, gen);
+  auto truth = [](const at::Tensor& v) {
+    return 0.5 - v.select(1, 0) * v.select(1, 1) + 0.3 * v.select(1, 1).square();
+  };
+  const at::Tensor y = truth(x) + 0.1 * at::normal(0.0, 1.0, {40}, gen, at::kDouble);
+  const ExactGp gp(mean, kernel, likelihood, x, y);
+  const at::NoGradGuard no_grad;
+  const at::Tensor x_star = at::tensor({0.2, 0.1, 3.0, -3.0}, kReal).view({2, 2});
+  const MarginalNormal posterior = gp->marginals(x_star);
+
+  const at::Tensor phi = kernel->polynomial_features(x),
+                   phi_star = kernel->polynomial_features(x_star);
+  const at::Tensor sigma_w =
+      at::linalg_inv(at::eye(phi.size(1), kReal) + at::mm(phi.t(), phi) / noise);
+  const at::Tensor mean_w = at::mv(sigma_w, at::mv(phi.t(), y)) / noise;
+  const at::Tensor expected_mean = at::mv(phi_star, mean_w);
+  const at::Tensor expected_variance = (at::mm(phi_star, sigma_w) * phi_star).sum(1);
+  EXPECT_TRUE(at::allclose(posterior.mean, expected_mean, 1e-6, 1e-8)) << posterior.mean;
+  EXPECT_TRUE(at::allclose(posterior.variance, expected_variance, 1e-5, 1e-10))
+      << posterior.variance;
+
+  const at::Tensor error = (posterior.mean - truth(x_star)).abs();
+  EXPECT_LT(error[1].item<double>(), 3.0 * posterior.variance[1].sqrt().item<double>());
+  EXPECT_GT(posterior.variance[1].item<double>(), 100.0 * posterior.variance[0].item<double>());
 }

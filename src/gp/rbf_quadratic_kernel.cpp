@@ -1,0 +1,97 @@
+#include "gp/rbf_quadratic_kernel.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "gp/argument_checks.h"
+#include "gp/softplus.h"
+
+namespace bhpm::gp {
+
+namespace {
+const char* const kWhere = "rbf+quadratic kernel";
+}
+
+void validate(const RbfQuadraticKernelOptions& options) {
+  validate(RbfKernelOptions{options.dimensions, options.lengthscale, options.signal_variance});
+  if (!(std::isfinite(options.polynomial_variance) && options.polynomial_variance > 0.0))
+    throw std::invalid_argument(
+        "rbf+quadratic kernel: polynomial_variance must be finite and > 0 (got " +
+        std::to_string(options.polynomial_variance) + ")");
+}
+
+RbfQuadraticKernelImpl::RbfQuadraticKernelImpl(const RbfQuadraticKernelOptions& options)
+    : options_(options) {
+  validate(options_);
+  rbf_ =
+      register_module("rbf", RbfKernel(RbfKernelOptions{options_.dimensions, options_.lengthscale,
+                                                        options_.signal_variance}));
+  const auto real = at::TensorOptions().dtype(at::kDouble);
+  raw_polynomial_scale_ = register_parameter(
+      "raw_polynomial_scale",
+      at::full({options_.dimensions}, inverse_softplus(options_.lengthscale, "lengthscale"), real));
+  raw_polynomial_variance_ = register_parameter(
+      "raw_polynomial_variance",
+      at::scalar_tensor(inverse_softplus(options_.polynomial_variance, "polynomial_variance"),
+                        real));
+}
+
+at::Tensor RbfQuadraticKernelImpl::polynomial_scales() const {
+  return at::softplus(raw_polynomial_scale_);
+}
+
+at::Tensor RbfQuadraticKernelImpl::polynomial_variance() const {
+  return at::softplus(raw_polynomial_variance_);
+}
+
+at::Tensor RbfQuadraticKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
+  require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
+  require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  const at::Tensor inverse_a = polynomial_scales().reciprocal();
+  const at::Tensor inner = at::mm(x1 * inverse_a, (x2 * inverse_a).t());
+  return rbf_->matrix(x1, x2) + polynomial_variance() * (1.0 + inner).square();
+}
+
+at::Tensor RbfQuadraticKernelImpl::diagonal(const at::Tensor& x) const {
+  require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  const at::Tensor squared_norm = (x / polynomial_scales()).square().sum(1);
+  return rbf_->diagonal(x) + polynomial_variance() * (1.0 + squared_norm).square();
+}
+
+at::Tensor RbfQuadraticKernelImpl::polynomial_features(const at::Tensor& x) const {
+  require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  const at::Tensor w = x / polynomial_scales();
+  std::vector<at::Tensor> columns = {at::ones({x.size(0), 1}, x.options()), std::sqrt(2.0) * w,
+                                     w.square()};
+  for (std::int64_t k = 0; k < options_.dimensions; ++k)
+    for (std::int64_t m = k + 1; m < options_.dimensions; ++m)
+      columns.push_back(std::sqrt(2.0) * (w.select(1, k) * w.select(1, m)).unsqueeze(1));
+  return at::sqrt(polynomial_variance()) * at::cat(columns, 1);
+}
+
+std::vector<Hyperparameter> RbfQuadraticKernelImpl::hyperparameters() const {
+  std::vector<Hyperparameter> all = rbf_->hyperparameters();
+  all.push_back({"polynomial_scales", "a", polynomial_scales().detach(), "variable",
+                 "as root_inputs/v", "scales a_i of the quadratic part's inputs"});
+  all.push_back({"polynomial_variance", "c^2", polynomial_variance().detach(), "", "(u per time)^2",
+                 "variance c^2 of the quadratic part"});
+  return all;
+}
+
+void RbfQuadraticKernelImpl::set_polynomial_scales(const at::Tensor& scales) {
+  require_vector(scales, options_.dimensions, kWhere, "polynomial_scales");
+  const at::NoGradGuard no_grad;
+  raw_polynomial_scale_.copy_(inverse_softplus(scales, "rbf+quadratic kernel: polynomial_scales"));
+}
+
+void RbfQuadraticKernelImpl::set_polynomial_variance(double variance) {
+  const at::NoGradGuard no_grad;
+  raw_polynomial_variance_.fill_(
+      inverse_softplus(variance, "rbf+quadratic kernel: polynomial_variance"));
+}
+
+}  // namespace bhpm::gp
