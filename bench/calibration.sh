@@ -22,12 +22,13 @@
 # Old prediction files, timings and function metrics in RUN_DIR/calibration are removed first.
 # Columns (bench/calibration_table.py has the details), over the sound samples X (m of them,
 # samples/diverged == 0) and the truth y = truth/u, every output time but t = 0:
-#   rel L2 = ||mean X - y|| / ||y||; cov50/90/95 = fraction of y inside the empirical
-#   [25, 75], [5, 95], [2.5, 97.5] % quantiles of X per grid point; err/spread =
-#   RMSE(mean X - y) / RMS(std X, 1/(m-1)); CRPS = grid mean of E|X - y| - 1/2 E|X - X'|
-#   (fair: 1/(m(m-1)) pairs); diverged, rejected (attribute `rejected`, else 0) sample counts;
-#   seconds of the prediction. A calibrated ensemble of m members covers about
-#   p (m-1)/(m+1), not p, and has err/spread about sqrt(1 + 1/m): the summary prints both.
+#   rel L2 = ||mean X - y|| / ||y||; cov50/90/95 = fraction of y inside the p = 0.5 / 0.9 /
+#   0.95 prediction bands mean X -+ t_{m-1}((1 + p)/2) sqrt(1 + 1/m) std X per grid point
+#   (the band bhpm writes for p = 0.95); err/spread = RMSE(mean X - y) / RMS(std X, 1/(m-1));
+#   CRPS = grid mean of E|X - y| - 1/2 E|X - X'| (fair: 1/(m(m-1)) pairs); diverged,
+#   rejected (attribute `rejected`, else 0) sample counts; outside (attribute
+#   `outside_coverage`); seconds of the prediction. A calibrated ensemble of m members has
+#   err/spread about sqrt(1 + 1/m): the summary prints it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
