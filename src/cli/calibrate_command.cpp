@@ -46,9 +46,10 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
     }
     std::printf(
         "training experiment %zu: RMSE of the mean %.3g, RMS spread %.3g without and %.3g with "
-        "tau_0 (%lld points)\n",
+        "tau_e^2 = %.3g (%lld points)\n",
         e, std::sqrt(spread.squared_error), std::sqrt(spread.variance_without),
-        std::sqrt(spread.variance_with), static_cast<long long>(spread.points));
+        std::sqrt(spread.variance_with), spread.reference_variance,
+        static_cast<long long>(spread.points));
   }
   std::printf("model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g)\n",
               calibration.variance, std::sqrt(calibration.variance),
@@ -92,7 +93,7 @@ int run_calibrate(const CalibrateCommandOptions& options) {
       training_set(options.data_path.empty() ? layout.data() : options.data_path);
   use_threads(0);
   const auto progress = [&options](const std::string& line) {
-    if (!options.quiet) std::printf("%s\n", line.c_str());
+    if (!options.quiet) std::printf("%s\n", line.c_str()), std::fflush(stdout);  // seen at once
   };
   const solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
       *run.root, training_experiments(run.config, set), predictor, set.noise * set.noise, progress);

@@ -63,34 +63,51 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.reference_variance = root.likelihood()->variance().item<double>();
   calibration.noise_variance = noise_variance;
   calibration.samples = options.samples;
-  // Point-weighted sums of step 2; `sampling` is V0 / S with each experiment's own sound S.
-  double error = 0, without = 0, with = 0, sampling = 0, points = 0;
+  // Point-weighted sums of step 2; `sampling` is V0 / S with each experiment's own sound S,
+  // `growth` (V1 - V0) / tau_e^2.
+  double error = 0, without = 0, growth = 0, sampling = 0, points = 0;
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
     if (progress) progress("training experiment " + std::to_string(e) + ": without and with tau_0");
     options.discrepancy_variance = 0.0;
     const Prediction plain = predict_ensemble(root, experiments[e].problem, options);
-    options.discrepancy_variance = calibration.reference_variance;
-    const Prediction widened = predict_ensemble(root, experiments[e].problem, options);
-    // Both ensembles over the members sound in both, so that they differ by tau alone.
-    const at::Tensor sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
+    at::Tensor widened_u;  // [S, T, n] of the widened run kept
+    double reference = calibration.reference_variance;
+    at::Tensor sound;
+    for (int reduction = 0;; ++reduction, reference /= 4.0) {
+      options.discrepancy_variance = reference;
+      const Prediction widened = predict_ensemble(root, experiments[e].problem, options);
+      // Both ensembles over the members sound in both, so that they differ by tau alone.
+      sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
+      if (sound.sum().item<std::int64_t>() >= 2 || reduction == kMaxReferenceReductions ||
+          (~plain.ensemble.left_out()).sum().item<std::int64_t>() < 2) {
+        widened_u = widened.ensemble.u;
+        break;
+      }
+      if (progress)
+        progress("training experiment " + std::to_string(e) +
+                 ": fewer than 2 sound samples with tau_e^2 = " + std::to_string(reference) +
+                 ", trying a quarter of it");
+    }
     ExperimentSpread spread;
     spread.sound_samples = sound.sum().item<std::int64_t>();
+    spread.reference_variance = reference;
     if (spread.sound_samples < 2) {  // no spread to compare: left out, and said so
       calibration.experiments.push_back(spread);
       continue;
     }
     const at::Tensor later = experiments[e].index >= experiments[e].problem.grid.points();
     spread = spread_of(values_at_measurements(plain.ensemble.u.index({sound}), experiments[e]),
-                       values_at_measurements(widened.ensemble.u.index({sound}), experiments[e]),
+                       values_at_measurements(widened_u.index({sound}), experiments[e]),
                        experiments[e].measured.index({later}));
     spread.sound_samples = sound.sum().item<std::int64_t>();
+    spread.reference_variance = reference;
     calibration.experiments.push_back(spread);
     const auto weight = static_cast<double>(spread.points);
     error += weight * spread.squared_error;
     without += weight * spread.variance_without;
-    with += weight * spread.variance_with;
+    growth += weight * (spread.variance_with - spread.variance_without) / reference;
     sampling += weight * spread.variance_without / static_cast<double>(spread.sound_samples);
     points += weight;
   }
@@ -98,11 +115,9 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     throw std::runtime_error(
         "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
         "diverged nor rejected as ill-posed) with and without the reference discrepancy");
-  error /= points, without /= points, with /= points, sampling /= points;
+  error /= points, without /= points, growth /= points, sampling /= points;
   const double unexplained = error - sampling - noise_variance - without;
-  calibration.variance = (unexplained > 0.0 && with > without)
-                             ? calibration.reference_variance * unexplained / (with - without)
-                             : 0.0;
+  calibration.variance = (unexplained > 0.0 && growth > 0.0) ? unexplained / growth : 0.0;
   return calibration;
 }
 
@@ -123,7 +138,8 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
                     {"points", spread.points},
                     {"squared_error", spread.squared_error},
                     {"variance_without", spread.variance_without},
-                    {"variance_with_reference", spread.variance_with}});
+                    {"variance_with_reference", spread.variance_with},
+                    {"reference_variance", spread.reference_variance}});
   }
   document["training_experiments"] = rows;
   document["config"] = config;

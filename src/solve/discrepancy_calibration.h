@@ -8,15 +8,17 @@
 /// conditions and horizons, the ensembles' spread matches their error at the measured
 /// points (held-out experiments are never used):
 ///   1. predict every training experiment e from its u0 twice with the same seeds, with
-///      tau = 0 and with the reference tau_0^2 = sigma_f^2 (the likelihood's variance);
+///      tau = 0 and with a reference tau_e^2: sigma_f^2 (the likelihood's variance), or
+///      sigma_f^2 / 4^j for the smallest j <= kMaxReferenceReductions at which at least 2
+///      members are sound in both (a large reference can make every sample ill-posed: KdV);
 ///   2. at its measured points y_ep (t > 0), with ensemble means m0 and variances V0, V1
 ///      over S samples, pool over e, p:
 ///        E = mean (m0 - y)^2 - V0 / S - epsilon^2   (error of the infinite ensemble's mean,
 ///                                                    measurement noise epsilon removed; S
 ///                                                    the experiment's sound samples),
-///        V0 = mean V0, V1 = mean V1;
+///        V0 = mean V0,  G = mean (V1 - V0) / tau_e^2  (the spread's growth per unit tau^2);
 ///   3. the spread grows linearly in tau^2 for small tau (a linear response), so
-///        tau^2 = tau_0^2 max(0, E - V0) / (V1 - V0)
+///        tau^2 = max(0, E - V0) / G
 ///      makes the ensemble variance equal the squared error: err/spread = 1 on the training
 ///      experiments. tau^2 = 0 when the spread already covers the error.
 
@@ -46,11 +48,16 @@ struct ExperimentSpread {
   double squared_error = 0;        ///< mean (m0 - y)^2
   double variance_without = 0;     ///< mean V0
   double variance_with = 0;        ///< mean V1
+  double reference_variance = 0;   ///< tau_e^2 of the widened run
   std::int64_t points = 0;
 };
 
+/// How many times calibrate_discrepancy divides an experiment's reference tau_e^2 by 4
+/// before leaving the experiment out.
+constexpr int kMaxReferenceReductions = 6;
+
 struct DiscrepancyCalibration {
-  double reference_variance = 0;  ///< tau_0^2 = sigma_f^2
+  double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
   double variance = 0;            ///< tau^2
   double noise_variance = 0;      ///< epsilon^2
   std::int64_t samples = 0;       ///< S per experiment and setting
