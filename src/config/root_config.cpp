@@ -30,6 +30,7 @@ RootConfig read_root_config(ConfigReader& reader) {
   r.train_inducing_inputs = root.boolean("train_inducing_inputs", r.train_inducing_inputs);
   r.kmeans_iterations = root.integer_at_least("kmeans_iterations", r.kmeans_iterations, 0);
   r.kernel = root.one_of("kernel", r.kernel, gp::kernel_names());
+  r.input_noise = root.one_of("input_noise", r.input_noise, model::input_noise_names());
 
   ConfigSection exact = reader.section("train_root");
   read_schedule(exact, config.exact_training);

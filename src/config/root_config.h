@@ -1,7 +1,7 @@
 #pragma once
 /// The configuration of the root GP and of phases 2 and 3 of training, read strictly:
 ///   [root]         order, inducing_points, train_inducing_inputs, kmeans_iterations,
-///                  kernel (model/root_gp.h, gp/kernel_table.h)
+///                  kernel, input_noise (model/root_gp.h, gp/kernel_table.h)
 ///   [train_root]   iterations, learning_rate, final_learning_rate, points,
 ///                  checkpoint_every (phase 2, model/exact_root_training.h)
 ///   [train_joint]  iterations, learning_rate, final_learning_rate, batch_size,

@@ -30,11 +30,14 @@ class GaussianLikelihoodImpl : public torch::nn::Module {
 
   /// log N(y_i | f_i, sigma^2) [N] for y, f [N].
   at::Tensor log_prob(const at::Tensor& y, const at::Tensor& f) const;
-  /// E_{f_i ~ N(mean_i, variance_i)} [log N(y_i | f_i, sigma^2)] [N] in closed form:
-  ///   log N(y_i | mean_i, sigma^2) - variance_i / (2 sigma^2),
-  /// the data term of the sparse GP's ELBO (Hensman et al. 2013). y, mean, variance [N].
+  /// E_{f_i ~ N(mean_i, variance_i)} [log N(y_i | f_i, sigma_i^2)] [N] in closed form:
+  ///   log N(y_i | mean_i, sigma_i^2) - variance_i / (2 sigma_i^2),
+  /// the data term of the sparse GP's ELBO (Hensman et al. 2013). y, mean, variance [N];
+  /// sigma_i^2 = sigma^2 + extra_variance_i with extra_variance [N] (>= 0, e.g. the
+  /// noisy-input term of gp/noisy_inputs.h), or sigma^2 when it is undefined.
   at::Tensor expected_log_prob(const at::Tensor& y, const at::Tensor& mean,
-                               const at::Tensor& variance) const;
+                               const at::Tensor& variance,
+                               const at::Tensor& extra_variance = {}) const;
 
   const GaussianLikelihoodOptions& options() const { return options_; }
 

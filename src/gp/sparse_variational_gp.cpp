@@ -96,7 +96,8 @@ at::Tensor SparseVariationalGpImpl::kl_divergence() const {
 }
 
 ElboTerms SparseVariationalGpImpl::elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch,
-                                              std::int64_t n_total) const {
+                                              std::int64_t n_total,
+                                              const at::Tensor& extra_noise_variance) const {
   require_matrix(x_batch, -1, kernel_->dimensions(), kWhere, "x_batch");
   require_vector(y_batch, x_batch.size(0), kWhere, "y_batch");
   if (n_total < x_batch.size(0))
@@ -107,7 +108,8 @@ ElboTerms SparseVariationalGpImpl::elbo_terms(const at::Tensor& x_batch, const a
   const double scale = static_cast<double>(n_total) / static_cast<double>(x_batch.size(0));
   ElboTerms terms;
   terms.expected_log_likelihood =
-      scale * likelihood_->expected_log_prob(y_batch, q.mean, q.variance).sum();
+      scale *
+      likelihood_->expected_log_prob(y_batch, q.mean, q.variance, extra_noise_variance).sum();
   terms.kl = kl_divergence();
   terms.elbo = terms.expected_log_likelihood - terms.kl;
   return terms;

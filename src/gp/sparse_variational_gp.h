@@ -69,10 +69,12 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   /// KL(q(u) || p(u)) [], closed form (equal to KL(q(v) || N(0, I))).
   at::Tensor kl_divergence() const;
   /// ELBO [] for the minibatch x_batch [B, D], y_batch [B] of a data set of n_total >= B
-  /// points; differentiable with respect to every parameter.
+  /// points; differentiable with respect to every parameter. With extra_noise_variance
+  /// [B] (>= 0) point i's likelihood variance is sigma^2 + extra_noise_variance_i (a
+  /// heteroscedastic likelihood: the noisy-input term of gp/noisy_inputs.h).
   at::Tensor elbo(const at::Tensor& x_batch, const at::Tensor& y_batch, std::int64_t n_total) const;
-  ElboTerms elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch,
-                       std::int64_t n_total) const;
+  ElboTerms elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch, std::int64_t n_total,
+                       const at::Tensor& extra_noise_variance = {}) const;
 
   /// Copies the exact GP's mean, kernel and likelihood parameters into this model's
   /// parts (matched by name and shape; a no-op for shared parts) and sets q(u) to the

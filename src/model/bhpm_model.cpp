@@ -5,16 +5,19 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/leaf_laplace.h"
 #include "model/root_data.h"
 #include "nn/taylor_forward.h"
 #include "pde/nonlinear_term.h"
 
 namespace bhpm::model {
 
-BhpmModelImpl::BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int order)
+BhpmModelImpl::BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int order,
+                             bool leaf_input_noise)
     : leaves_(register_module("leaves", std::move(leaves))),
       root_(register_module("root", std::move(root))),
-      order_(order) {
+      order_(order),
+      leaf_input_noise_(leaf_input_noise) {
   if (root_->kernel()->dimensions() != order + 1)
     throw std::invalid_argument(
         "BHPM model: the root takes " + std::to_string(root_->kernel()->dimensions()) +
@@ -22,13 +25,17 @@ BhpmModelImpl::BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int
 }
 
 JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t points_per_leaf) const {
-  const nn::LeafDerivatives pass =
-      nn::taylor_forward(leaves_->network(), batch.x, batch.t, batch.boxes, order_);
+  const at::Tensor hidden =
+      nn::taylor_hidden_streams(leaves_->network(), batch.x, batch.t, batch.boxes, order_);
+  const nn::LeafDerivatives pass = nn::output_derivatives(leaves_->network(), hidden);
   JointObjective result;
   result.leaf_nll = leaves_->negative_log_likelihood(pass.u_x_derivatives[0], batch.u);
   const RootData root = root_data(pass);
   const std::int64_t total = batch.leaves() * points_per_leaf;
-  result.elbo = root_->elbo_terms(root.inputs, root.targets, total);
+  const at::Tensor input_noise =
+      leaf_input_noise_ ? leaf_input_noise_variance(*leaves_, *root_, hidden, root, points_per_leaf)
+                        : at::Tensor();
+  result.elbo = root_->elbo_terms(root.inputs, root.targets, total, input_noise);
   const double n_st = static_cast<double>(points_per_leaf);
   result.loss = (n_st * result.leaf_nll.sum() - result.elbo.elbo) / static_cast<double>(total);
   return result;

@@ -29,8 +29,12 @@ struct JointObjective {
 
 class BhpmModelImpl : public torch::nn::Module {
  public:
-  /// Registers "leaves" and "root"; the root's input dimension must be order + 1.
-  BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int order);
+  /// Registers "leaves" and "root"; the root's input dimension must be order + 1. With
+  /// leaf_input_noise the ELBO adds to each root point's likelihood variance the
+  /// first-order noisy-input term of the leaves' last-layer Laplace approximation
+  /// (model/leaf_laplace.h, leaf_input_noise_variance; root.input_noise = "laplace").
+  BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int order,
+                bool leaf_input_noise = false);
 
   /// The objective on `batch` (B points per leaf) of a data set of `points_per_leaf`
   /// = n_st points per leaf: one Taylor pass gives the leaves' u (for L_i^u, scaled by
@@ -42,11 +46,13 @@ class BhpmModelImpl : public torch::nn::Module {
   gp::SparseVariationalGpImpl& root() { return *root_; }
   const gp::SparseVariationalGpImpl& root() const { return *root_; }
   int order() const { return order_; }
+  bool leaf_input_noise() const { return leaf_input_noise_; }
 
  private:
   LeafModel leaves_;
   gp::SparseVariationalGp root_;
   int order_;
+  bool leaf_input_noise_;
 };
 
 TORCH_MODULE(BhpmModel);

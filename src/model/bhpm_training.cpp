@@ -31,7 +31,7 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
       make_exact_root(random_rows(all, o.exact_training.points, o.seed), o.root.kernel);
   result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
   gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
-  return BhpmModel(leaves, root, o.root.order);
+  return BhpmModel(leaves, root, o.root.order, o.root.input_noise == "laplace");
 }
 
 /// The model's shapes for a restore from joint.ckpt.
@@ -40,7 +40,7 @@ BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
   return BhpmModel(
       LeafModel(o.leaves),
       sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs, o.root.kernel),
-      o.root.order);
+      o.root.order, o.root.input_noise == "laplace");
 }
 
 }  // namespace

@@ -38,6 +38,12 @@ void validate(const RootOptions& o) {
   require(o.inducing_points >= 1, "inducing_points must be >= 1", o.inducing_points);
   require(o.kmeans_iterations >= 0, "kmeans_iterations must be >= 0", o.kmeans_iterations);
   util::require_listed(o.kernel, gp::kernel_names(), "root", "kernel");
+  util::require_listed(o.input_noise, input_noise_names(), "root", "input_noise");
+}
+
+const std::vector<std::string>& input_noise_names() {
+  static const std::vector<std::string> names{"none", "laplace"};
+  return names;
 }
 
 std::string root_kernel_name(const io::Checkpoint& checkpoint) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gp/exact_gp.h"
 #include "gp/sparse_variational_gp.h"
@@ -21,7 +22,14 @@ struct RootOptions {
   bool train_inducing_inputs = true;     ///< whether phase 3 moves the inducing inputs
   std::int64_t kmeans_iterations = 100;  ///< Lloyd iterations for the centres (>= 0)
   std::string kernel = "rbf";            ///< one of gp::kernel_names()
+  /// How the leaves' uncertainty enters the joint ELBO: "none" (the paper: v and u_t
+  /// exact) or "laplace" (model/leaf_laplace.h: the first-order noisy-input variance
+  /// a^T Cov(z) a added to sigma_f^2 per root point).
+  std::string input_noise = "none";
 };
+
+/// The names root.input_noise accepts: "none", "laplace".
+const std::vector<std::string>& input_noise_names();
 
 /// The architecture field under which a joint checkpoint records the root's kernel.
 inline constexpr const char* kRootKernelField = "root.kernel";

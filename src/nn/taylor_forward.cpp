@@ -139,15 +139,35 @@ LeafDerivatives output_layer(const AffineLayer& layer, const at::Tensor& streams
 
 }  // namespace
 
-LeafDerivatives taylor_forward(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& t,
+namespace {
+
+/// The streams after the last hidden layer of `layers` (all of them but the output one).
+at::Tensor last_hidden_streams(const SineMlpImpl& net, const std::vector<AffineLayer>& layers,
+                               const at::Tensor& x, const at::Tensor& t,
                                const std::vector<DomainBox>& boxes, int order) {
   check_order(order);
   const UnitBoxInputs in = net.map_to_unit_box(x, t, boxes);
-  const std::vector<AffineLayer> layers = net.scaled_layers();
   at::Tensor streams = first_layer_streams(layers.front(), in, order);
   for (std::size_t l = 1; l + 1 < layers.size(); ++l)
     streams = hidden_layer_streams(layers[l], streams);
-  return output_layer(layers.back(), streams);
+  return streams;
+}
+
+}  // namespace
+
+LeafDerivatives taylor_forward(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& t,
+                               const std::vector<DomainBox>& boxes, int order) {
+  const std::vector<AffineLayer> layers = net.scaled_layers();
+  return output_layer(layers.back(), last_hidden_streams(net, layers, x, t, boxes, order));
+}
+
+LeafDerivatives output_derivatives(const SineMlpImpl& net, const at::Tensor& hidden_streams) {
+  return output_layer(net.scaled_layers().back(), hidden_streams);
+}
+
+at::Tensor taylor_hidden_streams(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& t,
+                                 const std::vector<DomainBox>& boxes, int order) {
+  return last_hidden_streams(net, net.scaled_layers(), x, t, boxes, order);
 }
 
 LeafDerivatives nested_autograd_derivatives(const SineMlpImpl& net, const at::Tensor& x,

@@ -50,6 +50,18 @@ struct LeafDerivatives {
 LeafDerivatives taylor_forward(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& t,
                                const std::vector<DomainBox>& boxes, int order);
 
+/// The Taylor streams of the last hidden layer h_H [L, S, P, width], S = K + 2 (value,
+/// K x-derivatives, t-derivative): the leaves' outputs are linear in them,
+///   d^n u/dx^n = (d^n h_H/dx^n) W_{H+1} (+ b_{H+1} for n = 0),  u_t = (d h_H/dt) W_{H+1},
+/// which the last-layer Laplace approximation uses (model/leaf_laplace.h). Same errors as
+/// taylor_forward.
+at::Tensor taylor_hidden_streams(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& t,
+                                 const std::vector<DomainBox>& boxes, int order);
+
+/// The leaves' outputs from the last hidden layer's streams [L, S, P, width] (the output
+/// layer of taylor_forward): taylor_forward = output_derivatives(net, taylor_hidden_streams).
+LeafDerivatives output_derivatives(const SineMlpImpl& net, const at::Tensor& hidden_streams);
+
 /// The same quantities by nested reverse-mode autograd (create_graph = true, so a loss of
 /// them can be differentiated with respect to the parameters). Same errors.
 LeafDerivatives nested_autograd_derivatives(const SineMlpImpl& net, const at::Tensor& x,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
 
 #include "gp/finite_difference.h"
 #include "gp/linear_mean.h"
@@ -87,6 +88,18 @@ TEST(RootGp, exact_root_starts_from_the_least_squares_line) {
   EXPECT_NEAR(exact->likelihood()->variance().item<double>() * 100, 5e-5, 3e-5);
 }
 
+TEST(RootGp, options_name_an_unknown_input_noise) {
+  model::RootOptions options;
+  options.input_noise = "ensemble";
+  try {
+    model::validate(options);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_THAT(e.what(), HasSubstr("input_noise"));
+    EXPECT_THAT(e.what(), HasSubstr("laplace"));
+  }
+}
+
 TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
   const model::LeafData& data = small_data();
   model::BhpmTrainingOptions o = small_options("");
@@ -116,15 +129,20 @@ TEST(JointObjective, gradients_match_finite_differences) {
       *bhpm, [&] { return bhpm->objective(data, 256).loss; }, 1e-6, 2e-5, 3);
 }
 
-TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
+namespace {
+
+/// Trains small_options with root.input_noise = `input_noise` uninterrupted and then
+/// interrupted in phase 2 and in phase 3; expects identical parameters and returns them.
+at::Tensor expect_resume_matches(const std::string& input_noise, const std::string& name) {
   const model::LeafData& data = small_data();
-  const model::BhpmTrainingOptions full = small_options(temp_path("bhpm_full"));
+  model::BhpmTrainingOptions full = small_options(temp_path(name + "_full"));
+  full.root.input_noise = input_noise;
   std::filesystem::create_directories(
       std::filesystem::path(full.joint_training.checkpoint_path).parent_path());
   const at::Tensor uninterrupted = all_parameters(*model::train_bhpm(data, full).model);
 
-  // Interrupted in phase 2, then in phase 3.
-  model::BhpmTrainingOptions part = small_options(temp_path("bhpm_parts"));
+  model::BhpmTrainingOptions part = small_options(temp_path(name + "_parts"));
+  part.root.input_noise = input_noise;
   std::filesystem::create_directories(
       std::filesystem::path(part.joint_training.checkpoint_path).parent_path());
   part.exact_training.iterations = 5;
@@ -137,7 +155,18 @@ TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const model::BhpmTrainingResult resumed = model::train_bhpm(data, part);
   EXPECT_TRUE(resumed.skipped_to_joint);
   EXPECT_EQ(resumed.joint.resumed_from, 8);
-  EXPECT_TRUE(at::equal(all_parameters(*resumed.model), uninterrupted));
+  EXPECT_TRUE(at::equal(all_parameters(*resumed.model), uninterrupted)) << input_noise;
+  return uninterrupted;
+}
+
+}  // namespace
+
+TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
+  const at::Tensor plain = expect_resume_matches("none", "bhpm");
+  // The leaves' noisy-input term is a function of each minibatch alone, so a resumed run
+  // repeats every step with it too; and it changes the training.
+  const at::Tensor with_input_noise = expect_resume_matches("laplace", "bhpm_laplace");
+  EXPECT_GT((plain - with_input_noise).abs().max().item<double>(), 1e-8);
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
