@@ -4,7 +4,8 @@
 ///   phase 2  exact GP on 1024 root rows: -log p(y | X) + backward + Adam step
 ///   phase 3  joint: Taylor pass (u, u_x, u_xx, u_t) of 4 leaves x 1024 points, leaf NLL,
 ///            sparse-GP ELBO over the 4096 root rows (128 inducing inputs), backward
-///            through leaves and root, Adam step over every parameter.
+///            through leaves and root, Adam step over every parameter; also with the
+///            leaves' noisy-input term (root.input_noise = "laplace", model/leaf_laplace.h).
 /// Leaves are the default 6 x 64 sine MLPs, double precision, 2 ATen threads (every core
 /// here). Data: smooth Burgers-like fields on the default Burgers box. Each figure is the
 /// median of several iterations after warm-up. Target for phase 3: < 100 ms.
@@ -102,12 +103,13 @@ double exact_gp_ms(int repetitions) {
       repetitions);
 }
 
-double joint_ms(int repetitions) {
+double joint_ms(int repetitions, bool leaf_input_noise) {
   const model::LeafData data = synthetic_data(1024);
   model::LeafModel leaves(leaf_options());
   const model::RootData root = model::root_data_detached(*leaves, data, kOrder);
   gp::ExactGp exact = model::make_exact_root(model::random_rows(root, 1024, 1));
-  model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder);
+  model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder,
+                        leaf_input_noise);
   return median_ms(adam_step(bhpm->parameters(), [&] { return bhpm->objective(data, 8192).loss; }),
                    repetitions);
 }
@@ -120,9 +122,11 @@ int main(int argc, char** argv) {
   const int repetitions = argc > 1 ? std::max(1, std::stoi(argv[1])) : 15;
   std::printf("ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
               at::get_num_threads(), repetitions);
-  const double joint = joint_ms(repetitions);
+  const double joint = joint_ms(repetitions, false);
   std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
               joint);
+  std::printf("  the same with the leaves' noisy-input term (input_noise = laplace): %8.1f ms\n",
+              joint_ms(repetitions, true));
   const double exact = exact_gp_ms(repetitions);
   std::printf("phase 2 exact GP on 1024 root rows:                                %8.1f ms\n",
               exact);
