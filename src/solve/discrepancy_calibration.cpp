@@ -48,11 +48,47 @@ void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
                                 std::to_string(grid) + "), one per measured value");
 }
 
+/// Step 1 for training experiment e: its ensembles without and with the reference
+/// tau_e^2 (from `reference`, divided by 4 while fewer than 2 members are sound in both)
+/// and their spread at its measured points; sound_samples < 2 when it has to be left out.
+ExperimentSpread experiment_spread(const gp::SparseVariationalGpImpl& root,
+                                   const CalibrationExperiment& experiment, std::int64_t e,
+                                   PredictorOptions options, double reference,
+                                   const PredictionProgress& progress) {
+  const std::string name = "training experiment " + std::to_string(e);
+  if (progress) progress(name + ": without and with tau_0");
+  options.discrepancy_variance = 0.0;
+  const Prediction plain = predict_ensemble(root, experiment.problem, options);
+  const bool plain_sound = (~plain.ensemble.left_out()).sum().item<std::int64_t>() >= 2;
+  for (int reduction = 0;; ++reduction, reference /= 4.0) {
+    options.discrepancy_variance = reference;
+    const Prediction widened = predict_ensemble(root, experiment.problem, options);
+    // Both ensembles over the members sound in both, so that they differ by tau alone.
+    const at::Tensor sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
+    const std::int64_t count = sound.sum().item<std::int64_t>();
+    if (count >= 2 || reduction == kMaxReferenceReductions || !plain_sound) {
+      ExperimentSpread spread;
+      if (count >= 2) {
+        const at::Tensor later = experiment.index >= experiment.problem.grid.points();
+        spread = spread_of(values_at_measurements(plain.ensemble.u.index({sound}), experiment),
+                           values_at_measurements(widened.ensemble.u.index({sound}), experiment),
+                           experiment.measured.index({later}));
+      }
+      spread.sound_samples = count;
+      spread.reference_variance = reference;
+      return spread;
+    }
+    if (progress)
+      progress(name + ": fewer than 2 sound samples with tau_e^2 = " + std::to_string(reference) +
+               ", trying a quarter of it");
+  }
+}
+
 }  // namespace
 
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
-                                             PredictorOptions options, double noise_variance,
+                                             const PredictorOptions& options, double noise_variance,
                                              const PredictionProgress& progress) {
   if (experiments.empty())
     throw std::invalid_argument("discrepancy calibration: no training experiment");
@@ -69,45 +105,14 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
-    if (progress) progress("training experiment " + std::to_string(e) + ": without and with tau_0");
-    options.discrepancy_variance = 0.0;
-    const Prediction plain = predict_ensemble(root, experiments[e].problem, options);
-    at::Tensor widened_u;  // [S, T, n] of the widened run kept
-    double reference = calibration.reference_variance;
-    at::Tensor sound;
-    for (int reduction = 0;; ++reduction, reference /= 4.0) {
-      options.discrepancy_variance = reference;
-      const Prediction widened = predict_ensemble(root, experiments[e].problem, options);
-      // Both ensembles over the members sound in both, so that they differ by tau alone.
-      sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
-      if (sound.sum().item<std::int64_t>() >= 2 || reduction == kMaxReferenceReductions ||
-          (~plain.ensemble.left_out()).sum().item<std::int64_t>() < 2) {
-        widened_u = widened.ensemble.u;
-        break;
-      }
-      if (progress)
-        progress("training experiment " + std::to_string(e) +
-                 ": fewer than 2 sound samples with tau_e^2 = " + std::to_string(reference) +
-                 ", trying a quarter of it");
-    }
-    ExperimentSpread spread;
-    spread.sound_samples = sound.sum().item<std::int64_t>();
-    spread.reference_variance = reference;
-    if (spread.sound_samples < 2) {  // no spread to compare: left out, and said so
-      calibration.experiments.push_back(spread);
-      continue;
-    }
-    const at::Tensor later = experiments[e].index >= experiments[e].problem.grid.points();
-    spread = spread_of(values_at_measurements(plain.ensemble.u.index({sound}), experiments[e]),
-                       values_at_measurements(widened_u.index({sound}), experiments[e]),
-                       experiments[e].measured.index({later}));
-    spread.sound_samples = sound.sum().item<std::int64_t>();
-    spread.reference_variance = reference;
+    const ExperimentSpread spread = experiment_spread(root, experiments[e], index, options,
+                                                      calibration.reference_variance, progress);
     calibration.experiments.push_back(spread);
+    if (spread.sound_samples < 2) continue;  // no spread to compare: left out, and said so
     const auto weight = static_cast<double>(spread.points);
     error += weight * spread.squared_error;
     without += weight * spread.variance_without;
-    growth += weight * (spread.variance_with - spread.variance_without) / reference;
+    growth += weight * (spread.variance_with - spread.variance_without) / spread.reference_variance;
     sampling += weight * spread.variance_without / static_cast<double>(spread.sound_samples);
     points += weight;
   }

@@ -69,7 +69,7 @@ struct DiscrepancyCalibration {
 /// bad indices, std::runtime_error when no experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
-                                             PredictorOptions options, double noise_variance,
+                                             const PredictorOptions& options, double noise_variance,
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
