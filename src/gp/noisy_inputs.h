@@ -14,13 +14,19 @@ namespace bhpm::gp {
 
 class SparseVariationalGpImpl;
 
+/// a_i = (-gradient_i, 1) [N, D + 1] for gradient [N, D]: the residual's coefficients on
+/// the errors of z = (v, y).
+at::Tensor noisy_input_coefficients(const at::Tensor& gradient);
+
 /// a_i^T C_i a_i [N] with a_i = (-gradient_i, 1), for gradient [N, D] and covariance
 /// [N, D + 1, D + 1]. Throws std::invalid_argument for other shapes.
 at::Tensor first_order_input_noise_variance(const at::Tensor& gradient,
                                             const at::Tensor& covariance);
 
-/// grad_v m(v) [N, D] of the posterior mean of `gp` at x [N, D] (autograd through
-/// marginals); detached.
+/// grad_v m(v) [N, D] of the posterior mean of `gp` at x [N, D]; detached. By autograd
+/// through the mean alone, m(v) = mu(v) + k(v, Z) alpha with alpha = L_zz^{-T} m (whitened
+/// q(v) = N(m, S)): a kernel matrix [N, M] and its backward, a third of what the
+/// marginals' A = L_zz^{-1} K_zX and variances would cost.
 at::Tensor posterior_mean_gradient(const SparseVariationalGpImpl& gp, const at::Tensor& x);
 
 }  // namespace bhpm::gp

@@ -84,14 +84,17 @@ at::Tensor leaf_input_noise_variance(const LeafModelImpl& leaves,
                                      const at::Tensor& hidden_streams, const RootData& rows,
                                      std::int64_t points_per_leaf) {
   const at::Tensor jacobian = output_layer_jacobian(hidden_streams);  // [L, S, B, F]
-  const double batch_scale =
-      static_cast<double>(points_per_leaf) / static_cast<double>(jacobian.size(2));
+  const std::int64_t leaf_count = jacobian.size(0), streams = jacobian.size(1),
+                     batch = jacobian.size(2);
+  const double batch_scale = static_cast<double>(points_per_leaf) / static_cast<double>(batch);
   const at::Tensor covariance =
       last_layer_covariance(batch_scale * value_gram(jacobian), leaves.noise_scale());
-  const at::Tensor row_covariance = root_row_covariance(jacobian, covariance);
-  const std::int64_t streams = row_covariance.size(2);
-  return gp::first_order_input_noise_variance(gp::posterior_mean_gradient(root, rows.inputs),
-                                              row_covariance.reshape({-1, streams, streams}));
+  // a^T J Sigma J^T a = b^T Sigma b with b = J^T a [L, B, F]: no [S, S] block per row.
+  const at::Tensor a = gp::noisy_input_coefficients(gp::posterior_mean_gradient(root, rows.inputs))
+                           .view({leaf_count, batch, streams});
+  const torch::NoGradGuard no_grad;
+  const at::Tensor b = at::einsum("lbs,lsbf->lbf", {a, jacobian});
+  return (at::bmm(b, covariance) * b).sum(2).reshape({-1});
 }
 
 }  // namespace bhpm::model
