@@ -12,7 +12,6 @@
 /// Usage: leaf_uncertainty RUN_DIR [DATA.h5 = RUN_DIR/data.h5] [prior_variance = 1]
 
 #include <ATen/ATen.h>
-#include <torch/csrc/autograd/autograd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -23,6 +22,7 @@
 #include "config/run_config.h"
 #include "config/run_layout.h"
 #include "eval/held_out_operator_data.h"
+#include "gp/noisy_inputs.h"
 #include "io/checkpoint.h"
 #include "model/bhpm_training.h"
 #include "model/leaf_laplace.h"
@@ -88,14 +88,13 @@ int main(int argc, char** argv) {
   const at::Tensor error =
       z_leaf - exact_rows(set, config::read_dataset_equation(data_path), order, leaves, points);
 
-  const at::Tensor v = leaf_rows.inputs.detach().requires_grad_(true);
-  const at::Tensor mean = bhpm.root().marginals(v).mean;
-  const at::Tensor gradient =
-      torch::autograd::grad({mean.sum()}, {v})[0].view({leaves, points, -1});
-  const at::Tensor a = at::cat({-gradient, at::ones_like(gradient.narrow(2, 0, 1))}, 2);
+  const at::Tensor gradient = gp::posterior_mean_gradient(bhpm.root(), leaf_rows.inputs);
+  const at::Tensor a = gp::noisy_input_coefficients(gradient).view({leaves, points, -1});
   const at::Tensor residual = (a * error).sum(2);
   const at::Tensor residual_variance =
-      at::matmul(at::matmul(a.unsqueeze(2), row_covariance), a.unsqueeze(3)).view({leaves, points});
+      gp::first_order_input_noise_variance(
+          gradient, row_covariance.reshape({leaves * points, order + 2, order + 2}))
+          .view({leaves, points});
   const double sigma_f = std::sqrt(bhpm.root().likelihood()->variance().item<double>());
 
   std::printf("last-layer Laplace of %s (prior variance %g), %lld measurements per leaf\n",

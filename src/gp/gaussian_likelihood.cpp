@@ -64,10 +64,10 @@ at::Tensor GaussianLikelihoodImpl::expected_log_prob(const at::Tensor& y, const 
                                                      const at::Tensor& extra_variance) const {
   require_vector(y, -1, kWhere, "y");
   require_vector(variance, y.size(0), kWhere, "variance");
-  if (!extra_variance.defined()) return log_prob(y, mean) - variance / (2.0 * this->variance());
-  require_vector(extra_variance, y.size(0), kWhere, "extra_variance");
-  const at::Tensor noise = this->variance() + extra_variance;
-  return -0.5 * (at::log(2.0 * M_PI * noise) + ((y - mean).pow(2) + variance) / noise);
+  if (extra_variance.defined()) require_vector(extra_variance, y.size(0), kWhere, "extra_variance");
+  const at::Tensor noise =
+      extra_variance.defined() ? this->variance() + extra_variance : this->variance();
+  return -0.5 * (at::log(2.0 * M_PI * noise) + ((y - mean).square() + variance) / noise);
 }
 
 }  // namespace bhpm::gp

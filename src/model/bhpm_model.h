@@ -46,7 +46,6 @@ class BhpmModelImpl : public torch::nn::Module {
   gp::SparseVariationalGpImpl& root() { return *root_; }
   const gp::SparseVariationalGpImpl& root() const { return *root_; }
   int order() const { return order_; }
-  bool leaf_input_noise() const { return leaf_input_noise_; }
 
  private:
   LeafModel leaves_;
