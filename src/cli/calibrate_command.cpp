@@ -14,6 +14,8 @@
 #include "cli/run_folder.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
+#include "model/leaf_data.h"
+#include "model/mean_drift.h"
 #include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
 
@@ -56,6 +58,22 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
               calibration.reference_variance);
 }
 
+/// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides
+/// conserve_mean under predict.conservation = "auto".
+model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::RunConfig& config,
+                                    const pde::ExperimentSet& set, const std::string& data) {
+  const std::int64_t experiments = set.u.size(0);
+  const model::LeafModel leaves = trained_leaves(run_dir, config, experiments);
+  const model::MeanDrift drift =
+      model::leaf_mean_drift(*leaves, model::leaf_data_from_set(set, experiments, 1, data).boxes);
+  std::printf(
+      "spatial mean of u: the training leaves move it by %.3g %% of the variation of u "
+      "(tolerance %.3g %%): %s\n",
+      100.0 * drift.relative(), 100.0 * model::kConservedMeanTolerance,
+      drift.conserved() ? "conserved" : "not conserved");
+  return drift;
+}
+
 }  // namespace
 
 void setup_calibrate(CLI::App& app) {
@@ -89,14 +107,17 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   run.config.predict.discrepancy = "none";  // the calibration sets tau itself
   solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
   predictor.samples = run.config.predict.calibration_samples;
-  const pde::ExperimentSet set =
-      training_set(options.data_path.empty() ? layout.data() : options.data_path);
+  const std::string data = options.data_path.empty() ? layout.data() : options.data_path;
+  const pde::ExperimentSet set = training_set(data);
   use_threads(0);
+  const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set, data);
+  if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::printf("%s\n", line.c_str()), std::fflush(stdout);  // seen at once
   };
-  const solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
+  solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
       *run.root, training_experiments(run.config, set), predictor, set.noise * set.noise, progress);
+  calibration.mean_drift = drift.relative();
   solve::write_discrepancy_file(layout.discrepancy(), calibration, run.config.resolved_toml);
   print_calibration(calibration);
   const double seconds =

@@ -6,6 +6,7 @@
 
 #include "config/run_layout.h"
 #include "io/checkpoint.h"
+#include "model/module_checkpoint.h"
 #include "model/root_gp.h"
 #include "solve/discrepancy_calibration.h"
 
@@ -38,6 +39,16 @@ TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::s
                               : config::read_run_config(config_path, overrides)};
 }
 
+model::LeafModel trained_leaves(const std::string& run_dir, const config::RunConfig& config,
+                                std::int64_t experiments) {
+  model::LeafModelOptions options = config.leaves.model;
+  options.network.leaves = experiments;
+  model::LeafModel leaves(options);
+  model::load_parameters(*leaves, "leaves.", joint_checkpoint(run_dir),
+                         config::RunLayout{run_dir}.joint_checkpoint());
+  return leaves;
+}
+
 namespace {
 
 double discrepancy_variance(const config::PredictConfig& predict, const std::string& run_dir) {
@@ -53,6 +64,12 @@ double discrepancy_variance(const config::PredictConfig& predict, const std::str
   return 0.0;
 }
 
+bool conserves_mean(const config::PredictConfig& predict, const std::string& run_dir) {
+  if (predict.conservation != "auto") return predict.conservation == "mean";
+  const std::string path = config::RunLayout{run_dir}.discrepancy();
+  return std::filesystem::exists(path) && solve::read_discrepancy_file(path).conserve_mean;
+}
+
 }  // namespace
 
 solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir) {
@@ -60,6 +77,7 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
   const double prior_variance = run.root->kernel()->prior_variance().item<double>();
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
   options.discrepancy_variance = discrepancy_variance(run.config.predict, run_dir);
+  options.conserve_mean = conserves_mean(run.config.predict, run_dir);
   solve::validate(options);
   return options;
 }

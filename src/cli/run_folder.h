@@ -8,6 +8,7 @@
 
 #include "config/run_config.h"
 #include "gp/sparse_variational_gp.h"
+#include "model/leaf_model.h"
 #include "pde/experiment_set.h"
 #include "solve/predictor.h"
 
@@ -28,11 +29,18 @@ struct TrainedRun {
 TrainedRun load_trained_run(const std::string& run_dir, const std::vector<std::string>& overrides,
                             const std::string& config_path = "");
 
+/// The trained leaves of a run folder's `experiments` training experiments (from
+/// RUN_DIR/joint.ckpt, the configuration's [leaves]); same refusal as trained_root, and
+/// io::CheckpointError when the stored leaves are of another count or shape.
+model::LeafModel trained_leaves(const std::string& run_dir, const config::RunConfig& config,
+                                std::int64_t experiments);
+
 /// The predictor's options for a trained run: the [predict] section with Algorithm 1's
-/// tolerance = relative_tolerance x s^2 (s^2 the root kernel's prior variance) and the
+/// tolerance = relative_tolerance x s^2 (s^2 the root kernel's prior variance), the
 /// model-discrepancy variance tau^2 of predict.discrepancy: "fixed" its value, "none" 0,
 /// "calibrated" RUN_DIR/discrepancy.json (`bhpm calibrate`), or 0 with a warning on
-/// stderr when the run has none.
+/// stderr when the run has none; and conserve_mean of predict.conservation: "auto" the
+/// decision stored in RUN_DIR/discrepancy.json (false without one).
 solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir);
 
 /// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the

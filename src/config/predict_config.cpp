@@ -19,6 +19,11 @@ const std::vector<std::string>& discrepancy_sources() {
   return sources;
 }
 
+const std::vector<std::string>& conservation_choices() {
+  static const std::vector<std::string> choices = {"auto", "mean", "none"};
+  return choices;
+}
+
 PredictConfig read_predict_config(ConfigReader& reader) {
   PredictConfig config;
   ConfigSection section = reader.section("predict");
@@ -42,6 +47,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   section.require(std::isfinite(o.max_amplification) && o.max_amplification > 1.0,
                   "max_amplification", "must be > 1",
                   util::format_significant(o.max_amplification, 10));
+  config.conservation = section.one_of("conservation", config.conservation, conservation_choices());
+  o.conserve_mean = config.conservation == "mean";  // "auto": resolved from the run folder
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
                   "must be >= 0 (0: the data's time step)",

@@ -19,6 +19,10 @@
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are rejected
+///   conservation = "auto"       "auto": each sample is projected onto dynamics that conserve
+///                               the spatial mean of u when the training leaves do
+///                               (RUN_DIR/discrepancy.json, `bhpm calibrate`; model/mean_drift.h),
+///                               "mean": always, "none": never (spectral solver only)
 ///   pinn_iterations = 50000, pinn_collocation_points = 4096, pinn_boundary_points = 256,
 ///   pinn_initial_points = 256, pinn_learning_rate = 1e-3, pinn_final_learning_rate = 1e-4
 
@@ -37,10 +41,16 @@ struct PredictConfig {
   /// Where tau^2 (options.discrepancy_variance) comes from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
   std::int64_t calibration_samples = 6;  ///< per training experiment in `bhpm calibrate`
+  /// Whether the samples conserve the spatial mean (options.conserve_mean): one of
+  /// conservation_choices().
+  std::string conservation = "auto";
 };
 
 /// "calibrated", "fixed", "none".
 const std::vector<std::string>& discrepancy_sources();
+
+/// "auto", "mean", "none".
+const std::vector<std::string>& conservation_choices();
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.
 PredictConfig read_predict_config(ConfigReader& reader);

@@ -15,7 +15,7 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 1;
+constexpr std::int64_t kFormatVersion = 2;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
 at::Tensor values_at_measurements(const at::Tensor& sound,
@@ -99,6 +99,7 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.reference_variance = root.likelihood()->variance().item<double>();
   calibration.noise_variance = noise_variance;
   calibration.samples = options.samples;
+  calibration.conserve_mean = options.conserve_mean;
   // Point-weighted sums of step 2; `sampling` is V0 / S with each experiment's own sound S,
   // `growth` (V1 - V0) / tau_e^2.
   double error = 0, without = 0, growth = 0, sampling = 0, points = 0;
@@ -135,6 +136,8 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["reference_variance"] = calibration.reference_variance;
   document["noise_variance"] = calibration.noise_variance;
   document["samples"] = calibration.samples;
+  document["conserve_mean"] = calibration.conserve_mean;
+  if (std::isfinite(calibration.mean_drift)) document["mean_drift"] = calibration.mean_drift;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     const ExperimentSpread& spread = calibration.experiments[e];
@@ -166,7 +169,11 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   if (variance == document.end() || !variance->is_number() ||
       !std::isfinite(variance->get<double>()) || variance->get<double>() < 0.0)
     throw std::runtime_error(path + ": \"variance\" must be a number >= 0");
-  return {variance->get<double>(), document.value("config", std::string())};
+  const auto conserve_mean = document.find("conserve_mean");
+  if (conserve_mean != document.end() && !conserve_mean->is_boolean())
+    throw std::runtime_error(path + ": \"conserve_mean\" must be true or false");
+  return {variance->get<double>(), conserve_mean != document.end() && conserve_mean->get<bool>(),
+          document.value("config", std::string())};
 }
 
 }  // namespace bhpm::solve

@@ -24,6 +24,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,6 +63,11 @@ struct DiscrepancyCalibration {
   double noise_variance = 0;      ///< epsilon^2
   std::int64_t samples = 0;       ///< S per experiment and setting
   std::vector<ExperimentSpread> experiments;
+  /// Whether the ensembles conserved the spatial mean (PredictorOptions::conserve_mean),
+  /// and the training leaves' relative drift of it that decided (model/mean_drift.h; set
+  /// by the caller, NaN when not measured).
+  bool conserve_mean = false;
+  double mean_drift = NAN;
 };
 
 /// Steps 1-3 with `options` (its samples, sampler, solver, seed; its discrepancy_variance
@@ -73,14 +79,15 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 1; docs/run-folder.md), with the resolved configuration text.
+/// 2; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 
 /// What `bhpm predict` and `bhpm run` read back from a file of write_discrepancy_file.
 struct DiscrepancyFile {
-  double variance = 0;  ///< tau^2
-  std::string config;   ///< the resolved configuration that made it
+  double variance = 0;         ///< tau^2
+  bool conserve_mean = false;  ///< the spatial mean is conserved (false in version 1 files)
+  std::string config;          ///< the resolved configuration that made it
 };
 
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of

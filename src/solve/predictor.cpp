@@ -27,10 +27,12 @@ double discrepancy_ratio(const gp::SparseVariationalGpImpl& root, const Predicto
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 
-Solver spectral_solver(const PredictionProblem& problem, const PredictorOptions&,
+Solver spectral_solver(const PredictionProblem& problem, const PredictorOptions& options,
                        const PredictionProgress&) {
-  return [&problem](std::shared_ptr<const gp::FunctionSamples> samples) {
-    return solve_spectral_ensemble(problem.grid, std::move(samples), problem.u0, problem.solve);
+  const bool conserve_mean = options.conserve_mean;
+  return [&problem, conserve_mean](std::shared_ptr<const gp::FunctionSamples> samples) {
+    return solve_spectral_ensemble(problem.grid, std::move(samples), problem.u0, problem.solve,
+                                   conserve_mean);
   };
 }
 
@@ -188,6 +190,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
       with_well_posedness_check(make_solver(problem, options, progress), problem, options);
   Prediction prediction = sample(root, problem, options, solve, progress);
   prediction.discrepancy_variance = options.discrepancy_variance;
+  prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
 }
 

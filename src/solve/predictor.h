@@ -47,6 +47,10 @@ struct PredictorOptions {
   /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
   /// as ill-posed (solve/well_posedness.h).
   double max_amplification = 10.0;
+  /// Spectral solver only: solve every sample's projection onto mean-conserving dynamics,
+  /// u_t = f_s(v) - <f_s(v)>_x (solve/sampled_operator.h), for data whose spatial mean is
+  /// conserved (docs/numerics.md, "Conserved mean"); the PINN solver ignores it.
+  bool conserve_mean = false;
   std::uint64_t seed = 0;  ///< drives every draw
 };
 
@@ -70,6 +74,7 @@ struct Prediction {
   EnsembleSolution ensemble;
   std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
   double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
+  bool conserve_mean = false;             ///< the samples were projected to conserve <u>_x
 };
 
 /// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").

@@ -10,8 +10,8 @@
 namespace bhpm::solve {
 
 SampledOperatorTerm::SampledOperatorTerm(std::shared_ptr<const gp::FunctionSamples> samples,
-                                         std::vector<double> linear)
-    : samples_(std::move(samples)), linear_(std::move(linear)) {
+                                         std::vector<double> linear, bool conserve_mean)
+    : samples_(std::move(samples)), linear_(std::move(linear)), conserve_mean_(conserve_mean) {
   if (!samples_) throw std::invalid_argument("sampled operator: no samples");
   if (static_cast<std::int64_t>(linear_.size()) != samples_->dimensions())
     throw std::invalid_argument("sampled operator: " + std::to_string(linear_.size()) +
@@ -25,6 +25,7 @@ int SampledOperatorTerm::max_derivative() const {
 
 at::Tensor SampledOperatorTerm::evaluate(const at::Tensor& derivatives) const {
   at::Tensor n = samples_->evaluate(derivatives.permute({1, 2, 0}));  // v [S, n, D]
+  if (conserve_mean_) n = n - n.mean(-1, /*keepdim=*/true);
   for (std::size_t m = 0; m < linear_.size(); ++m)
     n = n - linear_[m] * derivatives[static_cast<std::int64_t>(m)];
   return n;
@@ -33,6 +34,7 @@ at::Tensor SampledOperatorTerm::evaluate(const at::Tensor& derivatives) const {
 std::string SampledOperatorTerm::describe() const {
   std::ostringstream text;
   text << samples_->count() << " operator samples minus their linear part";
+  if (conserve_mean_) text << " and their spatial mean";
   return text.str();
 }
 

@@ -24,11 +24,15 @@
 namespace bhpm::solve {
 
 /// N_s(v) = f_s(v) - sum_m c_m v_m for a batch of S members (member s uses sample s).
+/// With conserve_mean, N_s(v) = f_s(v) - <f_s(v)>_x - sum_m c_m v_m, <.>_x the mean over
+/// the periodic grid: since <d^m u/dx^m>_x = 0 for m >= 1, the whole right-hand side
+/// L u + N_s then has zero spatial mean, so every member conserves <u>_x exactly - the
+/// projection of f_s onto mean-conserving dynamics (docs/numerics.md, "Conserved mean").
 class SampledOperatorTerm final : public pde::NonlinearTerm {
  public:
   /// linear = c [D]; throws std::invalid_argument for a null sample set or c of another length.
   SampledOperatorTerm(std::shared_ptr<const gp::FunctionSamples> samples,
-                      std::vector<double> linear);
+                      std::vector<double> linear, bool conserve_mean = false);
   int max_derivative() const override;
   /// derivatives [K+1, S, n] -> N [S, n].
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
@@ -37,6 +41,7 @@ class SampledOperatorTerm final : public pde::NonlinearTerm {
  private:
   std::shared_ptr<const gp::FunctionSamples> samples_;
   std::vector<double> linear_;
+  bool conserve_mean_;
 };
 
 /// c_m = mean over s and p of df_s/dv_m at v [S, P, D] (autograd; non-finite entries are

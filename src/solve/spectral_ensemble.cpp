@@ -21,7 +21,7 @@ at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor&
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,
                                          const at::Tensor& u0, pde::SolveOptions options,
-                                         std::vector<double>* linear) {
+                                         bool conserve_mean, std::vector<double>* linear) {
   if (!samples) throw std::invalid_argument("spectral ensemble: no operator samples");
   if (u0.dim() != 1 || u0.size(0) != grid.points())
     throw std::invalid_argument("spectral ensemble: initial condition must have " +
@@ -33,7 +33,8 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   pde::Equation equation;
   equation.name = "operator samples";
   equation.linear = average_jacobian(*samples, inputs.unsqueeze(0).expand({count, -1, -1}));
-  equation.nonlinear = std::make_shared<SampledOperatorTerm>(samples, equation.linear);
+  equation.nonlinear =
+      std::make_shared<SampledOperatorTerm>(samples, equation.linear, conserve_mean);
   if (linear != nullptr) *linear = equation.linear;
 
   options.drop_diverged = true;

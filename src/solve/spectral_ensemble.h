@@ -23,11 +23,13 @@ at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor&
                                 std::int64_t dimensions);
 
 /// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n], periodic, for every sample s to
-/// options.t_end; options.drop_diverged is forced on. Returns u [S, T, n] with the linear
-/// part used in `linear` when asked. Throws std::invalid_argument for a u0 of another size.
+/// options.t_end; options.drop_diverged is forced on; with conserve_mean, u_t = f_s - <f_s>_x
+/// (solve/sampled_operator.h). Returns u [S, T, n] with the linear part used in `linear`
+/// when asked. Throws std::invalid_argument for a u0 of another size.
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,
                                          const at::Tensor& u0, pde::SolveOptions options,
+                                         bool conserve_mean = false,
                                          std::vector<double>* linear = nullptr);
 
 }  // namespace bhpm::solve

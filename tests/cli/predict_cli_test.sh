@@ -24,6 +24,8 @@ check "without bhpm calibrate, predict warns that the band carries no model disc
 check "calibrate the model discrepancy on the training experiments" $?
 grep -q "model discrepancy: tau^2 = " "$work/out" && [ -f "$work/run/discrepancy.json" ]
 check "calibrate prints tau^2 and writes RUN_DIR/discrepancy.json" $?
+grep -q "spatial mean of u: the training leaves move it by" "$work/out"
+check "calibrate prints the training leaves' drift of the spatial mean" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise -o "$work/test1.h5" \
   > "$work/out" 2>&1
@@ -45,6 +47,13 @@ calibration = json.load(open(sys.argv[3]))
 assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >= 0
 assert len(calibration["training_experiments"]) == 2
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
+assert calibration["conserve_mean"] == (calibration["mean_drift"] < 0.01)  # conservation "auto"
+assert f.attrs["conserve_mean"] == calibration["conserve_mean"]
+if calibration["conserve_mean"]:
+  sound = (f["samples/diverged"][()] == 0) & (f["samples/rejected"][()] == 0)
+  u = f["samples/u"][()][sound]
+  assert np.allclose(u.mean(axis=2), u[:, :1, :].mean(axis=2), atol=1e-10)
+assert h5py.File(sys.argv[2], "r").attrs["conserve_mean"] == 0  # the PINN solver does not project
 assert f["samples/rejected"][()].sum() == f.attrs["rejected"]
 assert np.all(np.isfinite(f["samples/growth"][()]))
 assert 0 <= f.attrs["outside_coverage"] <= 1

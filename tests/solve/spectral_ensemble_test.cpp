@@ -98,8 +98,9 @@ TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
 // is explicit, which a 5e-3 step resolves, so it still matches to 1e-6.
 TEST(SpectralEnsemble, a_diverging_member_is_dropped_and_reported) {
   std::vector<double> linear;
-  const solve::EnsembleSolution ensemble = solve::solve_spectral_ensemble(
-      kGrid, std::make_shared<HalfIllPosed>(), initial_condition(), burgers_solve(), &linear);
+  const solve::EnsembleSolution ensemble =
+      solve::solve_spectral_ensemble(kGrid, std::make_shared<HalfIllPosed>(), initial_condition(),
+                                     burgers_solve(), false, &linear);
   EXPECT_NEAR(linear[2], 0.0, 1e-14);
   EXPECT_EQ(ensemble.diverged_count(), 1);
   EXPECT_TRUE(ensemble.diverged[1].item<bool>());
@@ -110,9 +111,41 @@ TEST(SpectralEnsemble, a_diverging_member_is_dropped_and_reported) {
 TEST(SpectralEnsemble, linear_part_of_burgers_is_its_diffusion) {
   std::vector<double> linear;
   solve::solve_spectral_ensemble(kGrid, std::make_shared<testing_operator::ExactBurgersSamples>(1),
-                                 initial_condition(), burgers_solve(), &linear);
+                                 initial_condition(), burgers_solve(), false, &linear);
   const double mean_u = initial_condition().mean().item<double>();
   EXPECT_NEAR(linear[0], 0.0, 1e-12);  // mean(-u_x) over a period
   EXPECT_NEAR(linear[1], -mean_u, 1e-12);
   EXPECT_NEAR(linear[2], 0.1, 1e-14);
+}
+
+namespace {
+
+/// Burgers plus member-dependent non-conserving terms: member 0 adds 0.02, member 1 adds
+/// 0.05 u (a growth of the mean), so neither conserves <u>_x.
+class BurgersWithSources final : public gp::FunctionSamples {
+ public:
+  std::int64_t count() const override { return 2; }
+  std::int64_t dimensions() const override { return 3; }
+  at::Tensor evaluate(const at::Tensor& v) const override {
+    const at::Tensor burgers = -v.select(2, 0) * v.select(2, 1) + 0.1 * v.select(2, 2);
+    return burgers + at::stack({at::full_like(burgers[0], 0.02), 0.05 * v[1].select(1, 0)});
+  }
+};
+
+}  // namespace
+
+// The projection u_t = f_s - <f_s>_x conserves <u>_x to round-off whatever f_s adds; for
+// an f_s that is Burgers plus a constant it removes the constant exactly, so the member is
+// the Burgers solution again; without it the mean drifts by 0.02 t.
+TEST(SpectralEnsemble, conserving_the_mean_removes_a_samples_uniform_drift) {
+  const auto samples = std::make_shared<BurgersWithSources>();
+  const solve::EnsembleSolution projected = solve::solve_spectral_ensemble(
+      kGrid, samples, initial_condition(), burgers_solve(), /*conserve_mean=*/true);
+  const solve::EnsembleSolution plain =
+      solve::solve_spectral_ensemble(kGrid, samples, initial_condition(), burgers_solve());
+  const double mean0 = initial_condition().mean().item<double>();
+  ASSERT_EQ(projected.diverged_count(), 0);
+  EXPECT_LT((projected.u.mean(2) - mean0).abs().max().item<double>(), 1e-10);
+  EXPECT_LT((projected.u[0] - reference_solution()).abs().max().item<double>(), 1e-6);
+  EXPECT_NEAR(plain.u[0][-1].mean().item<double>() - mean0, 0.02 * 10.0, 1e-8);
 }
