@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
@@ -61,11 +62,12 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
 /// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides
 /// conserve_mean under predict.conservation = "auto".
 model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::RunConfig& config,
-                                    const pde::ExperimentSet& set, const std::string& data) {
+                                    const pde::ExperimentSet& set) {
   const std::int64_t experiments = set.u.size(0);
   const model::LeafModel leaves = trained_leaves(run_dir, config, experiments);
-  const model::MeanDrift drift =
-      model::leaf_mean_drift(*leaves, model::leaf_data_from_set(set, experiments, 1, data).boxes);
+  const std::vector<nn::DomainBox> boxes(static_cast<std::size_t>(experiments),
+                                         model::experiment_box(set));
+  const model::MeanDrift drift = model::leaf_mean_drift(*leaves, boxes);
   std::printf(
       "spatial mean of u: the training leaves move it by %.3g %% of the variation of u "
       "(tolerance %.3g %%): %s\n",
@@ -110,7 +112,7 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   const std::string data = options.data_path.empty() ? layout.data() : options.data_path;
   const pde::ExperimentSet set = training_set(data);
   use_threads(0);
-  const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set, data);
+  const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set);
   if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::printf("%s\n", line.c_str()), std::fflush(stdout);  // seen at once

@@ -48,7 +48,6 @@ PredictConfig read_predict_config(ConfigReader& reader) {
                   "max_amplification", "must be > 1",
                   util::format_significant(o.max_amplification, 10));
   config.conservation = section.one_of("conservation", config.conservation, conservation_choices());
-  o.conserve_mean = config.conservation == "mean";  // "auto": resolved from the run folder
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
                   "must be >= 0 (0: the data's time step)",

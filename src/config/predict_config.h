@@ -41,8 +41,8 @@ struct PredictConfig {
   /// Where tau^2 (options.discrepancy_variance) comes from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
   std::int64_t calibration_samples = 6;  ///< per training experiment in `bhpm calibrate`
-  /// Whether the samples conserve the spatial mean (options.conserve_mean): one of
-  /// conservation_choices().
+  /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved
+  /// into options.conserve_mean with the run folder's decision (cli/run_folder.h).
   std::string conservation = "auto";
 };
 

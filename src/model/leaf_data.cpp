@@ -51,6 +51,13 @@ void validate(const LeafData& data, const std::string& source) {
   }
 }
 
+nn::DomainBox experiment_box(const pde::ExperimentSet& set) {
+  const int64_t n = set.x.size(0);
+  const double x0 = set.x[0].item<double>();
+  const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
+  return {x0, x0 + dx * static_cast<double>(n), set.t[0].item<double>(), set.t[-1].item<double>()};
+}
+
 LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
                             std::int64_t points, const std::string& source) {
   const std::int64_t available = set.sample_u.size(0), offered = set.sample_u.size(1);
@@ -64,13 +71,7 @@ LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experime
   data.x = set.sample_x.slice(0, 0, experiments).slice(1, 0, points).contiguous();
   data.t = set.sample_t.slice(0, 0, experiments).slice(1, 0, points).contiguous();
   data.u = set.sample_u.slice(0, 0, experiments).slice(1, 0, points).contiguous();
-  const int64_t n = set.x.size(0);
-  const double dx =
-      (set.x[n - 1].item<double>() - set.x[0].item<double>()) / static_cast<double>(n - 1);
-  const nn::DomainBox box{set.x[0].item<double>(),
-                          set.x[0].item<double>() + dx * static_cast<double>(n),
-                          set.t[0].item<double>(), set.t[-1].item<double>()};
-  data.boxes.assign(static_cast<std::size_t>(experiments), box);
+  data.boxes.assign(static_cast<std::size_t>(experiments), experiment_box(set));
   validate(data, source);
   return data;
 }

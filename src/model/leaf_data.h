@@ -25,9 +25,12 @@ struct LeafData {
 /// L, P >= 1, equal shapes, finite values and one finite box of positive extent per leaf.
 void validate(const LeafData& data, const std::string& source);
 
+/// The box of every experiment of a set: its periodic grid [x_0, x_0 + n dx] x [t_0, t_last].
+nn::DomainBox experiment_box(const pde::ExperimentSet& set);
+
 /// The first `experiments` experiments of a set and the first `points` of their
-/// measurements (measurement order is random, so this is a random subset). The box of
-/// an experiment is its periodic grid [x_0, x_0 + n dx] x [t_0, t_last]. Throws
+/// measurements (measurement order is random, so this is a random subset), each on
+/// experiment_box(set). Throws
 /// std::invalid_argument naming `source` when the set offers fewer experiments or points.
 LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
                             std::int64_t points, const std::string& source);
