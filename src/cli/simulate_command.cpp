@@ -98,12 +98,14 @@ int run_simulate(const SimulateOptions& options) {
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::printf(
       "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
-      "dt %.3g, %.2f s\n",
+      "dt %.3g (%lld steps, %lld rejected), %.2f s\n",
       options.output_path.c_str(), equation.describe().c_str(),
       static_cast<long long>(config.train_experiments),
       static_cast<long long>(config.test_experiments),
       static_cast<long long>(sets.front().t.size(0)), static_cast<long long>(config.modes),
-      static_cast<long long>(config.measurements.n_st), sets.front().dt, seconds);
+      static_cast<long long>(config.measurements.n_st), sets.front().dt,
+      static_cast<long long>(sets.front().steps),
+      static_cast<long long>(sets.front().rejected_steps), seconds);
   return 0;
 }
 

@@ -229,6 +229,17 @@ std::string ConfigSection::one_of(const std::string& key, const std::string& fal
   return value;
 }
 
+std::string ConfigSection::one_of_or_boolean(const std::string& key, const std::string& fallback,
+                                             const std::vector<std::string>& names,
+                                             const std::string& if_true,
+                                             const std::string& if_false) {
+  const toml::node* node = lookup(key);
+  if (node == nullptr || !node->is_boolean()) return one_of(key, fallback, names);
+  const std::string value = node->value<bool>().value() ? if_true : if_false;
+  reader_.record(name_, key, toml::value<std::string>(value));
+  return value;
+}
+
 double ConfigSection::positive_number(const std::string& key, double fallback) {
   const double value = number(key, fallback);
   require(value > 0.0 && std::isfinite(value), key, "must be a positive number",

@@ -85,6 +85,12 @@ class ConfigSection {
   std::string one_of(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& names);
 
+  /// one_of() for a key that was once true/false: a boolean reads as `if_true` or
+  /// `if_false` (configurations and run folders written before the key took names).
+  std::string one_of_or_boolean(const std::string& key, const std::string& fallback,
+                                const std::vector<std::string>& names, const std::string& if_true,
+                                const std::string& if_false);
+
   /// number() that must be positive and finite; integer() that must be >= minimum.
   double positive_number(const std::string& key, double fallback);
   std::int64_t integer_at_least(const std::string& key, std::int64_t fallback,

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "pde/dataset_defaults.h"
+#include "pde/dealiasing.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -48,7 +49,12 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
                      std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio,
                  "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
                  text(config.solve.output_dt));
-  config.solve.stepper.dealias = solver.boolean("dealias", true);
+  config.solve.tolerance = solver.number("tolerance", 0.0);
+  solver.require(std::isfinite(config.solve.tolerance) && config.solve.tolerance >= 0.0,
+                 "tolerance", "must be >= 0 (0: fixed steps of solver.dt)",
+                 text(config.solve.tolerance));
+  config.solve.stepper.dealias =
+      solver.one_of_or_boolean("dealias", "pad", pde::dealiasing_names(), "truncate", "none");
   const std::int64_t contour_points = solver.integer_at_least("contour_points", 64, 8);
   solver.require(contour_points <= 4096, "contour_points", "must be <= 4096", text(contour_points));
   config.solve.stepper.contour_points = static_cast<int>(contour_points);

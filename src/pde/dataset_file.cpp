@@ -20,6 +20,8 @@ void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
   group.set_attribute("n_st", static_cast<std::int64_t>(set.sample_u.size(1)));
   group.set_attribute("noise", set.noise);
   group.set_attribute("dt", set.dt);
+  group.set_attribute("steps", set.steps);
+  group.set_attribute("rejected_steps", set.rejected_steps);
   io::write_tensor(group, "x", set.x, {"x", "length (nondimensional)", "periodic grid points"});
   io::write_tensor(group, "t", set.t, {"t", "time (nondimensional)", "output times"});
   io::write_tensor(group, "u", set.u, {"experiment,t,x", "u (nondimensional)", "solution u(x, t)"});

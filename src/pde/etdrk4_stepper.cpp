@@ -12,7 +12,10 @@ namespace bhpm::pde {
 
 Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
                              const Etdrk4Options& options)
-    : grid_(grid), equation_(std::move(equation)), dt_(options.dt) {
+    : grid_(grid),
+      equation_(std::move(equation)),
+      dt_(options.dt),
+      product_(grid, options.dealias) {
   if (!(options.dt > 0.0 && std::isfinite(options.dt)))
     throw std::invalid_argument("ETDRK4: time step must be positive (got " +
                                 std::to_string(options.dt) + ")");
@@ -34,13 +37,11 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
     for (int m = 0; m <= k; ++m) symbols.push_back(grid_.derivative_symbol(m));
     derivative_symbols_ = at::stack(symbols).unsqueeze(1);
   }
-  if (options.dealias) mask_ = grid_.two_thirds_mask();
 }
 
 at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v) const {
-  const at::Tensor derivatives = grid_.to_physical(derivative_symbols_ * v.unsqueeze(0));
-  at::Tensor n_hat = grid_.to_spectral(equation_.nonlinear->evaluate(derivatives));
-  return mask_.defined() ? n_hat * mask_ : n_hat;
+  const at::Tensor derivatives = product_.to_physical(derivative_symbols_ * v.unsqueeze(0));
+  return product_.to_spectral(equation_.nonlinear->evaluate(derivatives));
 }
 
 at::Tensor Etdrk4Stepper::step(const at::Tensor& v) const {

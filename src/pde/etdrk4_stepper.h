@@ -10,6 +10,9 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <string>
+
+#include "pde/dealiasing.h"
 #include "pde/equation.h"
 #include "pde/periodic_grid.h"
 
@@ -18,18 +21,21 @@ namespace bhpm::pde {
 struct Etdrk4Options {
   double dt = 1e-2;         ///< time step h (> 0)
   int contour_points = 64;  ///< M, points on the contour (>= 8)
-  bool dealias = true;      ///< apply the 2/3 rule to N_hat
+  /// How N_hat is kept from aliasing: one of dealiasing_names() (pde/dealiasing.h).
+  std::string dealias = "pad";
 };
 
 class Etdrk4Stepper {
  public:
-  /// Precomputes the coefficients; throws std::invalid_argument for dt <= 0 or M < 8.
+  /// Precomputes the coefficients; throws std::invalid_argument for dt <= 0, M < 8 or an
+  /// unknown dealiasing method.
   Etdrk4Stepper(const PeriodicGrid& grid, Equation equation, const Etdrk4Options& options);
 
   /// One step: v [B, n/2+1] complex -> [B, n/2+1].
   at::Tensor step(const at::Tensor& v) const;
 
-  /// N_hat(v) [B, n/2+1]: derivatives in physical space, N pointwise, back to Fourier space.
+  /// N_hat(v) [B, n/2+1]: derivatives in physical space (on product_points() points), N
+  /// pointwise, back to Fourier space.
   at::Tensor nonlinear_spectral(const at::Tensor& v) const;
 
   double dt() const { return dt_; }
@@ -39,8 +45,8 @@ class Etdrk4Stepper {
   PeriodicGrid grid_;
   Equation equation_;
   double dt_;
-  at::Tensor derivative_symbols_;         ///< [K+1, 1, n/2+1]
-  at::Tensor mask_;                       ///< [n/2+1] or undefined when not dealiasing
+  at::Tensor derivative_symbols_;  ///< [K+1, 1, n/2+1]
+  DealiasedProduct product_;
   at::Tensor e_, e2_, q_, f1_, f2_, f3_;  ///< [n/2+1] complex
 };
 

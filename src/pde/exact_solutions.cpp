@@ -13,6 +13,18 @@ at::Tensor kdv_soliton(const at::Tensor& x, double t, double c, double x0, doubl
   return 3.0 * c * sech * sech;
 }
 
+at::Tensor kdv_two_soliton(const at::Tensor& x, double t, double k1, double x1, double k2,
+                           double x2) {
+  const double a = std::pow((k1 - k2) / (k1 + k2), 2);
+  const at::Tensor e1 = at::exp(k1 * (x - x1) - k1 * k1 * k1 * t);
+  const at::Tensor e2 = at::exp(k2 * (x - x2) - k2 * k2 * k2 * t);
+  const at::Tensor e12 = a * e1 * e2;
+  const at::Tensor tau = 1.0 + e1 + e2 + e12;
+  const at::Tensor tau_x = k1 * e1 + k2 * e2 + (k1 + k2) * e12;
+  const at::Tensor tau_xx = k1 * k1 * e1 + k2 * k2 * e2 + (k1 + k2) * (k1 + k2) * e12;
+  return 12.0 * (tau * tau_xx - tau_x * tau_x) / (tau * tau);
+}
+
 at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, double nu,
                              const at::Tensor& times, int refine) {
   const double mean = u0.mean().item<double>();

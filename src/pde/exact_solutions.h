@@ -14,6 +14,15 @@ namespace bhpm::pde {
 /// x [n] -> [n].
 at::Tensor kdv_soliton(const at::Tensor& x, double t, double c, double x0, double length);
 
+/// KdV two-soliton of u_t = -u u_x - u_xxx on the line (Hirota):
+///   u = 12 d^2/dx^2 log tau,  tau = 1 + e^{eta_1} + e^{eta_2} + A e^{eta_1 + eta_2},
+///   eta_i = k_i (x - x_i) - k_i^3 t,  A = ((k_1 - k_2) / (k_1 + k_2))^2:
+/// solitons of speeds k_i^2 and amplitudes 3 k_i^2 that pass through each other and
+/// come out shifted. On a periodic domain it is exact up to the tails at its ends.
+/// x [n] -> [n].
+at::Tensor kdv_two_soliton(const at::Tensor& x, double t, double k1, double x1, double k2,
+                           double x2);
+
 /// Viscous Burgers u_t = -u u_x + nu u_xx through the Cole-Hopf transform
 /// u = -2 nu phi_x / phi, phi_t = nu phi_xx, phi(0) = exp(-(1/(2 nu)) int u0 dx).
 /// u0 [n] on `grid` must have zero mean (else phi0 is not periodic); it is interpolated

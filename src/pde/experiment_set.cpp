@@ -71,6 +71,8 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
   set.t = solution.t;
   set.u = solution.u;
   set.dt = solution.dt;
+  set.steps = solution.steps;
+  set.rejected_steps = solution.rejected_steps;
   draw_measurements(set, options.measurements, options.seed);
   return set;
 }

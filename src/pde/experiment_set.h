@@ -41,7 +41,9 @@ struct ExperimentSet {
   at::Tensor sample_u_clean;  ///< [E, n_st] noise-free values
   at::Tensor sample_u;        ///< [E, n_st] measured values, clean + epsilon * N(0, 1)
   double noise = 0.0;
-  double dt = 0.0;  ///< solver step actually used
+  double dt = 0.0;                  ///< solver step actually used (adaptive: the mean one)
+  std::int64_t steps = 0;           ///< steps taken (pde/periodic_solve.h)
+  std::int64_t rejected_steps = 0;  ///< adaptive steps rejected
 };
 
 /// Progress of a set: (set name, t, t_end).

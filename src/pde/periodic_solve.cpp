@@ -2,8 +2,11 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
+#include <utility>
 
 namespace bhpm::pde {
 
@@ -24,6 +27,9 @@ std::int64_t output_intervals(const SolveOptions& options) {
     throw std::invalid_argument("solve: time step must be positive (got " +
                                 std::to_string(options.stepper.dt) + ")");
   if (options.check_every < 1) throw std::invalid_argument("solve: check_every must be >= 1");
+  if (!(options.tolerance >= 0.0 && std::isfinite(options.tolerance)))
+    throw std::invalid_argument("solve: tolerance must be >= 0 (got " +
+                                std::to_string(options.tolerance) + ")");
   const double ratio = options.t_end / options.output_dt;
   const auto intervals = static_cast<std::int64_t>(std::llround(ratio));
   if (std::abs(ratio - static_cast<double>(intervals)) > 1e-9 * ratio)
@@ -117,6 +123,103 @@ at::Tensor output_times(const SolveOptions& options) {
   return at::arange(output_intervals(options) + 1, at::kDouble) * options.output_dt;
 }
 
+namespace {
+
+/// ETDRK4 steppers by step size, so that a step size met again reuses its coefficients.
+class StepperCache {
+ public:
+  StepperCache(const PeriodicGrid& grid, const Equation& equation, Etdrk4Options options)
+      : grid_(grid), equation_(equation), options_(std::move(options)) {}
+
+  const Etdrk4Stepper& at(double h) {
+    auto found = steppers_.find(h);
+    if (found != steppers_.end()) return found->second;
+    if (steppers_.size() >= 64) steppers_.clear();
+    options_.dt = h;
+    return steppers_.emplace(h, Etdrk4Stepper(grid_, equation_, options_)).first->second;
+  }
+
+ private:
+  const PeriodicGrid& grid_;
+  const Equation& equation_;
+  Etdrk4Options options_;
+  std::map<double, Etdrk4Stepper> steppers_;
+};
+
+/// max over the sound members of ||a_b - b_b|| / ||b_b|| (spectral L2 = physical L2 by
+/// Parseval); members dropped or not finite are left to the divergence guard.
+double relative_difference(const at::Tensor& a, const at::Tensor& b, const at::Tensor& dropped) {
+  const at::Tensor difference = at::linalg_vector_norm(a - b, 2, {1});
+  const at::Tensor size = at::linalg_vector_norm(b, 2, {1}).clamp_min(1e-300);
+  const at::Tensor relative = difference / size;
+  const at::Tensor counted = at::isfinite(relative) & ~dropped;
+  if (!counted.any().item<bool>()) return 0.0;
+  return relative.index({counted}).max().item<double>();
+}
+
+/// Step doubling (docs/numerics.md, "Adaptive time steps"): the next step size after a step
+/// of h whose estimate was `error`: h min(4, max(0.2, 0.9 (tolerance / error)^(1/5))), the
+/// local error of a fourth-order step scaling like h^5.
+double next_step_size(double h, double error, double tolerance) {
+  if (!(error > 0.0)) return 4.0 * h;
+  return h * std::clamp(0.9 * std::pow(tolerance / error, 0.2), 0.2, 4.0);
+}
+
+/// Sizes on the grid h_0 2^(j/4), so that the steppers of h and h/2 are met again.
+double quantized_step(double h, double h0) {
+  return h0 * std::exp2(std::floor(4.0 * std::log2(h / h0) + 1e-9) / 4.0);
+}
+
+/// Advances v from t_from to t_to with fixed steps of stepper.dt() (a whole number of them).
+void advance_fixed(at::Tensor& v, const Etdrk4Stepper& stepper, std::int64_t substeps,
+                   double t_from, std::int64_t output, const SolveOptions& options,
+                   DivergenceGuard& guard, Solution& solution) {
+  for (std::int64_t s = 1; s <= substeps; ++s) {
+    v = stepper.step(v);
+    if (s % options.check_every == 0)
+      guard.check_spectral(v, t_from + s * stepper.dt(), t_from, output);
+  }
+  solution.steps += substeps;
+}
+
+/// Advances v from t_from to t_to, the last step shortened to land on t_to; `h` is the step
+/// size to try first and returns the one to try next.
+void advance_adaptive(at::Tensor& v, StepperCache& steppers, double& h, double t_from, double t_to,
+                      std::int64_t output, const SolveOptions& options, DivergenceGuard& guard,
+                      Solution& solution) {
+  const double h0 = options.stepper.dt, smallest = 1e-12 * options.t_end;
+  double t = t_from;
+  std::int64_t accepted = 0;
+  while (t < t_to) {
+    const double remaining = t_to - t;
+    const bool last = h >= remaining * (1.0 - 1e-9);
+    const double step = last ? remaining : quantized_step(h, h0);
+    const Etdrk4Stepper& half = steppers.at(0.5 * step);
+    const at::Tensor halves = half.step(half.step(v));
+    const at::Tensor whole = steppers.at(step).step(v);
+    const double error = relative_difference(whole, halves, guard.dropped());
+    const double proposed = next_step_size(step, error, options.tolerance);
+    if (error <= options.tolerance) {
+      v = halves + (halves - whole) / 15.0;  // Richardson: the h^5 terms cancel
+      t = last ? t_to : t + step;
+      h = last ? std::max(h, proposed) : proposed;  // a shortened last step says little
+      if (++accepted % options.check_every == 0) guard.check_spectral(v, t, t_from, output);
+    } else {
+      ++solution.rejected_steps;
+      h = proposed;
+    }
+    if (h < smallest)
+      throw SolverDivergence("the adaptive step fell below " + std::to_string(smallest) +
+                                 " at t = " + std::to_string(t) + " (error estimate " +
+                                 std::to_string(error) + " against tolerance " +
+                                 std::to_string(options.tolerance) + ")",
+                             t);
+  }
+  solution.steps += accepted;
+}
+
+}  // namespace
+
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress) {
   const std::int64_t intervals = output_intervals(options);
@@ -124,14 +227,16 @@ Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, cons
   if (start.dim() != 2 || start.size(1) != grid.points())
     throw std::invalid_argument("solve: initial condition must have shape [B, " +
                                 std::to_string(grid.points()) + "]");
+  const bool adaptive = options.tolerance > 0.0;
   const std::int64_t substeps = steps_per_output(options.output_dt, options.stepper.dt);
   Etdrk4Options stepper_options = options.stepper;
   stepper_options.dt = options.output_dt / static_cast<double>(substeps);
   const Etdrk4Stepper stepper(grid, equation, stepper_options);
+  StepperCache steppers(grid, equation, options.stepper);
+  double h = options.stepper.dt;
 
   const double limit = options.blowup_factor * std::max(1.0, start.abs().max().item<double>());
   Solution solution;
-  solution.dt = stepper.dt();
   solution.t = output_times(options);
   solution.u = at::empty({start.size(0), intervals + 1, grid.points()}, start.options());
 
@@ -141,18 +246,17 @@ Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, cons
   solution.u.select(1, 0).copy_(start);
   for (std::int64_t i = 1; i <= intervals; ++i) {
     const double t_previous = static_cast<double>(i - 1) * options.output_dt;
-    for (std::int64_t s = 1; s <= substeps; ++s) {
-      v = stepper.step(v);
-      if (s % options.check_every == 0)
-        guard.check_spectral(v, t_previous + s * stepper.dt(), t_previous, i);
-    }
-    const at::Tensor u = grid.to_physical(v);
     const double t = static_cast<double>(i) * options.output_dt;
+    if (adaptive)
+      advance_adaptive(v, steppers, h, t_previous, t, i, options, guard, solution);
+    else
+      advance_fixed(v, stepper, substeps, t_previous, i, options, guard, solution);
+    const at::Tensor u = grid.to_physical(v);
     guard.check_physical(v, u, t, t_previous, i);
     solution.u.select(1, i).copy_(u);
-    solution.steps += substeps;
     if (progress) progress(t, options.t_end);
   }
+  solution.dt = adaptive ? options.t_end / static_cast<double>(solution.steps) : stepper.dt();
   guard.mask(solution.u);
   solution.diverged = guard.dropped();
   solution.failures = guard.failures();

@@ -1,6 +1,8 @@
 #pragma once
 /// Time integration of u_t = L u + N on a periodic grid with ETDRK4, sampled at uniform
-/// output times 0, output_dt, ..., t_end, for a batch of initial conditions at once.
+/// output times 0, output_dt, ..., t_end, for a batch of initial conditions at once: with a
+/// fixed step, or with steps chosen to a tolerance by step doubling (docs/numerics.md,
+/// "Adaptive time steps").
 
 #include <ATen/core/Tensor.h>
 
@@ -28,9 +30,14 @@ class SolverDivergence : public std::runtime_error {
 };
 
 struct SolveOptions {
-  double t_end = 10.0;         ///< final time (> 0)
-  double output_dt = 0.05;     ///< spacing of stored snapshots; must divide t_end
-  Etdrk4Options stepper;       ///< stepper.dt is lowered so that it divides output_dt
+  double t_end = 10.0;      ///< final time (> 0)
+  double output_dt = 0.05;  ///< spacing of stored snapshots; must divide t_end
+  /// Fixed step (tolerance 0): stepper.dt is lowered so that it divides output_dt.
+  /// Adaptive (tolerance > 0): stepper.dt is the first step tried.
+  Etdrk4Options stepper;
+  /// > 0: every step's estimated local error, ||v_h - v_{h/2,h/2}|| / ||v_{h/2,h/2}|| per
+  /// batch member (L2, before the two half steps are kept), is at most this; 0: fixed step.
+  double tolerance = 0.0;
   double blowup_factor = 1e3;  ///< stop when max|u| > factor * max(1, max|u0|)
   int check_every = 16;        ///< steps between non-finite checks inside an output interval
   /// false: a blow-up of any batch member stops the solve (SolverDivergence). true: the
@@ -41,11 +48,12 @@ struct SolveOptions {
 };
 
 struct Solution {
-  at::Tensor t;            ///< [T] output times
-  at::Tensor u;            ///< [B, T, n] snapshots
-  double dt = 0;           ///< time step actually used
-  std::int64_t steps = 0;  ///< total steps taken
-  at::Tensor diverged;     ///< [B] bool: members dropped (drop_diverged only; else all false)
+  at::Tensor t;                     ///< [T] output times
+  at::Tensor u;                     ///< [B, T, n] snapshots
+  double dt = 0;                    ///< the fixed step, or t_end / steps when adaptive
+  std::int64_t steps = 0;           ///< steps taken (adaptive: accepted steps of h)
+  std::int64_t rejected_steps = 0;  ///< adaptive: steps tried and rejected
+  at::Tensor diverged;  ///< [B] bool: members dropped (drop_diverged only; else all false)
   std::vector<std::string> failures;  ///< [B]: why member b was dropped, "" if it was not
 };
 
@@ -59,8 +67,9 @@ at::Tensor output_times(const SolveOptions& options);
 /// Steps per output interval: ceil(output_dt / dt), so the used step is <= dt.
 std::int64_t steps_per_output(double output_dt, double dt);
 
-/// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times and
-/// SolverDivergence on blow-up.
+/// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times or a
+/// negative tolerance, and SolverDivergence on blow-up (adaptive: also when the step falls
+/// below 1e-12 t_end, which only a blow-up forces).
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress = {});
 

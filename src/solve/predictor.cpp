@@ -114,7 +114,7 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
                                  const PredictorOptions& options) {
   WellPosednessOptions check;
   check.t_end = problem.solve.t_end;
-  check.dealias = problem.solve.stepper.dealias;
+  check.dealias = sample_dealiasing(problem.solve.stepper.dealias);
   check.amplification_limit = options.max_amplification;
   validate(check);
   return [solve = std::move(solve), &problem,

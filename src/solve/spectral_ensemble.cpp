@@ -18,6 +18,10 @@ at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor&
   return derivatives.reshape({dimensions, -1}).t().contiguous();
 }
 
+std::string sample_dealiasing(const std::string& configured) {
+  return configured == "pad" ? "truncate" : configured;
+}
+
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,
                                          const at::Tensor& u0, pde::SolveOptions options,
@@ -38,6 +42,8 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   if (linear != nullptr) *linear = equation.linear;
 
   options.drop_diverged = true;
+  options.stepper.dealias = sample_dealiasing(options.stepper.dealias);
+  options.tolerance = 0.0;  // fixed steps: a member near blow-up must not shrink the others'
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
   return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures, {}, {}};

@@ -8,6 +8,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "gp/function_samples.h"
@@ -22,8 +23,15 @@ namespace bhpm::solve {
 at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor& u,
                                 std::int64_t dimensions);
 
+/// The dealiasing used for operator samples, given the configured one (pde/dealiasing.h):
+/// "pad" becomes "truncate". A sample of f is no polynomial, so the 3/2 rule is not exact
+/// for it, and it would evaluate every sample on 1.5 times the points; the others are kept.
+std::string sample_dealiasing(const std::string& configured);
+
 /// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n], periodic, for every sample s to
-/// options.t_end; options.drop_diverged is forced on; with conserve_mean, u_t = f_s - <f_s>_x
+/// options.t_end with sample_dealiasing(options.stepper.dealias) and fixed steps of
+/// options.stepper.dt (one step size serves the whole batch, and a member near blow-up would
+/// shrink it for all); options.drop_diverged is forced on; with conserve_mean, u_t = f_s - <f_s>_x
 /// (solve/sampled_operator.h). Returns u [S, T, n] with the linear part used in `linear`
 /// when asked. Throws std::invalid_argument for a u0 of another size.
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,

@@ -6,8 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "pde/dealiasing.h"
 #include "solve/sampled_operator.h"
 #include "solve/spectral_ensemble.h"
+#include "util/name_list.h"
 
 namespace bhpm::solve {
 
@@ -19,6 +21,10 @@ void validate(const WellPosednessOptions& options) {
     throw std::invalid_argument(
         "well-posedness check: amplification_limit must be finite and > 1 (got " +
         std::to_string(options.amplification_limit) + ")");
+  if (!util::is_listed(options.dealias, pde::dealiasing_names()))
+    throw std::invalid_argument("well-posedness check: dealias must be " +
+                                util::quoted_alternatives(pde::dealiasing_names()) + " (got \"" +
+                                options.dealias + "\")");
 }
 
 at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
@@ -43,7 +49,8 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
   result.linearisation =
       member_jacobians(samples, v.unsqueeze(0).expand({samples.count(), -1, -1}));
   at::Tensor wavenumbers = grid.wavenumbers();
-  if (options.dealias) wavenumbers = wavenumbers.index({grid.two_thirds_mask() > 0.5});
+  wavenumbers =
+      wavenumbers.index({pde::DealiasedProduct(grid, options.dealias).kept_modes() > 0.5});
   result.growth = symbol_growth(result.linearisation, wavenumbers, options.t_end);
   result.limit_e_folds = std::log(options.amplification_limit);
   result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);

@@ -9,13 +9,16 @@
 /// and measures how many e-folds the fastest resolved wave gains over the mean (k = 0) one
 /// within the horizon,
 ///   growth_s = t_end max_{0 < k <= k_max} (Re lambda_s(k) - Re lambda_s(0)),
-/// k_max the largest wavenumber the solver keeps (2/3 of the Nyquist one when dealiasing).
+/// k_max the largest wavenumber the solver keeps (pde/dealiasing.h: 2/3 of the Nyquist one
+/// when truncating).
 /// Sample s is ill-posed when growth_s > ln(amplification_limit). Examples with a known
 /// symbol: heat u_t = nu u_xx has growth -nu k_1^2 t_end < 0 (k_1 the smallest wavenumber)
 /// forwards and nu k_max^2 t_end backwards (nu < 0); KdV u_t = -u u_x - delta u_xxx has a
 /// purely imaginary principal symbol, so its growth is that of any u_xx part alone.
 
 #include <ATen/core/Tensor.h>
+
+#include <string>
 
 #include "gp/function_samples.h"
 #include "pde/periodic_grid.h"
@@ -24,7 +27,7 @@ namespace bhpm::solve {
 
 struct WellPosednessOptions {
   double t_end = 1.0;                 ///< horizon (> 0)
-  bool dealias = true;                ///< the solver keeps only |k| <= 2/3 of the Nyquist k
+  std::string dealias = "truncate";   ///< the solver's dealiasing (pde::dealiasing_names())
   double amplification_limit = 10.0;  ///< largest accepted growth factor exp(growth_s) (> 1)
 };
 

@@ -1,11 +1,14 @@
 // ETDRK4 solves against exact solutions: heat (closed form), the KdV soliton, viscous
-// Burgers through Cole-Hopf, and the fourth-order convergence in the time step.
+// Burgers through Cole-Hopf, and the fourth-order convergence in the time step; adaptive
+// steps against one- and two-soliton KdV solutions, and their error against the tolerance.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <vector>
 
 #include "pde/dataset_defaults.h"
 #include "pde/equation.h"
@@ -34,6 +37,36 @@ SolveOptions solve_options(double t_end, double output_dt, double dt) {
 }
 
 double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+
+/// KdV (delta = 1) on [-half_length, half_length) with 512 modes from exact(x, 0), solved
+/// adaptively to `tolerance`: max error against exact(x, t) over the outputs, the solution
+/// in `solution`.
+double adaptive_kdv_error(const std::function<at::Tensor(const at::Tensor&, double)>& exact,
+                          double half_length, double t_end, double tolerance,
+                          Solution* solution = nullptr) {
+  const PeriodicGrid grid(-half_length, half_length, 512);
+  SolveOptions options = solve_options(t_end, 0.5, 2.5e-3);
+  options.tolerance = tolerance;
+  const Solution s = solve_periodic(grid, equation_named("kdv"), exact(grid.x(), 0.0), options);
+  double error = 0;
+  for (int64_t i = 0; i < s.t.size(0); ++i)
+    error = std::max(error, max_abs(s.u[0][i] - exact(grid.x(), s.t[i].item<double>())));
+  if (solution != nullptr) *solution = s;
+  return error;
+}
+
+/// The soliton of speed 3 (amplitude 9) from x = -5, crossing the domain 1.5 times by t = 20.
+at::Tensor fast_soliton(const at::Tensor& x, double t) {
+  return kdv_soliton(x, t, 3.0, -5.0, 40.0);
+}
+
+/// Solitons of speeds 3 and 2 (k = sqrt 3, sqrt 2) that collide near t = 6, seen from a frame
+/// moving at 2.5 (u(x + 2.5 t, t) - 2.5 solves KdV too: Galilean invariance), so that both
+/// stay within [-7, 6]. On [-30, 30) their tails at the ends stay below 1e-10 (the slow
+/// one's right tail is 1 / A = 98 times its left one, A the phase factor).
+at::Tensor colliding_solitons(const at::Tensor& x, double t) {
+  return kdv_two_soliton(x + 2.5 * t, t, std::sqrt(3.0), -3.0, std::sqrt(2.0), 3.0) - 2.5;
+}
 
 }  // namespace
 
@@ -106,6 +139,47 @@ TEST(PeriodicSolve, etdrk4_converges_at_fourth_order) {
     EXPECT_LT(order, 4.5) << "dt = " << dt << " error " << error;
     previous = error;
   }
+}
+
+TEST(PeriodicSolve, adaptive_steps_solve_kdv_solitons_to_1e_8) {
+  // Speed 3: over [0, 40] a fixed step of 2.5e-3 (the KdV default) is 2.5e-5 off, and this
+  // tolerance 8.6e-9 (docs/numerics.md, "Adaptive time steps"); [0, 20] keeps the test short.
+  Solution s;
+  EXPECT_LT(adaptive_kdv_error(fast_soliton, 20.0, 20.0, 1e-10, &s), 1e-8);
+  EXPECT_GT(s.steps, 0);
+  EXPECT_NEAR(s.dt, 20.0 / static_cast<double>(s.steps), 1e-15);
+  EXPECT_LT(adaptive_kdv_error(colliding_solitons, 30.0, 12.0, 1e-9), 1e-8);
+}
+
+TEST(PeriodicSolve, adaptive_error_falls_with_the_tolerance_over_three_decades) {
+  // Step doubling with local extrapolation: each kept step is fifth order, its local error
+  // about h^6 where the estimate is about h^5 = tolerance, so over a horizon the error
+  // scales like N h^6 ~ tolerance (h ~ tolerance^(1/5), N ~ 1 / h).
+  std::vector<double> errors;
+  for (double tolerance : {1e-6, 1e-7, 1e-8, 1e-9})
+    errors.push_back(adaptive_kdv_error(colliding_solitons, 30.0, 12.0, tolerance));
+  for (std::size_t i = 1; i < errors.size(); ++i)
+    EXPECT_LT(errors[i], 0.3 * errors[i - 1]) << "tolerance decade " << i;
+  const double slope = std::log10(errors.front() / errors.back()) / 3.0;
+  EXPECT_GT(slope, 0.7) << errors.front() << " -> " << errors.back();
+  EXPECT_LT(slope, 1.3) << errors.front() << " -> " << errors.back();
+}
+
+TEST(PeriodicSolve, adaptive_steps_land_on_the_output_times) {
+  const PeriodicGrid grid(-8, 8, 64);
+  SolveOptions options = solve_options(1.0, 0.1, 0.5);  // a first step far too long
+  options.tolerance = 1e-12;
+  const Solution s =
+      solve_periodic(grid, equation_named("burgers"), 0.5 * at::sin(M_PI * grid.x() / 8), options);
+  EXPECT_TRUE(at::equal(s.t, output_times(options)));
+  EXPECT_GT(s.rejected_steps, 0);
+  SolveOptions fixed = solve_options(1.0, 0.1, 1e-3);
+  const at::Tensor reference =
+      solve_periodic(grid, equation_named("burgers"), 0.5 * at::sin(M_PI * grid.x() / 8), fixed).u;
+  EXPECT_LT(max_abs(s.u - reference), 1e-10);
+  options.tolerance = -1.0;
+  EXPECT_THROW(solve_periodic(grid, equation_named("burgers"), at::zeros({64}), options),
+               std::invalid_argument);
 }
 
 TEST(PeriodicSolve, batch_members_are_solved_independently) {

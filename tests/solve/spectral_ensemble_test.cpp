@@ -39,12 +39,14 @@ at::Tensor initial_condition() {
   return pde::initial_condition_from_expression(kGrid, "-sin(pi*x/8) + 0.3*cos(3*pi*x/8)", "u0");
 }
 
+/// The data generator's Burgers solution with the dealiasing that samples get (the 2/3
+/// rule for the default padding: solve::sample_dealiasing).
 at::Tensor reference_solution() {
   pde::EquationOptions burgers;
   burgers.name = "burgers";
-  return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(),
-                             burgers_solve())
-      .u[0];
+  pde::SolveOptions options = burgers_solve();
+  options.stepper.dealias = solve::sample_dealiasing(options.stepper.dealias);
+  return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(), options).u[0];
 }
 
 /// A sparse root with the Burgers operator as its mean and a kernel of variance 1e-20.
