@@ -6,12 +6,13 @@
 source "$(dirname "$0")/common.sh"
 configs="$(cd "$(dirname "$0")/../../configs" && pwd)"
 
-e2e_run() {  # e2e_run CONFIG_NAME
-  local config="$configs/$1"
+e2e_run() {  # e2e_run CONFIG_NAME [--set section.key=value ...]: the settings go to training
+  local config="$configs/$1" name="$1"
+  shift
   "$bhpm" simulate "$config" -o "$work/data.h5" -q > /dev/null
-  check "simulate $1" $?
-  "$bhpm" train "$config" --data "$work/data.h5" -o "$work/run" -q > "$work/train.out" 2>&1
-  check "train $1" $?
+  check "simulate $name" $?
+  "$bhpm" train "$config" --data "$work/data.h5" -o "$work/run" -q "$@" > "$work/train.out" 2>&1
+  check "train $name" $?
   cat "$work/train.out"
   echo "-- held-out experiments --"
   "$bhpm" evaluate "$work/run" --data "$work/data.h5" -o "$work/held-out.json"
@@ -21,9 +22,11 @@ e2e_run() {  # e2e_run CONFIG_NAME
   check "evaluate on the training grids" $?
 }
 
-e2e_pipeline() {  # e2e_pipeline CONFIG_NAME: `bhpm run` (the README's main job) into $work/run
-  "$bhpm" run "$configs/$1" -o "$work/run" -q > "$work/run.out" 2>&1
-  check "bhpm run $1" $?
+e2e_pipeline() {  # e2e_pipeline CONFIG_NAME [--set ...]: `bhpm run` (the README's main job) into $work/run
+  local name="$1"
+  shift
+  "$bhpm" run "$configs/$name" -o "$work/run" -q "$@" > "$work/run.out" 2>&1
+  check "bhpm run $name" $?
   cat "$work/run.out"
   cp "$work/run/metrics.json" "$work/held-out.json" && cp "$work/run/metrics-train.json" "$work/train.json"
   check "the run scored the held-out experiments and the training grids" $?
