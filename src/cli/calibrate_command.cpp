@@ -109,8 +109,8 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   run.config.predict.discrepancy = "none";  // the calibration sets tau itself
   solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
   predictor.samples = run.config.predict.calibration_samples;
-  const std::string data = options.data_path.empty() ? layout.data() : options.data_path;
-  const pde::ExperimentSet set = training_set(data);
+  const pde::ExperimentSet set =
+      training_set(options.data_path.empty() ? layout.data() : options.data_path);
   use_threads(0);
   const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set);
   if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "config/run_layout.h"
@@ -51,23 +52,31 @@ model::LeafModel trained_leaves(const std::string& run_dir, const config::RunCon
 
 namespace {
 
-double discrepancy_variance(const config::PredictConfig& predict, const std::string& run_dir) {
+/// RUN_DIR/discrepancy.json, read once; std::nullopt when the run has none.
+std::optional<solve::DiscrepancyFile> stored_discrepancy(const std::string& run_dir) {
+  const std::string path = config::RunLayout{run_dir}.discrepancy();
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return solve::read_discrepancy_file(path);
+}
+
+double discrepancy_variance(const config::PredictConfig& predict,
+                            const std::optional<solve::DiscrepancyFile>& stored,
+                            const std::string& run_dir) {
   if (predict.discrepancy == "fixed") return predict.options.discrepancy_variance;
   if (predict.discrepancy == "none") return 0.0;
-  const std::string path = config::RunLayout{run_dir}.discrepancy();
-  if (std::filesystem::exists(path)) return solve::read_discrepancy_file(path).variance;
+  if (stored) return stored->variance;
   std::fprintf(stderr,
                "warning: %s is missing (run `bhpm calibrate %s`): the samples carry no model "
                "discrepancy and the band only the root's posterior, too narrow where the "
                "leaves' errors bias f\n",
-               path.c_str(), run_dir.c_str());
+               config::RunLayout{run_dir}.discrepancy().c_str(), run_dir.c_str());
   return 0.0;
 }
 
-bool conserves_mean(const config::PredictConfig& predict, const std::string& run_dir) {
+bool conserves_mean(const config::PredictConfig& predict,
+                    const std::optional<solve::DiscrepancyFile>& stored) {
   if (predict.conservation != "auto") return predict.conservation == "mean";
-  const std::string path = config::RunLayout{run_dir}.discrepancy();
-  return std::filesystem::exists(path) && solve::read_discrepancy_file(path).conserve_mean;
+  return stored && stored->conserve_mean;
 }
 
 }  // namespace
@@ -76,8 +85,9 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
   solve::PredictorOptions options = run.config.predict.options;
   const double prior_variance = run.root->kernel()->prior_variance().item<double>();
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
-  options.discrepancy_variance = discrepancy_variance(run.config.predict, run_dir);
-  options.conserve_mean = conserves_mean(run.config.predict, run_dir);
+  const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
+  options.discrepancy_variance = discrepancy_variance(run.config.predict, stored, run_dir);
+  options.conserve_mean = conserves_mean(run.config.predict, stored);
   solve::validate(options);
   return options;
 }

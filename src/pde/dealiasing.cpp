@@ -20,7 +20,8 @@ DealiasedProduct::DealiasedProduct(const PeriodicGrid& grid, const std::string& 
                                 util::quoted_alternatives(dealiasing_names()) + ")");
   const auto real = at::TensorOptions().dtype(at::kDouble);
   const std::int64_t modes = grid.modes();
-  kept_ = method == "truncate" ? grid.two_thirds_mask() : at::ones({modes}, real);
+  truncate_ = method == "truncate";
+  kept_ = truncate_ ? grid.two_thirds_mask() : at::ones({modes}, real);
   if (method != "pad") return;
   const std::int64_t half = grid.points() / 2;
   product_points_ = 3 * half + half % 2;  // >= 3n/2, even
@@ -41,7 +42,8 @@ at::Tensor DealiasedProduct::to_physical(const at::Tensor& spectra) const {
 }
 
 at::Tensor DealiasedProduct::to_spectral(const at::Tensor& values) const {
-  if (!padding_.defined()) return grid_.to_spectral(values) * kept_;
+  if (!padding_.defined())
+    return truncate_ ? grid_.to_spectral(values) * kept_ : grid_.to_spectral(values);
   return at::fft_rfft(values).narrow(-1, 0, grid_.modes()) * unpadding_;
 }
 

@@ -43,6 +43,7 @@ class DealiasedProduct {
  private:
   PeriodicGrid grid_;
   std::int64_t product_points_;
+  bool truncate_ = false;
   at::Tensor kept_;       ///< [n/2+1] double
   at::Tensor padding_;    ///< [n/2+1]: m/n, at the Nyquist mode m/(2n); "pad" only
   at::Tensor unpadding_;  ///< [n/2+1]: kept_ n/m; "pad" only
