@@ -96,7 +96,7 @@ void setup_calibrate(CLI::App& app) {
       "Samples per training experiment and setting (>= 2)");
   command->add_option("--set", options->overrides,
                       "Override a setting, e.g. --set predict.sampler=pathwise");
-  command->add_flag("-q,--quiet", options->quiet, "Print only the result");
+  command->add_flag("-q,--quiet", options->quiet, "No progress on stderr, only the result");
   command->callback([options] { throw CLI::RuntimeError(run_calibrate(*options)); });
 }
 
@@ -115,7 +115,7 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set);
   if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
   const auto progress = [&options](const std::string& line) {
-    if (!options.quiet) std::printf("%s\n", line.c_str()), std::fflush(stdout);  // seen at once
+    if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
   solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
       *run.root, training_experiments(run.config, set), predictor, set.noise * set.noise, progress);

@@ -105,15 +105,22 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
                                                                                    : "diverged",
                   ensemble.failures[s].c_str());
   if (!prediction.refinement.empty()) {
-    std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0;
+    std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0, out_of_budget = 0;
     for (const solve::RefinedSample& member : prediction.refinement) {
       fewest = std::min(fewest, member.operator_sample.size());
       most = std::max(most, member.operator_sample.size());
       unconverged += (member.converged || !member.failure.empty()) ? 0 : 1;
+      out_of_budget += member.out_of_budget ? 1 : 0;
     }
-    std::printf("conditioning points per sample: %lld to %lld; not converged: %lld\n",
+    std::printf("conditioning points per sample: %lld to %lld; not converged: %lld",
                 static_cast<long long>(fewest), static_cast<long long>(most),
                 static_cast<long long>(unconverged));
+    if (out_of_budget > 0)
+      std::printf(
+          " (%lld stopped by predict.time_budget: their solutions rest on fewer "
+          "conditioning points than the tolerance asks, so L_c above it)",
+          static_cast<long long>(out_of_budget));
+    std::printf("\n");
   }
   std::printf("ensemble spread: mean std %.4g, max std %.4g\n",
               statistics.standard_deviation.mean().item<double>(),
@@ -168,9 +175,11 @@ void setup_predict(CLI::App& app) {
   add_flag("--solver", "solver", "spectral or pinn");
   add_flag("--tolerance", "relative_tolerance",
            "Algorithm 1's L_c tolerance relative to the kernel variance (> 0)");
+  add_flag("--time-budget", "time_budget",
+           "Wall seconds for Algorithm 1's rounds (0: no limit); then samples stop unconverged");
   command->add_option("--set", options->overrides,
                       "Override a setting, e.g. --set predict.features=2048");
-  command->add_flag("-q,--quiet", options->quiet, "Print only the summary");
+  command->add_flag("-q,--quiet", options->quiet, "No progress on stderr, only the summary");
   command->callback([options, ic, from] {
     if (ic->count() == 0 && from->count() == 0)
       throw std::invalid_argument(
@@ -197,7 +206,7 @@ int run_predict(const PredictCommandOptions& options) {
   use_threads(0);
 
   const auto progress = [&options](const std::string& line) {
-    if (!options.quiet) std::printf("%s\n", line.c_str());
+    if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
   const solve::Prediction prediction =
       solve::predict_ensemble(*root, problem.problem, predictor, progress);

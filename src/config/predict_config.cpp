@@ -34,6 +34,10 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   config.relative_tolerance =
       section.positive_number("relative_tolerance", config.relative_tolerance);
   read_algorithm1_keys(section, o.refinement);
+  o.refinement.time_budget = section.number("time_budget", o.refinement.time_budget);
+  section.require(std::isfinite(o.refinement.time_budget) && o.refinement.time_budget >= 0.0,
+                  "time_budget", "must be >= 0 seconds (0: no limit)",
+                  util::format_significant(o.refinement.time_budget, 10));
   o.pathwise.features = section.integer_at_least("features", o.pathwise.features, 1);
   config.discrepancy = section.one_of("discrepancy", config.discrepancy, discrepancy_sources());
   o.discrepancy_variance = section.number("discrepancy_variance", o.discrepancy_variance);

@@ -8,7 +8,10 @@
 ///                               s^2 the root kernel's signal variance (prior variance of f)
 ///   new_points = 8              n_c,new conditioning points per round
 ///   monte_carlo_points = 1024   push-forward points estimating L_c
-///   max_rounds = 50             rounds of Algorithm 1 before a sample is reported unconverged
+///   max_rounds = 200            rounds of Algorithm 1 before a sample is reported unconverged
+///   time_budget = 0             wall seconds for Algorithm 1's rounds per prediction (0: no
+///                               limit); samples still refining when the next round would
+///                               end past it stop unconverged (solve/operator_refinement.h)
 ///   descent_steps = 50          Adam steps on the new conditioning inputs per round
 ///   features = 1024             random Fourier features of a pathwise sample
 ///   dt = 0                      spectral time step; 0: the data's [solver] dt

@@ -13,6 +13,7 @@ class Kernel;
 class Mean;
 
 using util::describe_tensor;
+using util::require_batched_matrices;
 using util::require_matrix;
 using util::require_vector;
 

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -97,10 +98,25 @@ ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util
 ConditionedSamples::ConditionedSamples(std::vector<ConditionedGp> members)
     : members_(std::move(members)) {
   if (members_.empty()) throw std::invalid_argument("conditioned samples: no member");
-  for (const ConditionedGp& member : members_)
-    if (member.dimensions() != members_.front().dimensions())
+  const ConditionedGp& first = members_.front();
+  shared_prior_ = true;
+  std::int64_t largest = 0;
+  for (const ConditionedGp& member : members_) {
+    if (member.dimensions() != first.dimensions())
       throw std::invalid_argument(
           "conditioned samples: members take inputs of different dimensions");
+    shared_prior_ = shared_prior_ && member.prior_mean() == first.prior_mean() &&
+                    member.kernel() == first.kernel();
+    largest = std::max(largest, member.size());
+  }
+  if (!shared_prior_) return;
+  padded_inputs_ = at::zeros({count(), largest, dimensions()}, first.inputs().options());
+  padded_weights_ = at::zeros({count(), largest, 1}, first.weights().options());
+  for (std::int64_t s = 0; s < count(); ++s) {
+    const ConditionedGp& member = members_[static_cast<std::size_t>(s)];
+    padded_inputs_[s].narrow(0, 0, member.size()).copy_(member.inputs());
+    padded_weights_[s].narrow(0, 0, member.size()).copy_(member.weights().unsqueeze(1));
+  }
 }
 
 at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
@@ -108,9 +124,16 @@ at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
     throw std::invalid_argument("conditioned samples: v must be [" + std::to_string(count()) +
                                 ", P, " + std::to_string(dimensions()) + "] (got " +
                                 describe_tensor(v) + ")");
-  std::vector<at::Tensor> values;
-  for (std::int64_t s = 0; s < count(); ++s) values.push_back(members_[s].mean(v[s]));
-  return at::stack(values);
+  if (!shared_prior_) {
+    std::vector<at::Tensor> values;
+    for (std::int64_t s = 0; s < count(); ++s) values.push_back(members_[s].mean(v[s]));
+    return at::stack(values);
+  }
+  const ConditionedGp& first = members_.front();
+  const at::Tensor prior = first.prior_mean()->forward(v.reshape({-1, dimensions()}));
+  const at::Tensor update =
+      at::bmm(first.kernel()->batched_matrix(v, padded_inputs_), padded_weights_);
+  return prior.view({v.size(0), v.size(1)}) + update.squeeze(2);
 }
 
 }  // namespace bhpm::gp

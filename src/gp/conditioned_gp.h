@@ -50,6 +50,8 @@ class ConditionedGp {
   std::int64_t dimensions() const { return kernel_->dimensions(); }
   const at::Tensor& inputs() const { return inputs_; }
   const at::Tensor& values() const { return values_; }
+  /// K_cc^{-1} (f_c - mu(V_c)) [n]: mu_c(v) = mu(v) + k(v, V_c) weights.
+  const at::Tensor& weights() const { return alpha_; }
   const std::shared_ptr<Mean>& prior_mean() const { return mean_; }
   const std::shared_ptr<Kernel>& kernel() const { return kernel_; }
 
@@ -76,6 +78,10 @@ ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util
                                          double discrepancy_ratio = 0.0);
 
 /// S conditioned GPs (one per operator sample) evaluated through their means mu_c.
+/// Members that share one prior (mean and kernel objects, as Algorithm 1's do) are
+/// evaluated in one batched kernel product: their conditioning inputs padded to the
+/// largest set, n_max, with zero weights on the padding rows, so
+///   mu_c,s(v_s) = mu(v_s) + k(v_s, V_s) alpha_s  for all s at once ([S, P, n_max]).
 class ConditionedSamples final : public FunctionSamples {
  public:
   /// Throws std::invalid_argument for an empty list or members of different D.
@@ -88,6 +94,9 @@ class ConditionedSamples final : public FunctionSamples {
 
  private:
   std::vector<ConditionedGp> members_;
+  bool shared_prior_ = false;  ///< every member has the first one's mean and kernel
+  at::Tensor padded_inputs_;   ///< [S, n_max, D] (shared prior only)
+  at::Tensor padded_weights_;  ///< [S, n_max, 1], 0 on padding rows (shared prior only)
 };
 
 }  // namespace bhpm::gp

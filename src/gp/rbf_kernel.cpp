@@ -46,14 +46,26 @@ at::Tensor RbfKernelImpl::signal_variance() const { return at::softplus(raw_sign
 at::Tensor RbfKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
   require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
   require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  return covariance(x1, x2);
+}
+
+at::Tensor RbfKernelImpl::batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const {
+  require_batched_matrices(x1, -1, -1, options_.dimensions, kWhere, "x1");
+  require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kWhere, "x2");
+  return covariance(x1, x2);
+}
+
+at::Tensor RbfKernelImpl::covariance(const at::Tensor& x1, const at::Tensor& x2) const {
   const at::Tensor inverse_l = lengthscales().reciprocal();
   const at::Tensor a = x1 * inverse_l;
   const at::Tensor b = x2 * inverse_l;
   // |a_i - b_j|^2 = |a_i|^2 + |b_j|^2 - 2 a_i . b_j, one matrix product; clamped at 0
   // against rounding (the exact value is >= 0).
-  const at::Tensor squared = at::addmm(a.square().sum(1, true) + b.square().sum(1).unsqueeze(0), a,
-                                       b.t(), /*beta=*/1, /*alpha=*/-2)
-                                 .clamp_min(0.0);
+  const at::Tensor norms = a.square().sum(-1, true) + b.square().sum(-1).unsqueeze(-2);
+  const at::Tensor squared =
+      (a.dim() == 2 ? at::addmm(norms, a, b.t(), /*beta=*/1, /*alpha=*/-2)
+                    : at::baddbmm(norms, a, b.transpose(1, 2), /*beta=*/1, /*alpha=*/-2))
+          .clamp_min(0.0);
   return signal_variance() * at::exp(-0.5 * squared);
 }
 

@@ -31,6 +31,8 @@ class RbfKernelImpl : public Kernel {
   std::int64_t dimensions() const override { return options_.dimensions; }
   /// s^2 exp(-|x1_i / l - x2_j / l|^2 / 2) [N, M] for x1 [N, D], x2 [M, D] (double).
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
+  /// The same for a batch: [B, N, M] for x1 [B, N, D], x2 [B, M, D].
+  at::Tensor batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
   /// s^2 repeated [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
   std::string name() const override { return "rbf"; }
@@ -55,6 +57,9 @@ class RbfKernelImpl : public Kernel {
   const RbfKernelOptions& options() const { return options_; }
 
  private:
+  /// k for x1 [N, D], x2 [M, D] -> [N, M] or x1 [B, N, D], x2 [B, M, D] -> [B, N, M].
+  at::Tensor covariance(const at::Tensor& x1, const at::Tensor& x2) const;
+
   RbfKernelOptions options_;
   at::Tensor raw_lengthscale_;
   at::Tensor raw_signal_variance_;

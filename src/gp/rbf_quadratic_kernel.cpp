@@ -51,9 +51,21 @@ at::Tensor RbfQuadraticKernelImpl::polynomial_variance() const {
 at::Tensor RbfQuadraticKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
   require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
   require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  return rbf_->matrix(x1, x2) + polynomial_covariance(x1, x2);
+}
+
+at::Tensor RbfQuadraticKernelImpl::batched_matrix(const at::Tensor& x1,
+                                                  const at::Tensor& x2) const {
+  require_batched_matrices(x1, -1, -1, options_.dimensions, kWhere, "x1");
+  require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kWhere, "x2");
+  return rbf_->batched_matrix(x1, x2) + polynomial_covariance(x1, x2);
+}
+
+at::Tensor RbfQuadraticKernelImpl::polynomial_covariance(const at::Tensor& x1,
+                                                         const at::Tensor& x2) const {
   const at::Tensor inverse_a = polynomial_scales().reciprocal();
-  const at::Tensor inner = at::mm(x1 * inverse_a, (x2 * inverse_a).t());
-  return rbf_->matrix(x1, x2) + polynomial_variance() * (1.0 + inner).square();
+  const at::Tensor inner = at::matmul(x1 * inverse_a, (x2 * inverse_a).transpose(-1, -2));
+  return polynomial_variance() * (1.0 + inner).square();
 }
 
 at::Tensor RbfQuadraticKernelImpl::diagonal(const at::Tensor& x) const {

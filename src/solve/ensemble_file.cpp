@@ -32,11 +32,12 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
       failures += "sample " + std::to_string(s) + ": " + ensemble.failures[s] + "\n";
   group.set_attribute("failures", failures);
   if (prediction.refinement.empty()) return;
-  std::vector<std::int64_t> points, converged;
+  std::vector<std::int64_t> points, converged, out_of_budget;
   std::vector<double> variance;
   for (const solve::RefinedSample& member : prediction.refinement) {
     points.push_back(member.operator_sample.size());
     converged.push_back(member.converged ? 1 : 0);
+    out_of_budget.push_back(member.out_of_budget ? 1 : 0);
     variance.push_back(member.rounds.empty() ? NAN : member.rounds.back().expected_variance);
   }
   io::write_tensor(
@@ -46,6 +47,8 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
                    {"sample", "(u per time)^2", "last L_c (Eq. 6) of Algorithm 1"});
   io::write_tensor(group, "converged", at::tensor(converged, at::kLong),
                    {"sample", "1", "1: L_c fell below the tolerance"});
+  io::write_tensor(group, "out_of_budget", at::tensor(out_of_budget, at::kLong),
+                   {"sample", "1", "1: stopped unconverged by predict.time_budget"});
 }
 
 void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatistics& statistics) {

@@ -4,6 +4,8 @@
 #include <torch/autograd.h>
 #include <torch/optim/adam.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -52,6 +54,8 @@ void validate(const RefinementOptions& options) {
   require(options.descent_steps >= 0, "descent_steps", "must be >= 0", options.descent_steps);
   require(std::isfinite(options.descent_rate) && options.descent_rate > 0.0, "descent_rate",
           "must be finite and > 0", options.descent_rate);
+  require(std::isfinite(options.time_budget) && options.time_budget >= 0.0, "time_budget",
+          "must be finite and >= 0 (0: no limit)", options.time_budget);
 }
 
 at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
@@ -86,6 +90,12 @@ at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 /// Step 3 for one member: new inputs, their joint draw, the extended conditioning set.
 void add_conditioning_points(RefinedSample& member, const RefinementOptions& options,
                              util::Rng& rng) {
@@ -98,6 +108,84 @@ void add_conditioning_points(RefinedSample& member, const RefinementOptions& opt
   member.operator_sample = member.operator_sample.extended(new_inputs, new_values);
 }
 
+/// Step 1's result for the member in row `row` of the batch: its solution and growth;
+/// false (with the reason recorded) when it blew up or was rejected.
+bool take_solution(RefinedSample& member, const EnsembleSolution& solved, std::size_t row) {
+  const auto index = static_cast<std::int64_t>(row);
+  member.solution = solved.u[index];
+  if (solved.growth.defined()) member.growth = solved.growth[index].item<double>();
+  if (!solved.left_out()[index].item<bool>()) return true;
+  member.failure = solved.failures[row];
+  member.rejected = solved.rejected.defined() && solved.rejected[index].item<bool>();
+  return false;
+}
+
+/// Step 2 for sample `sample`: draws its Monte Carlo inputs, records and returns L_c.
+/// Throws std::runtime_error naming the sample when L_c is not finite.
+double measure_expected_variance(RefinedSample& member, std::size_t sample,
+                                 const SolutionInputs& inputs_of, const RefinementOptions& options,
+                                 util::Rng& rng) {
+  const std::int64_t size = member.operator_sample.size();
+  member.inputs = monte_carlo_rows(inputs_of(member.solution), options.monte_carlo_points, rng);
+  const double l_c = member.operator_sample.variance(member.inputs).mean().item<double>();
+  if (!std::isfinite(l_c))
+    throw std::runtime_error("refinement of sample " + std::to_string(sample) +
+                             ": the expected variance L_c is not finite with " +
+                             std::to_string(size) + " conditioning points");
+  member.rounds.push_back({size, l_c});
+  return l_c;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return NAN;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
+/// The largest conditioning set among members[rows], plus `added` points each.
+std::int64_t largest_set(const std::vector<RefinedSample>& members,
+                         const std::vector<std::size_t>& rows, std::int64_t added) {
+  std::int64_t largest = 0;
+  for (std::size_t s : rows) largest = std::max(largest, members[s].operator_sample.size());
+  return largest + added;
+}
+
+/// One round's measurements, from which the next rounds' time is estimated.
+struct RoundCost {
+  double seconds = 0;        ///< from the previous round's point choice to its L_c
+  std::size_t solved = 0;    ///< members in its batch
+  std::int64_t largest = 0;  ///< their largest conditioning set
+};
+
+/// The status after `round`, members `refining` going on. A round costs about (members) x
+/// (largest conditioning set): the batched kernel product of every solver stage. The
+/// estimate for the rounds left adds new_points to the largest set per round.
+RefinementStatus round_status(std::int64_t round, const RoundCost& cost,
+                              const std::vector<RefinedSample>& members,
+                              const std::vector<std::size_t>& refining,
+                              const std::vector<double>& variances, double elapsed,
+                              const RefinementOptions& options) {
+  RefinementStatus status{round, cost.solved, refining.size(), median(variances), elapsed,
+                          0.0,   false};
+  if (refining.empty()) return status;
+  const double next_largest =
+      static_cast<double>(largest_set(members, refining, options.new_points));
+  const double next = cost.seconds * static_cast<double>(refining.size()) /
+                      static_cast<double>(cost.solved) * next_largest /
+                      static_cast<double>(std::max<std::int64_t>(cost.largest, 1));
+  const auto rounds_left = static_cast<double>(options.max_rounds - round - 1);
+  status.seconds_left =
+      next * (rounds_left + static_cast<double>(options.new_points) * rounds_left *
+                                (rounds_left - 1.0) / (2.0 * next_largest));
+  if (options.time_budget > 0.0) {
+    status.budget_reached = elapsed + next > options.time_budget;
+    status.seconds_left =
+        status.budget_reached ? 0.0 : std::min(status.seconds_left, options.time_budget - elapsed);
+  }
+  return status;
+}
+
 }  // namespace
 
 std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp> starts,
@@ -108,44 +196,46 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
   validate(options);
   std::vector<RefinedSample> members;
   for (gp::ConditionedGp& start : starts)
-    members.push_back({std::move(start), {}, {}, {}, false, "", false, NAN});
+    members.push_back({std::move(start), {}, {}, {}, false, false, "", false, NAN});
   std::vector<std::size_t> active(members.size());
   for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
 
   const at::NoGradGuard no_grad;
+  const Clock::time_point started = Clock::now();
+  Clock::time_point round_started = started;
   for (std::int64_t round = 0; round < options.max_rounds && !active.empty(); ++round) {
     std::vector<gp::ConditionedGp> batch;
     for (std::size_t s : active) batch.push_back(members[s].operator_sample);
     const EnsembleSolution solved =
         solve(std::make_shared<gp::ConditionedSamples>(std::move(batch)));
-    std::vector<std::size_t> still_active;
+    std::vector<std::size_t> refining;
+    std::vector<util::Rng> streams;  // each refining member's, for its new points
+    std::vector<double> variances;
     for (std::size_t i = 0; i < active.size(); ++i) {
       RefinedSample& member = members[active[i]];
-      const auto row = static_cast<std::int64_t>(i);
-      member.solution = solved.u[row];
-      if (solved.growth.defined()) member.growth = solved.growth[row].item<double>();
-      if (solved.left_out()[row].item<bool>()) {
-        member.failure = solved.failures[i];
-        member.rejected = solved.rejected.defined() && solved.rejected[row].item<bool>();
-        continue;
-      }
-      const std::int64_t size = member.operator_sample.size();
+      if (!take_solution(member, solved, i)) continue;
       util::Rng rng(util::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
-                                      static_cast<std::uint64_t>(size)));
-      member.inputs = monte_carlo_rows(inputs_of(member.solution), options.monte_carlo_points, rng);
-      const double l_c = member.operator_sample.variance(member.inputs).mean().item<double>();
-      if (!std::isfinite(l_c))
-        throw std::runtime_error("refinement of sample " + std::to_string(active[i]) +
-                                 ": the expected variance L_c is not finite with " +
-                                 std::to_string(size) + " conditioning points");
-      member.rounds.push_back({size, l_c});
-      if (progress) progress(active[i], member.rounds.back());
-      member.converged = l_c < options.tolerance;
+                                      static_cast<std::uint64_t>(member.operator_sample.size())));
+      variances.push_back(measure_expected_variance(member, active[i], inputs_of, options, rng));
+      if (progress.member) progress.member(active[i], member.rounds.back());
+      member.converged = variances.back() < options.tolerance;
       if (member.converged || round + 1 == options.max_rounds) continue;
-      add_conditioning_points(member, options, rng);
-      still_active.push_back(active[i]);
+      refining.push_back(active[i]);
+      streams.push_back(std::move(rng));
     }
-    active = std::move(still_active);
+    const RoundCost cost{seconds_since(round_started), active.size(),
+                         largest_set(members, active, 0)};
+    const RefinementStatus status =
+        round_status(round, cost, members, refining, variances, seconds_since(started), options);
+    if (progress.round) progress.round(status);
+    if (status.budget_reached) {
+      for (std::size_t s : refining) members[s].out_of_budget = true;
+      break;
+    }
+    round_started = Clock::now();
+    for (std::size_t k = 0; k < refining.size(); ++k)
+      add_conditioning_points(members[refining[k]], options, streams[k]);
+    active = std::move(refining);
   }
   return members;
 }

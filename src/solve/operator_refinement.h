@@ -14,6 +14,13 @@
 /// S samples are refined together: each round solves the members still refining in one
 /// batch (ConditionedSamples), so a spectral solve serves them all; a member whose solve
 /// blows up is dropped and reported.
+///
+/// Cost: a round costs about one batched IBVP solve, whose price grows with the members
+/// still refining times their largest conditioning set. `max_rounds` bounds the rounds;
+/// `time_budget` bounds the wall time: after each round the next one's time is estimated
+/// from the last one's (scaled by members and set size), and if it would end past the
+/// budget no further round starts. The members still refining then keep the solution of
+/// their last round, unconverged, marked `out_of_budget`. The first solve always runs.
 
 #include <ATen/core/Tensor.h>
 
@@ -35,6 +42,7 @@ struct RefinementOptions {
   std::int64_t monte_carlo_points = 1024;  ///< push-forward points for L_c (>= 1)
   std::int64_t max_rounds = 200;           ///< rounds before giving up (>= 1)
   std::int64_t descent_steps = 50;         ///< Adam steps on V_new per round (>= 0)
+  double time_budget = 0.0;                ///< wall seconds for all rounds (>= 0; 0: no limit)
   double descent_rate = 0.02;              ///< Adam rate, per unit of each input's spread (> 0)
   std::uint64_t seed = 0;
 };
@@ -54,6 +62,7 @@ struct RefinedSample {
   at::Tensor inputs;                    ///< [P, D]: the push-forward points of the last L_c
   std::vector<RefinementRound> rounds;  ///< every L_c computed, in order
   bool converged = false;               ///< L_c < tolerance within max_rounds
+  bool out_of_budget = false;           ///< stopped unconverged by the time budget
   std::string failure;                  ///< why the sample blew up or was rejected; "" if not
   bool rejected = false;                ///< ill-posed along the initial condition, not solved
   double growth = NAN;                  ///< e-folds of its fastest resolved wave (last solve)
@@ -65,8 +74,24 @@ using EnsembleSolver =
     std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
 /// The root inputs v [T n, D] of a solution u [T, n] at every grid point.
 using SolutionInputs = std::function<at::Tensor(const at::Tensor&)>;
-/// Called after each member's L_c: (member, round record).
-using RefinementProgress = std::function<void(std::size_t, const RefinementRound&)>;
+/// Where the refinement stands after a round: for progress lines and the time left.
+struct RefinementStatus {
+  std::int64_t round = 0;                 ///< 0-based round just finished
+  std::size_t solved = 0;                 ///< members solved in it
+  std::size_t refining = 0;               ///< members going on to the next round
+  double median_expected_variance = NAN;  ///< median L_c of the members solved
+  double elapsed_seconds = 0;             ///< since the refinement started
+  /// Estimated seconds for the rounds still allowed (max_rounds and the budget), if every
+  /// member refining now kept refining: an upper estimate; 0 when none is refining.
+  double seconds_left = 0;
+  bool budget_reached = false;  ///< the budget stopped the members still refining
+};
+
+/// Called after each member's L_c (member, round record) and after each round.
+struct RefinementProgress {
+  std::function<void(std::size_t, const RefinementRound&)> member;
+  std::function<void(const RefinementStatus&)> round;
+};
 
 /// Runs Algorithm 1 for every start (member s draws its Monte Carlo points and f_new from
 /// derive_seed(options.seed, "refinement/<s>", n_c)). Throws std::runtime_error naming the

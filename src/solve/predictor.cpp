@@ -61,6 +61,32 @@ Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const Predi
   return {solve(std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise)), {}};
 }
 
+/// Progress lines of Algorithm 1: one per sample and round, one per round with the time.
+RefinementProgress refinement_progress(const RefinementOptions& options,
+                                       const PredictionProgress& progress) {
+  if (!progress) return {};
+  const auto member = [&options, progress](std::size_t sample, const RefinementRound& round) {
+    progress("sample " + std::to_string(sample) +
+             ": L_c = " + util::format_scientific(round.expected_variance, 3) + " (tolerance " +
+             util::format_scientific(options.tolerance, 2) + ") with " +
+             std::to_string(round.conditioning_points) + " conditioning points");
+  };
+  const auto round = [&options, progress](const RefinementStatus& status) {
+    std::string line = "round " + std::to_string(status.round + 1) + " of at most " +
+                       std::to_string(options.max_rounds) + ": " + std::to_string(status.refining) +
+                       " of " + std::to_string(status.solved) + " samples refine on, median L_c " +
+                       util::format_scientific(status.median_expected_variance, 3) + "; " +
+                       util::format_significant(status.elapsed_seconds, 3) + " s elapsed";
+    if (status.budget_reached)
+      line += "; time budget of " + util::format_significant(options.time_budget, 3) +
+              " s reached: they stop unconverged";
+    else if (status.refining > 0)
+      line += ", at most about " + util::format_significant(status.seconds_left, 3) + " s left";
+    progress(line);
+  };
+  return {member, round};
+}
+
 Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
                                const PredictionProblem& problem, const PredictorOptions& options,
                                const Solver& solve, const PredictionProgress& progress) {
@@ -72,12 +98,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
-  const auto report = [&](std::size_t sample, const RefinementRound& round) {
-    if (progress)
-      progress("sample " + std::to_string(sample) +
-               ": L_c = " + util::format_scientific(round.expected_variance, 3) + " with " +
-               std::to_string(round.conditioning_points) + " conditioning points");
-  };
+  const RefinementProgress report = refinement_progress(refinement, progress);
   const std::int64_t dimensions = root.kernel()->dimensions();
   Prediction prediction;
   prediction.refinement = refine_operator_samples(

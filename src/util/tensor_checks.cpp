@@ -36,6 +36,18 @@ void require_matrix(const at::Tensor& tensor, std::int64_t rows, std::int64_t co
   if (!ok) fail(tensor, where, name, "[" + extent(rows, "N") + ", " + extent(columns, "D") + "]");
 }
 
+void require_batched_matrices(const at::Tensor& tensor, std::int64_t batch, std::int64_t rows,
+                              std::int64_t columns, const std::string& where,
+                              const std::string& name) {
+  const bool ok = tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == 3 &&
+                  tensor.size(1) >= 1 && (batch < 0 || tensor.size(0) == batch) &&
+                  (rows < 0 || tensor.size(1) == rows) &&
+                  (columns < 0 || tensor.size(2) == columns);
+  if (!ok)
+    fail(tensor, where, name,
+         "[" + extent(batch, "B") + ", " + extent(rows, "N") + ", " + extent(columns, "D") + "]");
+}
+
 void require_vector(const at::Tensor& tensor, std::int64_t length, const std::string& where,
                     const std::string& name) {
   const bool ok = tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == 1 &&

@@ -18,6 +18,12 @@ std::string describe_tensor(const at::Tensor& tensor);
 void require_matrix(const at::Tensor& tensor, std::int64_t rows, std::int64_t columns,
                     const std::string& where, const std::string& name);
 
+/// Requires a defined double tensor of shape [batch, rows, columns] with at least one row
+/// (a batch of matrices); a negative extent accepts any size.
+void require_batched_matrices(const at::Tensor& tensor, std::int64_t batch, std::int64_t rows,
+                              std::int64_t columns, const std::string& where,
+                              const std::string& name);
+
 /// Requires a defined double tensor of shape [length], length >= 1 (any length when
 /// length < 0).
 void require_vector(const at::Tensor& tensor, std::int64_t length, const std::string& where,

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# bhpm predict on a small trained run (heat_run.sh): ensembles from an expression and from a stored test
-# experiment (compared with its truth), both samplers, both solvers, the file read back
-# with h5py, `bhpm calibrate` and the model discrepancy it gives the samples, and refusals
-# of bad input before any work (an expression that does not parse, an untrained folder,
-# S <= 0, a tolerance <= 0, an unknown solver, a missing experiment, bad [predict] keys,
-# calibrate without a trained root or with fewer than 2 samples).
+# bhpm predict on a small trained run (heat_run.sh): ensembles from an expression and from a
+# stored test experiment (compared with its truth), both samplers, both solvers, the file
+# read back with h5py, a time budget that stops Algorithm 1, `bhpm calibrate` and the model
+# discrepancy it gives the samples, and refusals of bad input before any work (an expression
+# that does not parse, an untrained folder, S <= 0, a tolerance <= 0, a negative time
+# budget, an unknown solver, a missing experiment, bad [predict] keys, calibrate without a
+# trained root or with fewer than 2 samples).
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -32,6 +33,22 @@ check "calibrate prints the training leaves' drift of the spatial mean" $?
 check "predict a stored test experiment with pathwise samples" $?
 grep -q "relative L2 error of the mean" "$work/out"
 check "predict compares with the true solution" $?
+
+"$bhpm" predict "$work/run" --ic "0.3*sin(pi*x/8)" --tolerance 1e-12 --time-budget 1e-9 \
+  -o "$work/budget.h5" > "$work/out" 2> "$work/err"
+check "predict with a time budget exits 0" $?
+grep -q "4 stopped by predict.time_budget" "$work/out" && grep -q "time budget of .* reached" "$work/err" \
+  && grep -q "^sample 0: L_c = .* (tolerance" "$work/err" && ! grep -q "L_c = " "$work/out"
+check "a reached time budget stops the refining samples and says so; progress goes to stderr" $?
+"$python" - "$work/budget.h5" <<'PY'
+import h5py, sys
+import numpy as np
+samples = h5py.File(sys.argv[1], "r")["samples"]
+assert np.all(samples["out_of_budget"][()] == 1) and np.all(samples["converged"][()] == 0)
+assert len(set(samples["conditioning_points"][()])) == 1  # no round added points
+assert np.all(np.isfinite(samples["u"][()]))               # the first solve is kept
+PY
+check "the samples stopped by the budget are marked in the file and keep their first solve" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:train/0" --solver pinn --samples 2 -q \
   --set predict.pinn_iterations=30 --set predict.pinn_collocation_points=64 \
@@ -92,6 +109,8 @@ expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" 
 expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
 expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(x)" \
   --set predict.max_amplification=1 -o "$work/refused.h5"
+expect_refusal "a negative time budget" "predict.time_budget" "$work/run" --ic "sin(x)" \
+  --time-budget -1 -o "$work/refused.h5"
 expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(x)" \
   --set predict.discrepancy=guess -o "$work/refused.h5"
 

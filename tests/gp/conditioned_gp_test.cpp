@@ -4,6 +4,9 @@
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
+#include <torch/autograd.h>
+
+#include <vector>
 
 #include "gp/conditioned_gp.h"
 #include "gp/finite_difference.h"
@@ -101,6 +104,30 @@ TEST(ConditionedGp, variance_gradient_with_respect_to_conditioning_inputs) {
     return conditioned_variance(*parts.kernel, at::cat({fixed, module.z}), v).mean();
   };
   expect_gradients_match(module, objective, 1e-6, 1e-6);
+}
+
+TEST(ConditionedSamples, members_of_different_sizes_evaluate_in_one_batch_as_one_by_one) {
+  const GpParts parts = make_parts();
+  const GpParts other = make_parts();  // a second prior: evaluated member by member
+  const std::vector<ConditionedGp> members = {
+      conditioned(parts, inputs(5, 21), targets(inputs(5, 21), 22)),
+      conditioned(parts, inputs(9, 23), targets(inputs(9, 23), 24)),
+      conditioned(parts, inputs(2, 25), targets(inputs(2, 25), 26))};
+  const at::Tensor v =
+      at::stack({inputs(6, 27), inputs(6, 28), inputs(6, 29)}).requires_grad_(true);
+  for (const bool shared : {true, false}) {
+    std::vector<ConditionedGp> batch = members;
+    if (!shared) batch[1] = conditioned(other, members[1].inputs(), members[1].values());
+    const at::Tensor values = ConditionedSamples(batch).evaluate(v);
+    const at::Tensor gradient = torch::autograd::grad({values.square().sum()}, {v})[0];
+    for (std::int64_t s = 0; s < 3; ++s) {
+      const at::Tensor vs = v[s].detach().requires_grad_(true);
+      const at::Tensor one = members[static_cast<std::size_t>(s)].mean(vs);
+      EXPECT_LT(max_abs(values[s] - one), 1e-12) << "shared prior " << shared << ", member " << s;
+      const at::Tensor one_gradient = torch::autograd::grad({one.square().sum()}, {vs})[0];
+      EXPECT_LT(max_abs(gradient[s] - one_gradient), 1e-10) << "member " << s;
+    }
+  }
 }
 
 TEST(ConditionedGp, rejects_bad_shapes) {

@@ -186,6 +186,24 @@ TEST(RbfQuadraticKernel, matrix_is_the_rbf_plus_the_quadratic_polynomial_entry_b
   EXPECT_NEAR(kernel->prior_variance().item<double>(), 2.0, 1e-12);  // the bounded part
 }
 
+TEST(Kernels, a_batched_matrix_is_the_matrix_of_each_batch_member) {
+  at::manual_seed(5);
+  const at::Tensor x1 = at::randn({3, 5, 3}, kReal), x2 = at::randn({3, 4, 3}, kReal);
+  const std::vector<std::shared_ptr<Kernel>> kernels = {make_kernel().ptr(),
+                                                        make_quadratic_kernel().ptr()};
+  for (const std::shared_ptr<Kernel>& kernel : kernels) {
+    const at::Tensor batched = kernel->batched_matrix(x1, x2);
+    ASSERT_EQ(batched.sizes(), (at::IntArrayRef{3, 5, 4})) << kernel->name();
+    for (std::int64_t b = 0; b < 3; ++b)
+      EXPECT_LT((batched[b] - kernel->matrix(x1[b], x2[b])).abs().max().item<double>(), 1e-13)
+          << kernel->name();
+    EXPECT_THAT([&] { kernel->batched_matrix(x1, x2.narrow(0, 0, 2)); },
+                ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("x2")));
+    EXPECT_THAT([&] { kernel->batched_matrix(x1[0], x2); },
+                ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("x1")));
+  }
+}
+
 TEST(RbfQuadraticKernel, exact_features_reproduce_the_quadratic_part) {
   const RbfQuadraticKernel kernel = make_quadratic_kernel();
   at::manual_seed(5);

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "gp/conditioned_gp.h"
 #include "pde/initial_condition.h"
@@ -63,6 +64,49 @@ TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
   EXPECT_EQ(refined.solution.sizes(), (at::IntArrayRef{21, 32}));
 }
 
+// A budget too small for any round after the first: the first solve is kept, no point is
+// added, and the members that had not converged are marked out of budget; the round
+// status says so and estimates nothing left.
+TEST(OperatorRefinement, a_spent_time_budget_stops_the_members_still_refining) {
+  solve::RefinementOptions options;
+  options.tolerance = 1e-12;
+  options.monte_carlo_points = 64;
+  options.descent_steps = 0;
+  options.time_budget = 1e-9;
+  std::vector<solve::RefinementStatus> statuses;
+  solve::RefinementProgress progress;
+  progress.round = [&](const solve::RefinementStatus& status) { statuses.push_back(status); };
+  const std::vector<solve::RefinedSample> members =
+      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
+                                     solve_spectral, inputs_of, options, progress);
+  for (const solve::RefinedSample& member : members) {
+    EXPECT_TRUE(member.out_of_budget);
+    EXPECT_FALSE(member.converged);
+    ASSERT_EQ(member.rounds.size(), 1u);
+    EXPECT_EQ(member.operator_sample.size(), 1);
+    EXPECT_TRUE(at::isfinite(member.solution).all().item<bool>());
+  }
+  ASSERT_EQ(statuses.size(), 1u);
+  EXPECT_TRUE(statuses[0].budget_reached);
+  EXPECT_EQ(statuses[0].solved, 2u);
+  EXPECT_EQ(statuses[0].refining, 2u);
+  EXPECT_EQ(statuses[0].seconds_left, 0.0);
+
+  // Without a budget the same members refine on, and the status estimates the rounds left.
+  options.time_budget = 0.0;
+  options.max_rounds = 2;
+  statuses.clear();
+  const std::vector<solve::RefinedSample> refined =
+      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
+                                     solve_spectral, inputs_of, options, progress);
+  EXPECT_FALSE(refined[0].out_of_budget);
+  EXPECT_EQ(refined[0].operator_sample.size(), 9);
+  ASSERT_EQ(statuses.size(), 2u);
+  EXPECT_GT(statuses[0].seconds_left, 0.0);
+  EXPECT_EQ(statuses[1].refining, 0u);  // the last round allowed
+  EXPECT_EQ(statuses[1].seconds_left, 0.0);
+}
+
 // On fixed Monte Carlo inputs, the chosen points lower L_c below its current value, and the
 // gradient steps lower it below the greedy start.
 TEST(OperatorRefinement, chosen_points_lower_the_expected_variance) {
@@ -86,5 +130,10 @@ TEST(OperatorRefinement, rejects_bad_options) {
   EXPECT_THROW(solve::validate(options), std::invalid_argument);
   options.tolerance = 1e-3;
   options.new_points = 0;
+  EXPECT_THROW(solve::validate(options), std::invalid_argument);
+  options.new_points = 8;
+  options.time_budget = -1.0;
+  EXPECT_THROW(solve::validate(options), std::invalid_argument);
+  options.time_budget = NAN;
   EXPECT_THROW(solve::validate(options), std::invalid_argument);
 }
