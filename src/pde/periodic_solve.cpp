@@ -89,6 +89,14 @@ class DivergenceGuard {
       if (first_bad_output_[b] >= 0)
         snapshots[static_cast<std::int64_t>(b)].slice(0, first_bad_output_[b]).fill_(NAN);
   }
+  /// Drops member b (drop mode only; otherwise throws SolverDivergence with `why`).
+  void drop(at::Tensor& v, std::int64_t b, const std::string& why, double t, std::int64_t output) {
+    if (!drop_) throw SolverDivergence(why, t);
+    failures_[static_cast<std::size_t>(b)] = why;
+    first_bad_output_[static_cast<std::size_t>(b)] = output;
+    dropped_[b] = true;
+    v[b].zero_();
+  }
   const at::Tensor& dropped() const { return dropped_; }
   const std::vector<std::string>& failures() const { return failures_; }
 
@@ -146,15 +154,22 @@ class StepperCache {
   std::map<double, Etdrk4Stepper> steppers_;
 };
 
-/// max over the sound members of ||a_b - b_b|| / ||b_b|| (spectral L2 = physical L2 by
-/// Parseval); members dropped or not finite are left to the divergence guard.
-double relative_difference(const at::Tensor& a, const at::Tensor& b, const at::Tensor& dropped) {
+/// The step-doubling estimate: over the sound members, the largest ||a_b - b_b|| / ||b_b||
+/// (spectral L2 = physical L2 by Parseval) and the member it belongs to (-1 if none);
+/// members dropped or not finite are left to the divergence guard.
+struct StepError {
+  double value = 0.0;
+  std::int64_t member = -1;
+};
+
+StepError relative_difference(const at::Tensor& a, const at::Tensor& b, const at::Tensor& dropped) {
   const at::Tensor difference = at::linalg_vector_norm(a - b, 2, {1});
   const at::Tensor size = at::linalg_vector_norm(b, 2, {1}).clamp_min(1e-300);
   const at::Tensor relative = difference / size;
   const at::Tensor counted = at::isfinite(relative) & ~dropped;
-  if (!counted.any().item<bool>()) return 0.0;
-  return relative.index({counted}).max().item<double>();
+  if (!counted.any().item<bool>()) return {};
+  const auto member = at::where(counted, relative, -1.0).argmax().item<std::int64_t>();
+  return {relative[member].item<double>(), member};
 }
 
 /// Step doubling (docs/numerics.md, "Adaptive time steps"): the next step size after a step
@@ -197,7 +212,8 @@ void advance_adaptive(at::Tensor& v, StepperCache& steppers, double& h, double t
     const Etdrk4Stepper& half = steppers.at(0.5 * step);
     const at::Tensor halves = half.step(half.step(v));
     const at::Tensor whole = steppers.at(step).step(v);
-    const double error = relative_difference(whole, halves, guard.dropped());
+    const StepError estimate = relative_difference(whole, halves, guard.dropped());
+    const double error = estimate.value;
     const double proposed = next_step_size(step, error, options.tolerance);
     if (error <= options.tolerance) {
       v = halves + (halves - whole) / 15.0;  // Richardson: the h^5 terms cancel
@@ -208,12 +224,15 @@ void advance_adaptive(at::Tensor& v, StepperCache& steppers, double& h, double t
       ++solution.rejected_steps;
       h = proposed;
     }
-    if (h < smallest)
-      throw SolverDivergence("the adaptive step fell below " + std::to_string(smallest) +
-                                 " at t = " + std::to_string(t) + " (error estimate " +
-                                 std::to_string(error) + " against tolerance " +
-                                 std::to_string(options.tolerance) + ")",
-                             t);
+    if (h >= smallest) continue;
+    // The step collapsed: a blow-up. In drop mode the member with the largest error goes
+    // and the others continue from the initial step; otherwise the solve ends here.
+    std::ostringstream why;
+    why << "blew up by t = " << t << ": the adaptive step fell below " << smallest
+        << " (error estimate " << error << " against tolerance " << options.tolerance
+        << ") in batch member " << estimate.member;
+    guard.drop(v, std::max<std::int64_t>(estimate.member, 0), why.str(), t, output);
+    h = h0;
   }
   solution.steps += accepted;
 }

@@ -69,7 +69,8 @@ std::int64_t steps_per_output(double output_dt, double dt);
 
 /// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times or a
 /// negative tolerance, and SolverDivergence on blow-up (adaptive: also when the step falls
-/// below 1e-12 t_end, which only a blow-up forces).
+/// below 1e-12 t_end, which only a blow-up forces; with drop_diverged the member with the
+/// largest error estimate is dropped instead and the others go on from stepper.dt).
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress = {});
 

@@ -43,7 +43,6 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
 
   options.drop_diverged = true;
   options.stepper.dealias = sample_dealiasing(options.stepper.dealias);
-  options.tolerance = 0.0;  // fixed steps: a member near blow-up must not shrink the others'
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
   return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures, {}, {}};

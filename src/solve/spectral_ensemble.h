@@ -29,10 +29,11 @@ at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor&
 std::string sample_dealiasing(const std::string& configured);
 
 /// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n], periodic, for every sample s to
-/// options.t_end with sample_dealiasing(options.stepper.dealias) and fixed steps of
-/// options.stepper.dt (one step size serves the whole batch, and a member near blow-up would
-/// shrink it for all); options.drop_diverged is forced on; with conserve_mean, u_t = f_s - <f_s>_x
-/// (solve/sampled_operator.h). Returns u [S, T, n] with the linear part used in `linear`
+/// options.t_end with sample_dealiasing(options.stepper.dealias), fixed steps of
+/// options.stepper.dt or, with options.tolerance > 0, adaptive steps shared by the batch
+/// (the worst member's error decides; a member whose step collapses is dropped as blown up,
+/// pde/periodic_solve.h); options.drop_diverged is forced on; with conserve_mean, u_t = f_s -
+/// <f_s>_x (solve/sampled_operator.h). Returns u [S, T, n] with the linear part used in `linear`
 /// when asked. Throws std::invalid_argument for a u0 of another size.
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,

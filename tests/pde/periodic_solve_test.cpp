@@ -266,4 +266,13 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
   EXPECT_LT(max_abs(solution.u[0] - exact.unsqueeze(1)), 1e-10);
   EXPECT_TRUE(at::isfinite(solution.u[1][1]).all().item<bool>());  // t = 0.25: still sound
   EXPECT_TRUE(at::isnan(solution.u[1].slice(0, 2)).all().item<bool>());
+
+  // Adaptive steps: the blowing-up member shrinks the shared step until it collapses or the
+  // member passes the limit; either way it alone is dropped and the other stays exact.
+  options.tolerance = 1e-10;
+  const Solution adaptive = solve_periodic(grid, make_equation(equation), u0, options);
+  EXPECT_FALSE(adaptive.diverged[0].item<bool>());
+  EXPECT_TRUE(adaptive.diverged[1].item<bool>());
+  EXPECT_THAT(adaptive.failures[1], HasSubstr("blew up by t = 0.5"));
+  EXPECT_LT(max_abs(adaptive.u[0] - exact.unsqueeze(1)), 1e-9);
 }
