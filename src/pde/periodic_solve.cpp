@@ -110,11 +110,8 @@ class DivergenceGuard {
       std::ostringstream why;
       why << "blew up by t = " << t_bad << " (last sound state at t = " << t_good
           << "): " << describe_member(u, b, limit_);
-      failures_[static_cast<std::size_t>(b)] = why.str();
-      first_bad_output_[static_cast<std::size_t>(b)] = output;
+      drop(v, b, why.str(), t_bad, output);
     }
-    dropped_ |= bad;
-    v.index_put_({bad}, 0.0);
   }
 
   const PeriodicGrid& grid_;
