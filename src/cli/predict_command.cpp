@@ -122,6 +122,10 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
           static_cast<long long>(out_of_budget));
     std::printf("\n");
   }
+  if (ensemble.steps > 0)
+    std::printf("time steps: %lld taken, %lld rejected (all rounds, batch of samples)\n",
+                static_cast<long long>(ensemble.steps),
+                static_cast<long long>(ensemble.rejected_steps));
   std::printf("ensemble spread: mean std %.4g, max std %.4g\n",
               statistics.standard_deviation.mean().item<double>(),
               statistics.standard_deviation.max().item<double>());

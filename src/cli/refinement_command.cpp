@@ -29,6 +29,8 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
     file.set_attribute("initial_condition", std::string("u0(x) = sin(x) on [-pi, pi], periodic"));
     file.set_attribute("new_points", options.refinement.new_points);
     file.set_attribute("seed", static_cast<std::int64_t>(options.refinement.seed));
+    file.set_attribute("dt", options.dt);
+    file.set_attribute("solver_tolerance", options.solver_tolerance);
     if (!command.config.empty()) file.set_attribute("config", command.config);
     io::write_tensor(file, "tolerances", at::tensor(study.tolerances, at::kDouble),
                      {"stage", "(u per time)^2", "delta_c of each stage"});
@@ -41,6 +43,10 @@ void write_study(const std::string& path, const solve::RefinementStudy& study,
     io::write_tensor(
         file, "conditioning_points", study.conditioning_points,
         {"stage,sample", "1", "n_c when the stage stopped (V_c grows: the first n_c rows)"});
+    io::write_tensor(file, "steps", study.steps,
+                     {"stage", "1", "time steps of the stage's solves, all its rounds"});
+    io::write_tensor(file, "rejected_steps", study.rejected_steps,
+                     {"stage", "1", "of those, rejected by the adaptive step control"});
     io::write_tensor(file, "expected_variance", study.expected_variance,
                      {"stage,sample", "(u per time)^2", "last L_c of the stage"});
     const io::Hdf5Location inputs = file.create_group("conditioning_inputs");
@@ -67,6 +73,8 @@ void setup_refinement_study(CLI::App& app) {
   command->add_option("--grid", options->study.grid_points, "Output grid points in x and in t")
       ->check(CLI::PositiveNumber);
   command->add_option("--seed", options->study.refinement.seed, "Seed of every draw");
+  command->add_option("--solver-tolerance", options->study.solver_tolerance,
+                      "0: fixed steps of dt; > 0: adaptive steps to this local error");
   command->add_flag("-q,--quiet", options->quiet, "Print only the table");
   command->callback([options] { throw CLI::RuntimeError(run_refinement(*options)); });
 }

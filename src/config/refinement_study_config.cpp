@@ -15,6 +15,7 @@ solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
   o.grid_points = section.integer_at_least("grid_points", o.grid_points, 4);
   o.t_end = section.positive_number("t_end", o.t_end);
   o.dt = section.positive_number("dt", o.dt);
+  o.solver_tolerance = section.number("solver_tolerance", o.solver_tolerance);
   read_algorithm1_keys(section, o.refinement);
   o.refinement.seed = seed;
   try {

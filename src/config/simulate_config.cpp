@@ -50,8 +50,9 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
                  "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
                  text(config.solve.output_dt));
   config.solve.tolerance = solver.number("tolerance", 0.0);
-  solver.require(std::isfinite(config.solve.tolerance) && config.solve.tolerance >= 0.0,
-                 "tolerance", "must be >= 0 (0: fixed steps of solver.dt)",
+  solver.require(std::isfinite(config.solve.tolerance) && config.solve.tolerance >= 0.0 &&
+                     config.solve.tolerance < 1.0,
+                 "tolerance", "must be in [0, 1) (0: fixed steps of solver.dt)",
                  text(config.solve.tolerance));
   config.solve.stepper.dealias =
       solver.one_of_or_boolean("dealias", "pad", pde::dealiasing_names(), "truncate", "none");

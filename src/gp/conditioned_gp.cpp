@@ -111,11 +111,11 @@ ConditionedSamples::ConditionedSamples(std::vector<ConditionedGp> members)
   }
   if (!shared_prior_) return;
   padded_inputs_ = at::zeros({count(), largest, dimensions()}, first.inputs().options());
-  padded_weights_ = at::zeros({count(), largest, 1}, first.weights().options());
+  padded_weights_ = at::zeros({count(), largest}, first.weights().options());
   for (std::int64_t s = 0; s < count(); ++s) {
     const ConditionedGp& member = members_[static_cast<std::size_t>(s)];
     padded_inputs_[s].narrow(0, 0, member.size()).copy_(member.inputs());
-    padded_weights_[s].narrow(0, 0, member.size()).copy_(member.weights().unsqueeze(1));
+    padded_weights_[s].narrow(0, 0, member.size()).copy_(member.weights());
   }
 }
 
@@ -131,9 +131,8 @@ at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
   }
   const ConditionedGp& first = members_.front();
   const at::Tensor prior = first.prior_mean()->forward(v.reshape({-1, dimensions()}));
-  const at::Tensor update =
-      at::bmm(first.kernel()->batched_matrix(v, padded_inputs_), padded_weights_);
-  return prior.view({v.size(0), v.size(1)}) + update.squeeze(2);
+  return prior.view({v.size(0), v.size(1)}) +
+         first.kernel()->batched_weighted_sum(v, padded_inputs_, padded_weights_);
 }
 
 }  // namespace bhpm::gp

@@ -96,7 +96,7 @@ class ConditionedSamples final : public FunctionSamples {
   std::vector<ConditionedGp> members_;
   bool shared_prior_ = false;  ///< every member has the first one's mean and kernel
   at::Tensor padded_inputs_;   ///< [S, n_max, D] (shared prior only)
-  at::Tensor padded_weights_;  ///< [S, n_max, 1], 0 on padding rows (shared prior only)
+  at::Tensor padded_weights_;  ///< [S, n_max], 0 on padding rows (shared prior only)
 };
 
 }  // namespace bhpm::gp

@@ -22,10 +22,11 @@ class Kernel : public torch::nn::Module {
   virtual std::int64_t dimensions() const = 0;
   /// Cross-covariance k(x1_i, x2_j) [N, M] for x1 [N, D], x2 [M, D], differentiable.
   virtual at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const = 0;
-  /// A batch of cross-covariances k(x1_bi, x2_bj) [B, N, M] for x1 [B, N, D], x2 [B, M, D]
-  /// in one product (S operator samples evaluated together, gp/conditioned_gp.h),
-  /// differentiable.
-  virtual at::Tensor batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const = 0;
+  /// A batch of GP mean updates sum_j k(x1_bi, x2_bj) w_bj [B, N] for x1 [B, N, D],
+  /// x2 [B, M, D], w [B, M] (S operator samples evaluated together, gp/conditioned_gp.h),
+  /// with as few passes over the [B, N, M] covariances as the kernel allows; differentiable.
+  virtual at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
+                                          const at::Tensor& w) const = 0;
   /// k(x_i, x_i) [N] for x [N, D] without forming the matrix.
   virtual at::Tensor diagonal(const at::Tensor& x) const = 0;
   /// The name kernel_table.h knows the kernel by (e.g. "rbf").

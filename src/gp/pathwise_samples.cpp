@@ -80,9 +80,9 @@ at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {
   const std::int64_t s = v.size(0), p = v.size(1);
   const at::Tensor flat = v.reshape({s * p, dimensions()});
   const at::Tensor prior = at::bmm(features(flat).view({s, p, -1}), weights_.unsqueeze(2));
-  const at::Tensor update =
-      at::bmm(kernel_->matrix(flat, inducing_inputs_).view({s, p, -1}), update_.unsqueeze(2));
-  return mean_->forward(flat).view({s, p}) + (prior + update).squeeze(2);
+  const at::Tensor update =  // k(v_s, Z) K_zz^{-1} (..), one batched pass (gp/kernel.h)
+      kernel_->batched_weighted_sum(v, inducing_inputs_.expand({s, -1, -1}), update_);
+  return mean_->forward(flat).view({s, p}) + prior.squeeze(2) + update;
 }
 
 }  // namespace bhpm::gp

@@ -49,10 +49,25 @@ at::Tensor RbfKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) con
   return covariance(x1, x2);
 }
 
-at::Tensor RbfKernelImpl::batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const {
+at::Tensor RbfKernelImpl::batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
+                                               const at::Tensor& w) const {
   require_batched_matrices(x1, -1, -1, options_.dimensions, kWhere, "x1");
   require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kWhere, "x2");
-  return covariance(x1, x2);
+  require_matrix(w, x2.size(0), x2.size(1), kWhere, "w");
+  const at::Tensor inverse_l = lengthscales().reciprocal();
+  const at::Tensor a = x1 * inverse_l;
+  const at::Tensor b = x2 * inverse_l;
+  // -|a_i - b_j|^2 / 2 = (a_i, -|a_i|^2 / 2, 1) . (b_j, 1, -|b_j|^2 / 2): the exponent in one
+  // product, then clamped at 0 against rounding and exponentiated in place, so the
+  // [B, N, M] covariances are written once and read twice (the clamp and exp in place,
+  // s^2 folded into w).
+  const at::Tensor left =
+      at::cat({a, -0.5 * a.square().sum(-1, true), at::ones_like(a.narrow(-1, 0, 1))}, -1);
+  const at::Tensor right =
+      at::cat({b, at::ones_like(b.narrow(-1, 0, 1)), -0.5 * b.square().sum(-1, true)}, -1);
+  at::Tensor exponentials = at::bmm(left, right.transpose(1, 2));
+  exponentials.clamp_max_(0.0).exp_();
+  return at::bmm(exponentials, (signal_variance() * w).unsqueeze(-1)).squeeze(-1);
 }
 
 at::Tensor RbfKernelImpl::covariance(const at::Tensor& x1, const at::Tensor& x2) const {
@@ -61,11 +76,8 @@ at::Tensor RbfKernelImpl::covariance(const at::Tensor& x1, const at::Tensor& x2)
   const at::Tensor b = x2 * inverse_l;
   // |a_i - b_j|^2 = |a_i|^2 + |b_j|^2 - 2 a_i . b_j, one matrix product; clamped at 0
   // against rounding (the exact value is >= 0).
-  const at::Tensor norms = a.square().sum(-1, true) + b.square().sum(-1).unsqueeze(-2);
-  const at::Tensor squared =
-      (a.dim() == 2 ? at::addmm(norms, a, b.t(), /*beta=*/1, /*alpha=*/-2)
-                    : at::baddbmm(norms, a, b.transpose(1, 2), /*beta=*/1, /*alpha=*/-2))
-          .clamp_min(0.0);
+  const at::Tensor norms = a.square().sum(1, true) + b.square().sum(1).unsqueeze(0);
+  const at::Tensor squared = at::addmm(norms, a, b.t(), /*beta=*/1, /*alpha=*/-2).clamp_min(0.0);
   return signal_variance() * at::exp(-0.5 * squared);
 }
 

@@ -31,8 +31,8 @@ class RbfKernelImpl : public Kernel {
   std::int64_t dimensions() const override { return options_.dimensions; }
   /// s^2 exp(-|x1_i / l - x2_j / l|^2 / 2) [N, M] for x1 [N, D], x2 [M, D] (double).
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
-  /// The same for a batch: [B, N, M] for x1 [B, N, D], x2 [B, M, D].
-  at::Tensor batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
+  at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
+                                  const at::Tensor& w) const override;
   /// s^2 repeated [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
   std::string name() const override { return "rbf"; }
@@ -57,7 +57,7 @@ class RbfKernelImpl : public Kernel {
   const RbfKernelOptions& options() const { return options_; }
 
  private:
-  /// k for x1 [N, D], x2 [M, D] -> [N, M] or x1 [B, N, D], x2 [B, M, D] -> [B, N, M].
+  /// k for x1 [N, D], x2 [M, D] -> [N, M].
   at::Tensor covariance(const at::Tensor& x1, const at::Tensor& x2) const;
 
   RbfKernelOptions options_;

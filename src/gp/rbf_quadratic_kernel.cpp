@@ -54,11 +54,15 @@ at::Tensor RbfQuadraticKernelImpl::matrix(const at::Tensor& x1, const at::Tensor
   return rbf_->matrix(x1, x2) + polynomial_covariance(x1, x2);
 }
 
-at::Tensor RbfQuadraticKernelImpl::batched_matrix(const at::Tensor& x1,
-                                                  const at::Tensor& x2) const {
+at::Tensor RbfQuadraticKernelImpl::batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
+                                                        const at::Tensor& w) const {
   require_batched_matrices(x1, -1, -1, options_.dimensions, kWhere, "x1");
   require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kWhere, "x2");
-  return rbf_->batched_matrix(x1, x2) + polynomial_covariance(x1, x2);
+  require_matrix(w, x2.size(0), x2.size(1), kWhere, "w");
+  // The quadratic part through its P exact features: phi(x1) (phi(x2)^T w), O(N P) per
+  // batch member instead of the O(N M) of its covariances.
+  const at::Tensor projected = at::bmm(feature_map(x2).transpose(1, 2), w.unsqueeze(-1));
+  return rbf_->batched_weighted_sum(x1, x2, w) + at::bmm(feature_map(x1), projected).squeeze(-1);
 }
 
 at::Tensor RbfQuadraticKernelImpl::polynomial_covariance(const at::Tensor& x1,
@@ -76,13 +80,17 @@ at::Tensor RbfQuadraticKernelImpl::diagonal(const at::Tensor& x) const {
 
 at::Tensor RbfQuadraticKernelImpl::polynomial_features(const at::Tensor& x) const {
   require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  return feature_map(x);
+}
+
+at::Tensor RbfQuadraticKernelImpl::feature_map(const at::Tensor& x) const {
   const at::Tensor w = x / polynomial_scales();
-  std::vector<at::Tensor> columns = {at::ones({x.size(0), 1}, x.options()), std::sqrt(2.0) * w,
+  std::vector<at::Tensor> columns = {at::ones_like(w.narrow(-1, 0, 1)), std::sqrt(2.0) * w,
                                      w.square()};
   for (std::int64_t k = 0; k < options_.dimensions; ++k)
     for (std::int64_t m = k + 1; m < options_.dimensions; ++m)
-      columns.push_back(std::sqrt(2.0) * (w.select(1, k) * w.select(1, m)).unsqueeze(1));
-  return at::sqrt(polynomial_variance()) * at::cat(columns, 1);
+      columns.push_back(std::sqrt(2.0) * (w.select(-1, k) * w.select(-1, m)).unsqueeze(-1));
+  return at::sqrt(polynomial_variance()) * at::cat(columns, -1);
 }
 
 std::vector<Hyperparameter> RbfQuadraticKernelImpl::hyperparameters() const {

@@ -39,8 +39,8 @@ class RbfQuadraticKernelImpl : public Kernel {
   std::int64_t dimensions() const override { return options_.dimensions; }
   /// k_rbf(x1_i, x2_j) + c^2 (1 + (x1_i / a) . (x2_j / a))^2 [N, M] for x1 [N, D], x2 [M, D].
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
-  /// The same for a batch: [B, N, M] for x1 [B, N, D], x2 [B, M, D].
-  at::Tensor batched_matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
+  at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
+                                  const at::Tensor& w) const override;
   /// s^2 + c^2 (1 + |x_i / a|^2)^2 [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
   std::string name() const override { return "rbf+quadratic"; }
@@ -74,9 +74,10 @@ class RbfQuadraticKernelImpl : public Kernel {
   void set_polynomial_variance(double variance);
 
  private:
-  /// c^2 (1 + (x1_i / a) . (x2_j / a))^2 for x1 [N, D], x2 [M, D] -> [N, M] or
-  /// x1 [B, N, D], x2 [B, M, D] -> [B, N, M].
+  /// c^2 (1 + (x1_i / a) . (x2_j / a))^2 for x1 [N, D], x2 [M, D] -> [N, M].
   at::Tensor polynomial_covariance(const at::Tensor& x1, const at::Tensor& x2) const;
+  /// polynomial_features for x [..., D] -> [..., P], unchecked.
+  at::Tensor feature_map(const at::Tensor& x) const;
 
   RbfQuadraticKernelOptions options_;
   RbfKernel rbf_{nullptr};

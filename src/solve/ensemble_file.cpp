@@ -80,6 +80,8 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
     file.set_attribute("samples", ensemble.u.size(0));
     file.set_attribute("diverged", ensemble.diverged_count());
     file.set_attribute("rejected", ensemble.rejected_count());
+    file.set_attribute("steps", ensemble.steps);
+    file.set_attribute("rejected_steps", ensemble.rejected_steps);
     file.set_attribute("discrepancy_variance", record.prediction->discrepancy_variance);
     file.set_attribute("conserve_mean", std::int64_t{record.prediction->conserve_mean});
     file.set_attribute("outside_coverage", record.outside_coverage);

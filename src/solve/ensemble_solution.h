@@ -5,6 +5,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct EnsembleSolution {
   at::Tensor rejected;
   /// [S] or undefined: e-folds of the fastest resolved wave in member s's linearisation.
   at::Tensor growth;
+  /// Time steps the solver took and rejected (adaptive steps, pde::Solution) for this
+  /// ensemble; with Algorithm 1 summed over the solves of all its rounds; 0 for the PINN.
+  std::int64_t steps = 0;
+  std::int64_t rejected_steps = 0;
 
   /// Number of diverged members.
   std::int64_t diverged_count() const;

@@ -45,6 +45,9 @@ void validate(const RefinementStudyOptions& options) {
                                 std::to_string(options.grid_points) + ")");
   if (!(options.t_end > 0.0 && options.dt > 0.0))
     throw std::invalid_argument("refinement study: t_end and dt must be positive");
+  if (!(options.solver_tolerance >= 0.0 && options.solver_tolerance < 1.0))
+    throw std::invalid_argument("refinement study: solver_tolerance must be in [0, 1) (got " +
+                                std::to_string(options.solver_tolerance) + ")");
   validate(options.refinement);
 }
 
@@ -57,8 +60,13 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   solve.t_end = options.t_end;
   solve.output_dt = options.t_end / static_cast<double>(options.grid_points - 1);
   solve.stepper.dt = options.dt;
+  solve.tolerance = options.solver_tolerance;
+  std::int64_t steps = 0, rejected_steps = 0;  // of the current stage's solves
   const auto solver = [&](std::shared_ptr<const gp::ConditionedSamples> samples) {
-    return solve_spectral_ensemble(grid, samples, u0, solve);
+    EnsembleSolution solved = solve_spectral_ensemble(grid, samples, u0, solve);
+    steps += solved.steps;
+    rejected_steps += solved.rejected_steps;
+    return solved;
   };
   const auto inputs_of = [&](const at::Tensor& u) { return spectral_root_inputs(grid, u, 3); };
 
@@ -73,13 +81,18 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   study.conditioning_points = at::zeros({stages, count}, at::kLong);
   study.expected_variance = at::full({stages, count}, NAN, at::kDouble);
   study.converged = at::zeros({stages, count}, at::kBool);
+  study.steps = at::zeros({stages}, at::kLong);
+  study.rejected_steps = at::zeros({stages}, at::kLong);
 
   std::vector<gp::ConditionedGp> current(static_cast<std::size_t>(count), heat_operator_prior());
   for (std::int64_t r = 0; r < stages; ++r) {
     RefinementOptions stage = options.refinement;
     stage.tolerance = options.tolerances[static_cast<std::size_t>(r)];
+    steps = rejected_steps = 0;
     const std::vector<RefinedSample> refined =
         refine_operator_samples(current, solver, inputs_of, stage);
+    study.steps[r] = steps;
+    study.rejected_steps[r] = rejected_steps;
     for (std::int64_t s = 0; s < count; ++s) {
       const RefinedSample& member = refined[static_cast<std::size_t>(s)];
       current[static_cast<std::size_t>(s)] = member.operator_sample;

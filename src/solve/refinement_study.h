@@ -25,7 +25,12 @@ struct RefinementStudyOptions {
   std::int64_t samples = 4;        ///< operator samples (lines of Fig. 3b)
   std::int64_t grid_points = 128;  ///< n in x and T in t of the output grid (even, >= 4)
   double t_end = 10.0;
-  double dt = 1e-2;              ///< spectral time step (lowered to divide the output step)
+  double dt = 1e-2;  ///< spectral time step (fixed: lowered to divide the output step;
+                     ///< adaptive: the first step tried)
+  /// > 0: adaptive steps to this relative local error per step (pde::SolveOptions::tolerance),
+  /// so the solver's error stays below the differences between tolerances delta_c that the
+  /// study measures; 0: fixed steps of dt.
+  double solver_tolerance = 0.0;
   RefinementOptions refinement;  ///< tolerance is overwritten per stage
 };
 
@@ -37,13 +42,15 @@ void validate(const RefinementStudyOptions& options);
 gp::ConditionedGp heat_operator_prior();
 
 struct RefinementStudy {
-  std::vector<double> tolerances;               ///< [R]
-  at::Tensor x, t;                              ///< [n], [T]
-  at::Tensor solutions;                         ///< [R, S, T, n]: the solution when stage r stopped
-  at::Tensor relative_rmse;                     ///< [R, S]: |u_r - u_{r-1}| / |u_r|; NaN for r = 0
-  at::Tensor conditioning_points;               ///< [R, S] int64: n_c when stage r stopped
-  at::Tensor expected_variance;                 ///< [R, S]: the last L_c of stage r
-  at::Tensor converged;                         ///< [R, S] bool
+  std::vector<double> tolerances;  ///< [R]
+  at::Tensor x, t;                 ///< [n], [T]
+  at::Tensor solutions;            ///< [R, S, T, n]: the solution when stage r stopped
+  at::Tensor relative_rmse;        ///< [R, S]: |u_r - u_{r-1}| / |u_r|; NaN for r = 0
+  at::Tensor conditioning_points;  ///< [R, S] int64: n_c when stage r stopped
+  at::Tensor expected_variance;    ///< [R, S]: the last L_c of stage r
+  at::Tensor converged;            ///< [R, S] bool
+  at::Tensor steps;                ///< [R] int64: time steps of stage r's solves (all its rounds)
+  at::Tensor rejected_steps;       ///< [R] int64: of those, rejected (adaptive steps only)
   std::vector<at::Tensor> conditioning_inputs;  ///< per sample: final V_c [n_c, 3] (grows by stage)
 };
 

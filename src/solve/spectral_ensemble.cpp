@@ -45,7 +45,8 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   options.stepper.dealias = sample_dealiasing(options.stepper.dealias);
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
-  return {grid.x(), solution.t, solution.u, solution.diverged, solution.failures, {}, {}};
+  return {grid.x(), solution.t, solution.u,     solution.diverged,      solution.failures,
+          {},       {},         solution.steps, solution.rejected_steps};
 }
 
 }  // namespace bhpm::solve

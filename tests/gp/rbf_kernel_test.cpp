@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <torch/autograd.h>
 
 #include <cmath>
 #include <memory>
@@ -186,21 +187,36 @@ TEST(RbfQuadraticKernel, matrix_is_the_rbf_plus_the_quadratic_polynomial_entry_b
   EXPECT_NEAR(kernel->prior_variance().item<double>(), 2.0, 1e-12);  // the bounded part
 }
 
-TEST(Kernels, a_batched_matrix_is_the_matrix_of_each_batch_member) {
+// The batched mean update K(x1_b, x2_b) w_b of each member, against the matrix; also at
+// points far apart (exponent about -1400: exp underflows to 0 and nothing overflows) and
+// equal points (exponent 0 up to rounding), and its gradient in x1 against the matrix's.
+TEST(Kernels, a_batched_weighted_sum_is_the_matrix_times_the_weights_of_each_batch_member) {
   at::manual_seed(5);
-  const at::Tensor x1 = at::randn({3, 5, 3}, kReal), x2 = at::randn({3, 4, 3}, kReal);
+  at::Tensor x1 = at::randn({3, 5, 3}, kReal), x2 = at::randn({3, 4, 3}, kReal);
+  x1[1][0] = x2[1][2];
+  x2[2][3] = x1[2][4] + 25.0;
+  const at::Tensor w = at::randn({3, 4}, kReal);
   const std::vector<std::shared_ptr<Kernel>> kernels = {make_kernel().ptr(),
                                                         make_quadratic_kernel().ptr()};
   for (const std::shared_ptr<Kernel>& kernel : kernels) {
-    const at::Tensor batched = kernel->batched_matrix(x1, x2);
-    ASSERT_EQ(batched.sizes(), (at::IntArrayRef{3, 5, 4})) << kernel->name();
-    for (std::int64_t b = 0; b < 3; ++b)
-      EXPECT_LT((batched[b] - kernel->matrix(x1[b], x2[b])).abs().max().item<double>(), 1e-13)
+    const at::Tensor inputs = x1.clone().set_requires_grad(true);
+    const at::Tensor batched = kernel->batched_weighted_sum(inputs, x2, w);
+    ASSERT_EQ(batched.sizes(), (at::IntArrayRef{3, 5})) << kernel->name();
+    const at::Tensor gradient = torch::autograd::grad({batched.sum()}, {inputs})[0];
+    for (std::int64_t b = 0; b < 3; ++b) {
+      const at::Tensor member = x1[b].clone().set_requires_grad(true);
+      const at::Tensor expected = at::mv(kernel->matrix(member, x2[b]), w[b]);
+      EXPECT_LT((batched[b] - expected).abs().max().item<double>(), 1e-13) << kernel->name();
+      const at::Tensor expected_gradient = torch::autograd::grad({expected.sum()}, {member})[0];
+      EXPECT_LT((gradient[b] - expected_gradient).abs().max().item<double>(), 1e-12)
           << kernel->name();
-    EXPECT_THAT([&] { kernel->batched_matrix(x1, x2.narrow(0, 0, 2)); },
+    }
+    EXPECT_THAT([&] { kernel->batched_weighted_sum(x1, x2.narrow(0, 0, 2), w); },
                 ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("x2")));
-    EXPECT_THAT([&] { kernel->batched_matrix(x1[0], x2); },
+    EXPECT_THAT([&] { kernel->batched_weighted_sum(x1[0], x2, w); },
                 ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("x1")));
+    EXPECT_THAT([&] { kernel->batched_weighted_sum(x1, x2, w.narrow(1, 0, 3)); },
+                ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("w")));
   }
 }
 

@@ -137,3 +137,34 @@ TEST(OperatorRefinement, rejects_bad_options) {
   options.time_budget = NAN;
   EXPECT_THROW(solve::validate(options), std::invalid_argument);
 }
+
+// The refinement study with adaptive steps: the same study as with small fixed steps, to
+// about the solver tolerance (the chosen conditioning points depend continuously on the
+// solutions), with the steps counted per stage and rejected ones only when adaptive.
+TEST(RefinementStudy, adaptive_steps_reproduce_the_fixed_step_study) {
+  solve::RefinementStudyOptions options;
+  options.tolerances = {1e-2, 1e-3};
+  options.samples = 1;
+  options.grid_points = 16;
+  options.t_end = 2.0;
+  options.refinement.monte_carlo_points = 128;
+  options.refinement.descent_steps = 10;
+  options.dt = 1e-3;
+  const solve::RefinementStudy fixed = solve::run_refinement_study(options);
+  options.dt = 0.1;
+  options.solver_tolerance = 1e-9;
+  const solve::RefinementStudy adaptive = solve::run_refinement_study(options);
+  EXPECT_TRUE(at::equal(fixed.conditioning_points, adaptive.conditioning_points));
+  const double difference = (fixed.solutions - adaptive.solutions).abs().max().item<double>() /
+                            fixed.solutions.abs().max().item<double>();
+  EXPECT_LT(difference, 1e-6);
+  EXPECT_EQ(fixed.rejected_steps.sum().item<std::int64_t>(), 0);
+  EXPECT_GT(fixed.steps.min().item<std::int64_t>(), 0);
+  // Fewer steps than the fixed 1e-3 ones: the heat-like solution is smooth.
+  EXPECT_LT(adaptive.steps.sum().item<std::int64_t>(), fixed.steps.sum().item<std::int64_t>());
+
+  options.solver_tolerance = 1.0;
+  EXPECT_THROW(solve::validate(options), std::invalid_argument);
+  options.solver_tolerance = -1e-9;
+  EXPECT_THROW(solve::validate(options), std::invalid_argument);
+}
