@@ -3,8 +3,9 @@
 /// sampler: Algorithm 1 (the root conditioned on its inducing inputs with a draw of q(u), then
 /// on new points until L_c < 1e-4 s^2) and pathwise samples (random Fourier features). The
 /// IBVP is the data's: a new periodic-GP initial condition on [-8, 8], 256 points, t in
-/// [0, 10], snapshots every 0.05, ETDRK4 at the data's step 5e-3 and at 2e-2. PINN
-/// iterations are timed by bench/pinn_step.
+/// [0, 10], snapshots every 0.05, ETDRK4 at the data's step 5e-3, at 2e-2 and with adaptive
+/// steps to a local error of 1e-8 (first step 5e-3; steps taken and rejected printed).
+/// PINN iterations are timed by bench/pinn_step.
 ///
 /// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2]   (RUN_DIR from `bhpm train`,
 /// e.g. out/quickstart after scripts/quickstart.sh)
@@ -59,21 +60,29 @@ int main(int argc, char** argv) {
   std::printf("load average %.2f, %d ATen threads, %lld samples, root with %lld inducing inputs\n",
               bench::load_average(), at::get_num_threads(), static_cast<long long>(samples),
               static_cast<long long>(root->inducing_points()));
+  struct Steps {
+    double dt, tolerance;
+    const char* name;
+  };
   for (const char* sampler : {"conditioned", "pathwise"}) {
-    for (double dt : {5e-3, 2e-2}) {
+    for (const Steps steps : {Steps{5e-3, 0.0, "dt 5e-3"}, Steps{2e-2, 0.0, "dt 2e-2"},
+                              Steps{5e-3, 1e-8, "tol 1e-8"}}) {
       solve::PredictorOptions options;
       options.samples = samples;
       options.sampler = sampler;
       options.pathwise.features = 256;
       options.refinement.tolerance = 1e-4 * signal_variance;
-      problem.solve.stepper.dt = dt;
-      std::int64_t diverged = 0;
-      const double seconds = seconds_of([&] {
-        diverged = solve::predict_ensemble(*root, problem, options).ensemble.diverged_count();
-      });
-      std::printf("%-11s dt %.0e: %6.2f s for %lld samples (%.3f s per sample), %lld diverged\n",
-                  sampler, dt, seconds, static_cast<long long>(samples),
-                  seconds / static_cast<double>(samples), static_cast<long long>(diverged));
+      problem.solve.stepper.dt = steps.dt;
+      problem.solve.tolerance = steps.tolerance;
+      solve::EnsembleSolution ensemble;
+      const double seconds =
+          seconds_of([&] { ensemble = solve::predict_ensemble(*root, problem, options).ensemble; });
+      std::printf(
+          "%-11s %-8s: %6.2f s for %lld samples (%.3f s per sample), %lld diverged, %lld time "
+          "steps (%lld rejected)\n",
+          sampler, steps.name, seconds, static_cast<long long>(samples),
+          seconds / static_cast<double>(samples), static_cast<long long>(ensemble.diverged_count()),
+          static_cast<long long>(ensemble.steps), static_cast<long long>(ensemble.rejected_steps));
     }
   }
   return 0;
