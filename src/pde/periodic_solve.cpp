@@ -44,11 +44,15 @@ at::Tensor unsound_members(const at::Tensor& u, double limit) {
   return (~at::isfinite(peak)) | (peak > limit);
 }
 
-/// "max|u| = P in batch member b (limit L)" for the first unsound member of u [B, n].
+/// "max|u| = P in batch member b (limit L)" for the first unsound member of u [B, n], or
+/// "u is NaN or infinite in batch member b" when it is not finite.
 std::string describe_member(const at::Tensor& u, std::int64_t b, double limit) {
   std::ostringstream text;
-  text << "max|u| = " << u[b].abs().max().item<double>() << " in batch member " << b << " (limit "
-       << limit << ")";
+  const double peak = u[b].abs().max().item<double>();
+  if (std::isfinite(peak))
+    text << "max|u| = " << peak << " in batch member " << b << " (limit " << limit << ")";
+  else
+    text << "u is NaN or infinite in batch member " << b;
   return text.str();
 }
 
