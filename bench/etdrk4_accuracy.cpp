@@ -11,7 +11,6 @@
 
 #include <ATen/ATen.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -22,6 +21,7 @@
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm::pde;
 
@@ -36,23 +36,19 @@ double max_difference(const at::Tensor& a, const at::Tensor& b) {
   return (a - b).abs().max().item<double>();
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 void fixed_steps(const Case& c, const PeriodicGrid& grid, const Equation& equation,
                  const at::Tensor& u0, SolveOptions options, const at::Tensor& reference) {
   std::printf("%10s %14s %8s %12s\n", "dt", "max error", "order", "seconds");
   double previous_error = 0, previous_dt = 0;
   for (double dt : c.steps) {
     options.stepper.dt = dt;
-    const auto start = std::chrono::steady_clock::now();
+    const bhpm::util::Stopwatch stopwatch;
     double error = INFINITY;
     try {
       error = max_difference(solve_periodic(grid, equation, u0, options).u, reference);
     } catch (const SolverDivergence&) {
     }
-    const double seconds = seconds_since(start);
+    const double seconds = stopwatch.seconds();
     const double order = previous_error > 0 && std::isfinite(error)
                              ? std::log(previous_error / error) / std::log(previous_dt / dt)
                              : NAN;
@@ -69,9 +65,9 @@ void adaptive_steps(const PeriodicGrid& grid, const Equation& equation, const at
   options.stepper.dt = first_step;
   for (double tolerance : {1e-6, 1e-7, 1e-8, 1e-9, 1e-10}) {
     options.tolerance = tolerance;
-    const auto start = std::chrono::steady_clock::now();
+    const bhpm::util::Stopwatch stopwatch;
     const Solution s = solve_periodic(grid, equation, u0, options);
-    const double seconds = seconds_since(start);
+    const double seconds = stopwatch.seconds();
     std::printf("%10.0e %14.3e %8lld %9lld %12.3f\n", tolerance, max_difference(s.u, reference),
                 static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps), seconds);
   }

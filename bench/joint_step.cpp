@@ -17,7 +17,6 @@
 #include <torch/optim/adam.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -28,6 +27,7 @@
 #include "model/exact_root_training.h"
 #include "model/root_data.h"
 #include "model/root_gp.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
@@ -59,11 +59,9 @@ double median_ms(const std::function<void()>& step, int repetitions) {
   for (int i = 0; i < 3; ++i) step();
   std::vector<double> times;
   for (int i = 0; i < repetitions; ++i) {
-    const auto start = std::chrono::steady_clock::now();
+    const util::Stopwatch stopwatch;
     step();
-    times.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
+    times.push_back(1e3 * stopwatch.seconds());
   }
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
   return times[times.size() / 2];

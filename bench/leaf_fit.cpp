@@ -9,7 +9,6 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -20,6 +19,7 @@
 #include "nn/taylor_forward.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
@@ -65,14 +65,13 @@ int main(int argc, char** argv) {
   const pde::ExperimentSet set = burgers_experiment(noise);
   const model::LeafData data = model::leaf_data_from_set(set, 1, 8192, "burgers");
   model::LeafModel leaves(leaf);
-  const auto start = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   model::train_leaves(*leaves, data, training, [](const model::TrainingProgress& p) {
     std::fprintf(stderr, "  %lld/%lld nll %.4f sigma %.3e %.1f it/s\n",
                  static_cast<long long>(p.iteration), static_cast<long long>(p.iterations),
                  p.terms[0].second, p.terms[1].second, p.iterations_per_second);
   });
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = stopwatch.seconds();
 
   const pde::PeriodicGrid grid(-8, 8, set.x.size(0));
   const at::Tensor u = set.u[0];

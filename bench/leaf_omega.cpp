@@ -11,7 +11,6 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/optim/adam.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -24,6 +23,7 @@
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
@@ -76,14 +76,13 @@ void fit(const Samples& data, const at::Tensor& train, const at::Tensor& test,
   const auto initial = nn::taylor_forward(*net, x_test, t_test, box, 3).u_x_derivatives;
   const double roughness = rms(initial[3]) / rms(initial[0]);
   torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-3));
-  const auto start = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   for (int i = 0; i < iterations; ++i) {
     adam.zero_grad();
     (net->forward(x, t, box) - u).square().mean().backward();
     adam.step();
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = stopwatch.seconds();
   at::NoGradGuard no_grad;
   const nn::LeafDerivatives d = nn::taylor_forward(*net, x_test, t_test, box, 3);
   const at::Tensor predicted = at::cat({d.u_x_derivatives.select(1, 0), d.u_t});  // [5, P]

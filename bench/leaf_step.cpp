@@ -17,7 +17,6 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -27,6 +26,7 @@
 #include "load_average.h"
 #include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm::nn;
 
@@ -57,14 +57,13 @@ Problem make_problem(std::int64_t leaves, std::int64_t points) {
 using Forward = std::function<LeafDerivatives(const Problem&)>;
 
 double step_ms(Problem& p, const Forward& forward) {
-  const auto start = std::chrono::steady_clock::now();
+  const bhpm::util::Stopwatch stopwatch;
   p.net->zero_grad(/*set_to_none=*/true);
   const LeafDerivatives d = forward(p);
   const at::Tensor loss = (d.u_x_derivatives.square().sum() + d.u_t.square().sum()) /
                           static_cast<double>(d.u_x_derivatives.numel() + d.u_t.numel());
   loss.backward();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  return 1e3 * stopwatch.seconds();
 }
 
 double median_ms(Problem& p, const Forward& forward, int repetitions) {

@@ -17,7 +17,6 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,6 +25,7 @@
 #include "gp/function_samples.h"
 #include "load_average.h"
 #include "solve/pinn_solver.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
@@ -57,14 +57,12 @@ double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations) 
   solve::PinnOptions options;
   options.iterations = iterations + 3;
   std::vector<double> times;
-  auto last = std::chrono::steady_clock::now();
+  util::Stopwatch lap;
   solve::solve_pinn_ensemble(
       problem, samples, options,
       [&](std::int64_t iteration, const solve::PinnLoss&) {
-        const auto now = std::chrono::steady_clock::now();
-        if (iteration > 3)
-          times.push_back(std::chrono::duration<double, std::milli>(now - last).count());
-        last = now;
+        if (iteration > 3) times.push_back(1e3 * lap.seconds());
+        lap.restart();
       },
       1);
   std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());

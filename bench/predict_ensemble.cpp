@@ -13,7 +13,6 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -25,15 +24,16 @@
 #include "model/root_gp.h"
 #include "pde/initial_condition.h"
 #include "solve/predictor.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
 namespace {
 
 double seconds_of(const std::function<void()>& work) {
-  const auto start = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stopwatch.seconds();
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -18,12 +17,11 @@
 #include "config/simulate_config.h"
 #include "pde/exact_solutions.h"
 #include "pde/experiment_set.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 config::SimulateConfig default_config(const std::string& equation, std::int64_t experiments) {
   config::ConfigReader reader = config::ConfigReader::from_string(
@@ -46,10 +44,10 @@ pde::ExperimentSetOptions train_set(const config::SimulateConfig& config) {
 double time_training_set(const std::string& equation, std::int64_t experiments) {
   const config::SimulateConfig config = default_config(equation, experiments);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
-  const auto start = Clock::now();
+  const util::Stopwatch stopwatch;
   const pde::ExperimentSet set =
       pde::simulate_experiment_set(grid, pde::make_equation(config.equation), train_set(config));
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = stopwatch.seconds();
   std::printf(
       "%-8s %3lld experiments  %4lld modes  %4lld outputs  dt %-8.3g %8.3f s  "
       "%8.4f s/experiment\n",

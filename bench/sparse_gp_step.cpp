@@ -13,7 +13,6 @@
 #include <malloc.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
 #include "gp/sparse_variational_gp.h"
+#include "util/stopwatch.h"
 
 using namespace bhpm::gp;
 
@@ -56,12 +56,11 @@ Problem make_problem() {
 }
 
 double step_ms(Problem& p) {
-  const auto start = std::chrono::steady_clock::now();
+  const bhpm::util::Stopwatch stopwatch;
   p.gp->zero_grad(/*set_to_none=*/true);
   const at::Tensor loss = -p.gp->elbo(p.x, p.y, kPoints);
   loss.backward();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-      .count();
+  return 1e3 * stopwatch.seconds();
 }
 
 double median_ms(Problem& p, int repetitions) {

@@ -3,7 +3,6 @@
 #include <ATen/ATen.h>
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +18,7 @@
 #include "model/mean_drift.h"
 #include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -101,7 +101,7 @@ void setup_calibrate(CLI::App& app) {
 }
 
 int run_calibrate(const CalibrateCommandOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   const config::RunLayout layout{options.run_dir};
   io::require_output_folder(layout.discrepancy());
   TrainedRun run = load_trained_run(options.run_dir, options.overrides, options.config_path);
@@ -122,8 +122,7 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   calibration.mean_drift = drift.relative();
   solve::write_discrepancy_file(layout.discrepancy(), calibration, run.config.resolved_toml);
   print_calibration(calibration);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = stopwatch.seconds();
   std::printf("wrote %s (%.1f s)\n", layout.discrepancy().c_str(), seconds);
   return 0;
 }

@@ -3,7 +3,6 @@
 #include <ATen/ATen.h>
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -18,6 +17,7 @@
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -193,7 +193,7 @@ void setup_predict(CLI::App& app) {
 }
 
 int run_predict(const PredictCommandOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   const std::string output = options.output_path.empty()
                                  ? config::RunLayout{options.run_dir}.prediction()
                                  : options.output_path;
@@ -239,8 +239,7 @@ int run_predict(const PredictCommandOptions& options) {
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison);
   print_coverage_warning(outside);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = stopwatch.seconds();
   std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);
   return 0;
 }

@@ -3,7 +3,6 @@
 #include <ATen/ATen.h>
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <memory>
 
@@ -11,6 +10,7 @@
 #include "io/atomic_file.h"
 #include "io/hdf5_tensor.h"
 #include "solve/refinement_study.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -80,7 +80,7 @@ void setup_refinement_study(CLI::App& app) {
 }
 
 int run_refinement(const RefinementCommandOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   solve::validate(options.study);
   io::require_output_folder(options.output_path);
   use_threads(0);
@@ -90,8 +90,7 @@ int run_refinement(const RefinementCommandOptions& options) {
       });
   write_study(options.output_path, study, options);
   std::printf("%s", solve::refinement_table(study).c_str());
-  std::printf("wrote %s (%.1f s)\n", options.output_path.c_str(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  std::printf("wrote %s (%.1f s)\n", options.output_path.c_str(), stopwatch.seconds());
   return 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -23,6 +22,7 @@
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "solve/discrepancy_calibration.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -40,10 +40,6 @@ struct Pipeline {
 void announce(const std::string& line) {
   std::printf("== %s\n", line.c_str());
   std::fflush(stdout);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void require_success(int exit_code, const std::string& stage) {
@@ -184,7 +180,7 @@ void setup_run(CLI::App& app) {
 }
 
 int run_pipeline(const RunCommandOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   const config::RunConfig config =
       read_pipeline_configuration(options.config_path, options.overrides);
   const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
@@ -195,11 +191,11 @@ int run_pipeline(const RunCommandOptions& options) {
   write_resolved_configuration(pipeline.run, config.resolved_toml);
   limit_threads(options.threads);
   for (const std::string& stage : config.pipeline.stages) {
-    const auto stage_started = std::chrono::steady_clock::now();
+    const util::Stopwatch stage_stopwatch;
     stage_runners().at(stage)(pipeline);
-    std::printf("== %s: %.1f s\n", stage.c_str(), seconds_since(stage_started));
+    std::printf("== %s: %.1f s\n", stage.c_str(), stage_stopwatch.seconds());
   }
-  std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), seconds_since(started));
+  std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), stopwatch.seconds());
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
 #include "pde/experiment_set.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -24,8 +25,7 @@ using Clock = std::chrono::steady_clock;
 /// terminal (at most four times a second), one line per tenth of the run otherwise.
 class ProgressPrinter {
  public:
-  explicit ProgressPrinter(bool quiet)
-      : quiet_(quiet), terminal_(isatty(fileno(stderr)) != 0), start_(Clock::now()) {}
+  explicit ProgressPrinter(bool quiet) : quiet_(quiet), terminal_(isatty(fileno(stderr)) != 0) {}
   void operator()(const std::string& set, double t, double t_end) {
     if (quiet_) return;
     const auto now = Clock::now();
@@ -35,7 +35,7 @@ class ProgressPrinter {
       return;
     last_ = now;
     next_fraction_ = done ? 0.1 : std::floor(10.0 * t / t_end + 1.0) / 10.0;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double elapsed = stopwatch_.seconds();
     std::fprintf(stderr, "%ssimulate %s: t = %.4g / %.4g (%3.0f%%), %.1f s elapsed%s",
                  terminal_ ? "\r" : "", set.c_str(), t, t_end, 100.0 * t / t_end, elapsed,
                  done || !terminal_ ? "\n" : "");
@@ -45,8 +45,8 @@ class ProgressPrinter {
  private:
   bool quiet_;
   bool terminal_;
-  Clock::time_point start_;
-  Clock::time_point last_{};
+  util::Stopwatch stopwatch_;
+  Clock::time_point last_{};  ///< of the last line printed
   double next_fraction_ = 0.1;
 };
 
@@ -86,7 +86,7 @@ int run_simulate(const SimulateOptions& options) {
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const pde::Equation equation = pde::make_equation(config.equation);
   ProgressPrinter progress(options.quiet);
-  const auto start = Clock::now();
+  const util::Stopwatch stopwatch;
   std::vector<pde::ExperimentSet> sets;
   sets.push_back(pde::simulate_experiment_set(
       grid, equation, set_options(config, "train", config.train_experiments), std::ref(progress)));
@@ -95,7 +95,7 @@ int run_simulate(const SimulateOptions& options) {
         grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
   pde::write_dataset(options.output_path, sets,
                      {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = stopwatch.seconds();
   std::printf(
       "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
       "dt %.3g (%lld steps, %lld rejected), %.2f s\n",

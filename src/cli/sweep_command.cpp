@@ -5,7 +5,6 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -22,6 +21,7 @@
 #include "eval/sweep_summary.h"
 #include "io/atomic_file.h"
 #include "report/sweep_figure.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -213,7 +213,7 @@ void write_sweep_results(const SweepOptions& options, const Variation& variation
 }
 
 int run_sweep(const SweepOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  const util::Stopwatch stopwatch;
   const Variation variation = parse_variation(options.vary);
   const std::uint64_t base_seed = check_members(options, variation);
   std::vector<eval::SweepMember> members = plan_members(options, variation, base_seed);
@@ -237,8 +237,7 @@ int run_sweep(const SweepOptions& options) {
     if (!options.quiet || !members[i].finished) print_member(members[i], variation);
   });
   write_sweep_results(options, variation, members);
-  std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(), stopwatch.seconds());
   const auto failures =
       std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.finished; });
   if (failures == 0) return 0;

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/stopwatch.h"
+
 namespace bhpm::model {
 
 /// What a progress report shows besides the iteration: (name, value) pairs.
@@ -33,7 +35,7 @@ class RateMeter {
 
  private:
   std::int64_t first_iteration_;
-  double start_seconds_;
+  util::Stopwatch stopwatch_;  ///< since construction
 };
 
 }  // namespace bhpm::model

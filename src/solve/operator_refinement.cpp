@@ -5,12 +5,12 @@
 #include <torch/optim/adam.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "util/random.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::solve {
 
@@ -89,12 +89,6 @@ at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at
 }
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 /// Step 3 for one member: new inputs, their joint draw, the extended conditioning set.
 void add_conditioning_points(RefinedSample& member, const RefinementOptions& options,
@@ -201,8 +195,8 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
   for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
 
   const at::NoGradGuard no_grad;
-  const Clock::time_point started = Clock::now();
-  Clock::time_point round_started = started;
+  const util::Stopwatch stopwatch;
+  util::Stopwatch round_stopwatch;
   for (std::int64_t round = 0; round < options.max_rounds && !active.empty(); ++round) {
     std::vector<gp::ConditionedGp> batch;
     for (std::size_t s : active) batch.push_back(members[s].operator_sample);
@@ -223,16 +217,15 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
       refining.push_back(active[i]);
       streams.push_back(std::move(rng));
     }
-    const RoundCost cost{seconds_since(round_started), active.size(),
-                         largest_set(members, active, 0)};
+    const RoundCost cost{round_stopwatch.seconds(), active.size(), largest_set(members, active, 0)};
     const RefinementStatus status =
-        round_status(round, cost, members, refining, variances, seconds_since(started), options);
+        round_status(round, cost, members, refining, variances, stopwatch.seconds(), options);
     if (progress.round) progress.round(status);
     if (status.budget_reached) {
       for (std::size_t s : refining) members[s].out_of_budget = true;
       break;
     }
-    round_started = Clock::now();
+    round_stopwatch.restart();
     for (std::size_t k = 0; k < refining.size(); ++k)
       add_conditioning_points(members[refining[k]], options, streams[k]);
     active = std::move(refining);
