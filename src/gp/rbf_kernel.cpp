@@ -58,9 +58,8 @@ at::Tensor RbfKernelImpl::batched_weighted_sum(const at::Tensor& x1, const at::T
   const at::Tensor a = x1 * inverse_l;
   const at::Tensor b = x2 * inverse_l;
   // -|a_i - b_j|^2 / 2 = (a_i, -|a_i|^2 / 2, 1) . (b_j, 1, -|b_j|^2 / 2): the exponent in one
-  // product, then clamped at 0 against rounding and exponentiated in place, so the
-  // [B, N, M] covariances are written once and read twice (the clamp and exp in place,
-  // s^2 folded into w).
+  // product, clamped at 0 against rounding and exponentiated in place, then multiplied by
+  // s^2 w: one [B, N, M] allocation and three passes over it.
   const at::Tensor left =
       at::cat({a, -0.5 * a.square().sum(-1, true), at::ones_like(a.narrow(-1, 0, 1))}, -1);
   const at::Tensor right =
