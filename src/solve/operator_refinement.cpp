@@ -58,6 +58,15 @@ void validate(const RefinementOptions& options) {
           "must be finite and >= 0 (0: no limit)", options.time_budget);
 }
 
+EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {
+  return [solve = std::move(solve), &count](std::shared_ptr<const gp::ConditionedSamples> samples) {
+    EnsembleSolution solved = solve(std::move(samples));
+    count.steps += solved.steps;
+    count.rejected_steps += solved.rejected_steps;
+    return solved;
+  };
+}
+
 at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
                              const at::Tensor& v) {
   return gp::conditioned_variance(*current.kernel(), at::cat({current.inputs(), new_inputs}), v)

@@ -72,6 +72,14 @@ struct RefinedSample {
 /// with diverged members marked (solve/ensemble_solution.h).
 using EnsembleSolver =
     std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
+/// Time steps of the solves a counting solver made (EnsembleSolution::steps, summed).
+struct StepCount {
+  std::int64_t steps = 0;
+  std::int64_t rejected_steps = 0;
+};
+/// `solve` that adds each solve's steps to `count`, which must outlive it: Algorithm 1
+/// solves once per round, and the prediction's steps are their sum.
+EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count);
 /// The root inputs v [T n, D] of a solution u [T, n] at every grid point.
 using SolutionInputs = std::function<at::Tensor(const at::Tensor&)>;
 /// Where the refinement stands after a round: for progress lines and the time left.

@@ -101,15 +101,9 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   const RefinementProgress report = refinement_progress(refinement, progress);
   const std::int64_t dimensions = root.kernel()->dimensions();
   Prediction prediction;
-  std::int64_t steps = 0, rejected_steps = 0;  // over the solves of every round
-  const auto counted = [&](std::shared_ptr<const gp::ConditionedSamples> samples) {
-    EnsembleSolution solved = solve(samples);
-    steps += solved.steps;
-    rejected_steps += solved.rejected_steps;
-    return solved;
-  };
+  StepCount count;  // over the solves of every round
   prediction.refinement = refine_operator_samples(
-      std::move(starts), counted,
+      std::move(starts), counting_steps(solve, count),
       [&](const at::Tensor& u) { return spectral_root_inputs(problem.grid, u, dimensions); },
       refinement, report);
   std::vector<at::Tensor> solutions;
@@ -131,8 +125,8 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   ensemble.x = problem.grid.x();
   ensemble.t = pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
-  ensemble.steps = steps;
-  ensemble.rejected_steps = rejected_steps;
+  ensemble.steps = count.steps;
+  ensemble.rejected_steps = count.rejected_steps;
   return prediction;
 }
 

@@ -61,13 +61,12 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   solve.output_dt = options.t_end / static_cast<double>(options.grid_points - 1);
   solve.stepper.dt = options.dt;
   solve.tolerance = options.solver_tolerance;
-  std::int64_t steps = 0, rejected_steps = 0;  // of the current stage's solves
-  const auto solver = [&](std::shared_ptr<const gp::ConditionedSamples> samples) {
-    EnsembleSolution solved = solve_spectral_ensemble(grid, samples, u0, solve);
-    steps += solved.steps;
-    rejected_steps += solved.rejected_steps;
-    return solved;
-  };
+  StepCount stage_steps;  // of the current stage's solves
+  const EnsembleSolver solver = counting_steps(
+      [&](std::shared_ptr<const gp::ConditionedSamples> samples) {
+        return solve_spectral_ensemble(grid, samples, u0, solve);
+      },
+      stage_steps);
   const auto inputs_of = [&](const at::Tensor& u) { return spectral_root_inputs(grid, u, 3); };
 
   const auto stages = static_cast<std::int64_t>(options.tolerances.size());
@@ -88,11 +87,11 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   for (std::int64_t r = 0; r < stages; ++r) {
     RefinementOptions stage = options.refinement;
     stage.tolerance = options.tolerances[static_cast<std::size_t>(r)];
-    steps = rejected_steps = 0;
+    stage_steps = {};
     const std::vector<RefinedSample> refined =
         refine_operator_samples(current, solver, inputs_of, stage);
-    study.steps[r] = steps;
-    study.rejected_steps[r] = rejected_steps;
+    study.steps[r] = stage_steps.steps;
+    study.rejected_steps[r] = stage_steps.rejected_steps;
     for (std::int64_t s = 0; s < count; ++s) {
       const RefinedSample& member = refined[static_cast<std::size_t>(s)];
       current[static_cast<std::size_t>(s)] = member.operator_sample;
