@@ -18,6 +18,9 @@ left out of every number. With X the sound samples (m of them), mean and std ove
              as statistics/band_lower, band_upper for p = 0.95: src/util/student_t.h)
   err/spread RMSE(mean - y) / RMS(std): about 1 when the band is as wide as the errors,
              above 1 too narrow (overconfident), below 1 too wide
+  e/s early, e/s late  the same ratio over the first and the last fifth of the output
+             times (at least one each): whether the band's width follows the error's
+             growth in time, which one number over the whole horizon hides
   CRPS       mean of E|X - y| - 1/2 E|X - X'|, the fair (unbiased) ensemble estimator:
              E|X - X'| = sum_{i,j} |X_i - X_j| / (m (m - 1))
   diverged   samples with samples/diverged == 1 (the sound samples have neither flag)
@@ -146,17 +149,26 @@ def coverages(sound, truth):
     return result
 
 
+def error_spread(sound, truth):
+    """RMSE(mean - y) / RMS(std) over all of sound [m, T', n] and truth [T', n]."""
+    rmse = math.sqrt(np.mean((sound.mean(axis=0) - truth) ** 2))
+    rms_std = math.sqrt(np.mean(sound.var(axis=0, ddof=1)))
+    return rmse / rms_std if rms_std > 0 else math.inf
+
+
 def scores(sound, truth):
     if sound.shape[0] < 2:  # no spread, no bands
         nan = math.nan
         return {"relative_l2": nan, "coverage": {k: nan for k in BANDS},
-                "error_spread_ratio": nan, "crps": nan}
+                "error_spread_ratio": nan, "error_spread_early": nan, "error_spread_late": nan,
+                "crps": nan}
     mean = sound.mean(axis=0)
-    rmse = math.sqrt(np.mean((mean - truth) ** 2))
-    rms_std = math.sqrt(np.mean(sound.var(axis=0, ddof=1)))
+    fifth = max(1, truth.shape[0] // 5)
     return {"relative_l2": float(np.linalg.norm(mean - truth) / np.linalg.norm(truth)),
             "coverage": coverages(sound, truth),
-            "error_spread_ratio": rmse / rms_std if rms_std > 0 else math.inf,
+            "error_spread_ratio": error_spread(sound, truth),
+            "error_spread_early": error_spread(sound[:, :fifth], truth[:fifth]),
+            "error_spread_late": error_spread(sound[:, -fifth:], truth[-fifth:]),
             "crps": fair_crps(sound, truth)}
 
 
@@ -211,6 +223,8 @@ def summarise(rows, failed):
             "median_coverage": {k: finite_median([r["coverage"][k] for r in rows]) for k in BANDS},
             "coverage95_within_0.90_0.99": sum(1 for c in cov95 if 0.90 <= c <= 0.99),
             "median_error_spread_ratio": finite_median([r["error_spread_ratio"] for r in rows]),
+            "median_error_spread_early": finite_median([r["error_spread_early"] for r in rows]),
+            "median_error_spread_late": finite_median([r["error_spread_late"] for r in rows]),
             "median_relative_l2": finite_median([r["relative_l2"] for r in rows]),
             "diverged": sum(r["diverged"] for r in rows),
             "rejected": sum(r["rejected"] for r in rows),
@@ -225,15 +239,16 @@ def number(value, digits=3):
 
 
 def print_table(rows, failed):
-    header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "err/spread", "CRPS",
-              "diverged", "rejected", "outside", "seconds")
-    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>8} {:>7} {:>8}"
+    header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "err/spread", "e/s early",
+              "e/s late", "CRPS", "diverged", "rejected", "outside", "seconds")
+    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>9} {:>8} {:>8} {:>7} {:>8}"
     lines = []
     for r in rows:
         c = r["coverage"]
         lines.append((r["experiment"], line.format(
             r["experiment"], number(r["relative_l2"]), number(c["0.5"]), number(c["0.9"]),
-            number(c["0.95"]), number(r["error_spread_ratio"]), number(r["crps"]),
+            number(c["0.95"]), number(r["error_spread_ratio"]),
+            number(r["error_spread_early"]), number(r["error_spread_late"]), number(r["crps"]),
             r["diverged"], r["rejected"], number(r["outside"], 2), number(r["seconds"], 4))))
     for f in failed:
         lines.append((f["experiment"], f"{f['experiment']:>10} prediction failed "
@@ -253,7 +268,9 @@ def print_summary(s):
     print(f"median coverage 50 / 90 / 95 %  {number(m['0.5'])} / {number(m['0.9'])} / "
           f"{number(m['0.95'])}")
     print(f"95 % coverage in [0.90, 0.99]   {s['coverage95_within_0.90_0.99']} of {n}")
-    print(f"median error/spread ratio       {number(s['median_error_spread_ratio'])}")
+    print(f"median error/spread ratio       {number(s['median_error_spread_ratio'])} (first "
+          f"fifth of the times {number(s['median_error_spread_early'])}, last fifth "
+          f"{number(s['median_error_spread_late'])})")
     print(f"median rel L2 of the mean       {number(s['median_relative_l2'])}")
     print(f"diverged samples                {s['diverged']}")
     print(f"rejected samples                {s['rejected']}")
