@@ -45,6 +45,15 @@ int main(int argc, char** argv) {
   CLI::App app("BHPM: discover PDE operators from data with calibrated uncertainty", "bhpm");
   app.require_subcommand(1);
   app.set_version_flag("--version", "bhpm " BHPM_VERSION);
+  // Before the subcommands exist, so that they inherit it: an option a subcommand does
+  // not know falls through to here, so `bhpm predict --threads 2` works like
+  // `bhpm --threads 2 predict`.
+  app.fallthrough();
+  app.add_option_function<int>(
+         "--threads", [](int threads) { bhpm::cli::limit_threads(threads); },
+         "Threads for the computation (default: OMP_NUM_THREADS, else the CPUs this process "
+         "may run on)")
+      ->check(CLI::Range(1, 1 << 16));
   bhpm::cli::setup_simulate(app);
   bhpm::cli::setup_fit_leaves(app);
   bhpm::cli::setup_train(app);

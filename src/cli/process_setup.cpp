@@ -3,7 +3,9 @@
 #include <ATen/Parallel.h>
 #include <dlfcn.h>
 #include <malloc.h>
+#include <sched.h>
 
+#include <cstdlib>
 #include <thread>
 
 namespace bhpm::cli {
@@ -26,12 +28,27 @@ void configure_process() {
   set_openblas_threads(1);
 }
 
-void use_threads(int threads) {
-  int cores = static_cast<int>(std::thread::hardware_concurrency());
-  if (cores < 1) cores = 1;
-  if (thread_limit > 0 && thread_limit < cores) cores = thread_limit;
-  at::set_num_threads(threads > 0 ? threads : cores);
+int available_cores() {
+  if (const char* requested = std::getenv("OMP_NUM_THREADS")) {
+    char* end = nullptr;
+    const long threads = std::strtol(requested, &end, 10);
+    if (end != requested && threads > 0 && threads <= 1 << 16 && (*end == '\0' || *end == ','))
+      return static_cast<int>(threads);
+  }
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+    return CPU_COUNT(&allowed);
+  const auto cores = static_cast<int>(std::thread::hardware_concurrency());
+  return cores > 0 ? cores : 1;
 }
+
+int default_threads() {
+  const int cores = available_cores();
+  return thread_limit > 0 && thread_limit < cores ? thread_limit : cores;
+}
+
+void use_threads(int threads) { at::set_num_threads(threads > 0 ? threads : default_threads()); }
 
 void limit_threads(int limit) { thread_limit = limit > 0 ? limit : 0; }
 

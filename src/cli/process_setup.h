@@ -10,13 +10,22 @@ namespace bhpm::cli {
 /// measured in docs/numerics.md, "Speed of training".
 void configure_process();
 
-/// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = one per core (at most the
-/// limit below). ATen starts with one thread here (omp_get_max_threads() is 1 on these
-/// machines).
+/// The cores this process may use: OMP_NUM_THREADS when it starts with an integer > 0
+/// (a batch scheduler's or the user's choice; OpenMP's list form "4,2" gives 4), else the
+/// CPUs of the process's affinity mask (what `taskset`, cgroups' cpusets or a scheduler's
+/// allocation leave it), else the machine's core count; at least 1.
+int available_cores();
+
+/// available_cores(), at most the limit of limit_threads().
+int default_threads();
+
+/// Sets ATen's intra-op threads: `threads` > 0 as given, 0 = default_threads(). ATen starts with
+/// one thread here (omp_get_max_threads() is 1 on these machines).
 void use_threads(int threads);
 
-/// Caps what use_threads(0) takes (`limit` > 0; 0 lifts the cap): `bhpm run --threads`,
-/// so that the parallel processes of `bhpm sweep` share the cores instead of each taking all.
+/// Caps what use_threads(0) takes (`limit` > 0; 0 lifts the cap): `bhpm --threads` (any
+/// subcommand) and `bhpm run --threads`, so that the parallel processes of `bhpm sweep`
+/// share the cores instead of each taking all.
 void limit_threads(int limit);
 
 }  // namespace bhpm::cli

@@ -173,7 +173,10 @@ void setup_run(CLI::App& app) {
       ->required();
   command->add_option("--set", options->overrides,
                       "Override a configuration value: section.key=value (repeatable)");
-  command->add_option("--threads", options->threads, "Threads per stage (default: every core)")
+  command
+      ->add_option(
+          "--threads", options->threads,
+          "Threads per stage (default: OMP_NUM_THREADS, else the CPUs this process may run on)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("-q,--quiet", options->quiet, "No progress, only each stage's summary");
   command->callback([options] { throw CLI::RuntimeError(run_pipeline(*options)); });
@@ -189,7 +192,7 @@ int run_pipeline(const RunCommandOptions& options) {
 
   fs::create_directories(options.run_dir);
   write_resolved_configuration(pipeline.run, config.resolved_toml);
-  limit_threads(options.threads);
+  if (options.threads > 0) limit_threads(options.threads);  // else `bhpm --threads` or none
   for (const std::string& stage : config.pipeline.stages) {
     const util::Stopwatch stage_stopwatch;
     stage_runners().at(stage)(pipeline);

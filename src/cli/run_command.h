@@ -23,7 +23,7 @@ struct RunCommandOptions {
   std::string config_path;
   std::string run_dir;
   std::vector<std::string> overrides;  ///< "section.key=value"
-  int threads = 0;                     ///< ATen threads per stage; 0 = every core
+  int threads = 0;  ///< ATen threads per stage; 0 = the default (process_setup.h)
   bool quiet = false;
 };
 

@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "cli/child_processes.h"
 #include "cli/pipeline_checks.h"
+#include "cli/process_setup.h"
 #include "config/run_layout.h"
 #include "eval/metrics_json.h"
 #include "eval/sweep_summary.h"
@@ -218,7 +218,7 @@ int run_sweep(const SweepOptions& options) {
   const std::uint64_t base_seed = check_members(options, variation);
   std::vector<eval::SweepMember> members = plan_members(options, variation, base_seed);
 
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const int cores = default_threads();
   const int jobs = std::min<int>(options.jobs > 0 ? options.jobs : cores, members.size());
   const int threads = std::max(1, cores / jobs);
   std::vector<ChildCommand> commands;

@@ -28,9 +28,9 @@ check "calibrate prints tau^2 and writes RUN_DIR/discrepancy.json" $?
 grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
 
-"$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise -o "$work/test1.h5" \
-  > "$work/out" 2>&1
-check "predict a stored test experiment with pathwise samples" $?
+"$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise --threads 1 \
+  -o "$work/test1.h5" > "$work/out" 2>&1
+check "predict a stored test experiment with pathwise samples (on one thread)" $?
 grep -q "relative L2 error of the mean" "$work/out"
 check "predict compares with the true solution" $?
 
@@ -111,6 +111,8 @@ expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" 
   --set predict.max_amplification=1 -o "$work/refused.h5"
 expect_refusal "a negative time budget" "predict.time_budget" "$work/run" --ic "sin(x)" \
   --time-budget -1 -o "$work/refused.h5"
+expect_refusal "--threads 0" "--threads: Value 0 not in range 1" "$work/run" --ic "sin(x)" \
+  --threads 0 -o "$work/refused.h5"
 expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(x)" \
   --set predict.discrepancy=guess -o "$work/refused.h5"
 
