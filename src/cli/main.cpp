@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
          "--threads", [](int threads) { bhpm::cli::limit_threads(threads); },
          "Threads for the computation (default: OMP_NUM_THREADS, else the CPUs this process "
          "may run on)")
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(CLI::Range(1, bhpm::cli::kMaxThreads));
   bhpm::cli::setup_simulate(app);
   bhpm::cli::setup_fit_leaves(app);
   bhpm::cli::setup_train(app);

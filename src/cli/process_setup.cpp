@@ -32,7 +32,7 @@ int available_cores() {
   if (const char* requested = std::getenv("OMP_NUM_THREADS")) {
     char* end = nullptr;
     const long threads = std::strtol(requested, &end, 10);
-    if (end != requested && threads > 0 && threads <= 1 << 16 && (*end == '\0' || *end == ','))
+    if (end != requested && threads > 0 && threads <= kMaxThreads && (*end == '\0' || *end == ','))
       return static_cast<int>(threads);
   }
   cpu_set_t allowed;

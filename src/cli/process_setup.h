@@ -10,6 +10,9 @@ namespace bhpm::cli {
 /// measured in docs/numerics.md, "Speed of training".
 void configure_process();
 
+/// The most threads `--threads` and OMP_NUM_THREADS may ask for.
+constexpr int kMaxThreads = 1 << 16;
+
 /// The cores this process may use: OMP_NUM_THREADS when it starts with an integer > 0
 /// (a batch scheduler's or the user's choice; OpenMP's list form "4,2" gives 4), else the
 /// CPUs of the process's affinity mask (what `taskset`, cgroups' cpusets or a scheduler's

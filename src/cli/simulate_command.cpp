@@ -4,7 +4,6 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -19,8 +18,6 @@ namespace bhpm::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 /// Prints "simulate train: t = 4.50 / 10 (45%), 1.2 s elapsed": rewritten in place on a
 /// terminal (at most four times a second), one line per tenth of the run otherwise.
 class ProgressPrinter {
@@ -28,12 +25,10 @@ class ProgressPrinter {
   explicit ProgressPrinter(bool quiet) : quiet_(quiet), terminal_(isatty(fileno(stderr)) != 0) {}
   void operator()(const std::string& set, double t, double t_end) {
     if (quiet_) return;
-    const auto now = Clock::now();
     const bool done = t >= t_end;
-    if (terminal_ ? (!done && now - last_ < std::chrono::milliseconds(250))
-                  : (!done && t < next_fraction_ * t_end))
+    if (terminal_ ? (!done && since_line_.seconds() < 0.25) : (!done && t < next_fraction_ * t_end))
       return;
-    last_ = now;
+    since_line_.restart();
     next_fraction_ = done ? 0.1 : std::floor(10.0 * t / t_end + 1.0) / 10.0;
     const double elapsed = stopwatch_.seconds();
     std::fprintf(stderr, "%ssimulate %s: t = %.4g / %.4g (%3.0f%%), %.1f s elapsed%s",
@@ -46,7 +41,7 @@ class ProgressPrinter {
   bool quiet_;
   bool terminal_;
   util::Stopwatch stopwatch_;
-  Clock::time_point last_{};  ///< of the last line printed
+  util::Stopwatch since_line_;  ///< since the last line printed
   double next_fraction_ = 0.1;
 };
 
