@@ -41,22 +41,32 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
 
 void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
-    const solve::ExperimentSpread& spread = calibration.experiments[e];
-    if (spread.points == 0) {
-      std::printf("training experiment %zu: left out (%lld sound samples in both settings)\n", e,
-                  static_cast<long long>(spread.sound_samples));
-      continue;
+    for (const solve::CandidateSpread& spread : calibration.experiments[e]) {
+      if (spread.sound_samples < 2) {
+        std::printf(
+            "training experiment %zu, T = %.3g: left out (%lld sound samples in both "
+            "settings)\n",
+            e, spread.timescale, static_cast<long long>(spread.sound_samples));
+        continue;
+      }
+      std::printf(
+          "training experiment %zu, T = %.3g, tau_e^2 = %.3g: RMSE of the mean / RMS "
+          "spread without / with it, by fifth of the horizon:",
+          e, spread.timescale, spread.reference_variance);
+      for (std::size_t k = 0; k < spread.points.size(); ++k)
+        std::printf(" %.2g/%.2g/%.2g", std::sqrt(spread.squared_error[k]),
+                    std::sqrt(spread.variance_without[k]), std::sqrt(spread.variance_with[k]));
+      std::printf("\n");
     }
-    std::printf(
-        "training experiment %zu: RMSE of the mean %.3g, RMS spread %.3g without and %.3g with "
-        "tau_e^2 = %.3g (%lld points)\n",
-        e, std::sqrt(spread.squared_error), std::sqrt(spread.variance_without),
-        std::sqrt(spread.variance_with), spread.reference_variance,
-        static_cast<long long>(spread.points));
   }
-  std::printf("model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g)\n",
-              calibration.variance, std::sqrt(calibration.variance),
-              calibration.reference_variance);
+  for (const solve::CandidateFit& fit : calibration.candidates)
+    std::printf("T = %.3g: tau^2 = %.4g, misfit of the spread over time %.3g\n", fit.timescale,
+                fit.variance, fit.misfit);
+  std::printf(
+      "model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g), timescale T = %.3g "
+      "(0: constant in time)\n",
+      calibration.variance, std::sqrt(calibration.variance), calibration.reference_variance,
+      calibration.timescale);
 }
 
 /// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides

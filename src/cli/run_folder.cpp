@@ -59,18 +59,24 @@ std::optional<solve::DiscrepancyFile> stored_discrepancy(const std::string& run_
   return solve::read_discrepancy_file(path);
 }
 
-double discrepancy_variance(const config::PredictConfig& predict,
-                            const std::optional<solve::DiscrepancyFile>& stored,
-                            const std::string& run_dir) {
-  if (predict.discrepancy == "fixed") return predict.options.discrepancy_variance;
-  if (predict.discrepancy == "none") return 0.0;
-  if (stored) return stored->variance;
+/// Sets tau^2 and T of options from predict.discrepancy: "fixed" the configuration's,
+/// "none" tau = 0, "calibrated" the stored file's (tau = 0 with a warning without one).
+void set_discrepancy(solve::PredictorOptions& options, const config::PredictConfig& predict,
+                     const std::optional<solve::DiscrepancyFile>& stored,
+                     const std::string& run_dir) {
+  if (predict.discrepancy == "fixed") return;  // options are the configuration's
+  options.discrepancy_variance = 0.0;
+  if (predict.discrepancy == "none") return;
+  if (stored) {
+    options.discrepancy_variance = stored->variance;
+    options.discrepancy_timescale = stored->timescale;
+    return;
+  }
   std::fprintf(stderr,
                "warning: %s is missing (run `bhpm calibrate %s`): the samples carry no model "
                "discrepancy and the band only the root's posterior, too narrow where the "
                "leaves' errors bias f\n",
                config::RunLayout{run_dir}.discrepancy().c_str(), run_dir.c_str());
-  return 0.0;
 }
 
 bool conserves_mean(const config::PredictConfig& predict,
@@ -86,7 +92,7 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
   const double prior_variance = run.root->kernel()->prior_variance().item<double>();
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
   const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
-  options.discrepancy_variance = discrepancy_variance(run.config.predict, stored, run_dir);
+  set_discrepancy(options, run.config.predict, stored, run_dir);
   options.conserve_mean = conserves_mean(run.config.predict, stored);
   solve::validate(options);
   return options;

@@ -19,6 +19,9 @@
 ///                               "calibrated" (RUN_DIR/discrepancy.json, `bhpm calibrate`),
 ///                               "fixed" (discrepancy_variance) or "none" (0)
 ///   discrepancy_variance = 0    tau^2 for discrepancy = "fixed" (>= 0)
+///   discrepancy_timescale = 0   T for discrepancy = "fixed" (>= 0): the discrepancy
+///                               decorrelates in time over T; 0: constant in time
+///                               (gp/discrepancy_field.h)
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are rejected
@@ -41,7 +44,8 @@ struct PredictConfig {
   solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
   double relative_tolerance = 1e-4;
   double dt = 0.0;  ///< 0: the simulation's time step
-  /// Where tau^2 (options.discrepancy_variance) comes from: one of discrepancy_sources().
+  /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
+  /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
   std::int64_t calibration_samples = 6;  ///< per training experiment in `bhpm calibrate`
   /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved

@@ -89,10 +89,9 @@ at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs,
   return variance_given_factor(kernel, inputs, factor_of(kernel, inputs), v);
 }
 
-ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng,
-                                         double discrepancy_ratio) {
+ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng) {
   return ConditionedGp(gp.mean(), gp.kernel(), gp.inducing_inputs().detach(),
-                       gp.draw_inducing_outputs(rng, discrepancy_ratio));
+                       gp.draw_inducing_outputs(rng));
 }
 
 ConditionedSamples::ConditionedSamples(std::vector<ConditionedGp> members)

@@ -71,11 +71,9 @@ at::Tensor conditioned_variance(const Kernel& kernel, const at::Tensor& inputs,
                                 const at::Tensor& v);
 
 /// The start of Algorithm 1 for a sparse GP: its prior (mean, kernel) conditioned on the
-/// inducing inputs Z with one draw u ~ q(u) (SparseVariationalGpImpl::draw_inducing_outputs,
-/// widened by the model-discrepancy covariance discrepancy_ratio K_zz),
+/// inducing inputs Z with one draw u ~ q(u) (SparseVariationalGpImpl::draw_inducing_outputs),
 /// so mu_c(v) = mu(v) + k(v, Z) K_zz^{-1} (u - mu(Z)).
-ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng,
-                                         double discrepancy_ratio = 0.0);
+ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util::Rng& rng);
 
 /// S conditioned GPs (one per operator sample) evaluated through their means mu_c.
 /// Members that share one prior (mean and kernel objects, as Algorithm 1's do) are

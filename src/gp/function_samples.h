@@ -24,6 +24,12 @@ class FunctionSamples {
   /// v[s]. Differentiable with respect to v (a PINN trains through it; the spectral
   /// solver's linearisation takes its Jacobian), not with respect to the GP's parameters.
   virtual at::Tensor evaluate(const at::Tensor& v) const = 0;
+  /// f_s(v_sp, t_sp) [S, P] for samples that change in time (a time-correlated model
+  /// discrepancy, gp/discrepancy_field.h): t a double scalar (0-dim, one time for every
+  /// point) or [S, P]; by default the time-independent evaluate(v).
+  virtual at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& /*t*/) const {
+    return evaluate(v);
+  }
 };
 
 }  // namespace bhpm::gp

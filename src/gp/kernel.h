@@ -35,14 +35,6 @@ class Kernel : public torch::nn::Module {
   /// stationary kernel sup_v k(v, v) = s^2, the variance of f far from any data, the scale
   /// of "knows nothing"; for a kernel with an unbounded part, that of the rest.
   virtual at::Tensor prior_variance() const = 0;
-  /// k_b(x1_i, x2_j) [N, M], the bounded part whose variance prior_variance() states: the
-  /// kernel itself unless has_unbounded_part(). The model discrepancy of the operator
-  /// samples has its shape (sparse_variational_gp.h, draw_whitened).
-  virtual at::Tensor bounded_matrix(const at::Tensor& x1, const at::Tensor& x2) const {
-    return matrix(x1, x2);
-  }
-  /// Whether k = k_b + a part without a supremum (a polynomial); false by default.
-  virtual bool has_unbounded_part() const { return false; }
   /// [D]: the length over which k varies along each input (for a stationary kernel its
   /// lengthscales), used to measure distances between inputs in the kernel's metric.
   virtual at::Tensor input_scales() const = 0;

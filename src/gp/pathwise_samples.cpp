@@ -57,7 +57,7 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
     util::Rng rng(
         util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
     weights.push_back(util::normal_tensor(rng, {f + polynomial_features}));
-    whitened.push_back(gp.draw_whitened(rng, options.discrepancy_ratio));
+    whitened.push_back(gp.draw_whitened(rng));
   }
   weights_ = at::stack(weights);                               // [S, F]
   const at::Tensor data_part = at::linalg_solve_triangular(    // K_zz^{-1} (u_s - mu(Z))

@@ -34,9 +34,6 @@ class RbfQuadraticKernelImpl;
 struct PathwiseOptions {
   std::int64_t features = 1024;  ///< F (>= 1): random Fourier features of the prior
   std::uint64_t seed = 0;
-  /// r = tau^2 / s^2 >= 0: u_s drawn from q(u) widened by r K_zz (model discrepancy,
-  /// SparseVariationalGpImpl::draw_whitened).
-  double discrepancy_ratio = 0.0;
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.

@@ -47,11 +47,6 @@ class RbfQuadraticKernelImpl : public Kernel {
   /// s^2, the bounded part's variance: the scale of the variation that the quadratic
   /// part leaves unexplained (the quadratic part has no supremum).
   at::Tensor prior_variance() const override { return rbf_->signal_variance(); }
-  /// k_rbf(x1_i, x2_j) [N, M], the bounded part.
-  at::Tensor bounded_matrix(const at::Tensor& x1, const at::Tensor& x2) const override {
-    return rbf_->matrix(x1, x2);
-  }
-  bool has_unbounded_part() const override { return true; }
   /// l [D] of the RBF part.
   at::Tensor input_scales() const override { return rbf_->lengthscales(); }
   /// The RBF part's, then "polynomial_scales" [D] and "polynomial_variance" [].

@@ -144,40 +144,17 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
   return {mean, at::mm(factor, factor.t())};
 }
 
-at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng, double discrepancy_ratio) const {
-  if (!std::isfinite(discrepancy_ratio) || discrepancy_ratio < 0.0)
-    throw std::invalid_argument("sparse GP: discrepancy ratio must be finite and >= 0 (got " +
-                                std::to_string(discrepancy_ratio) + ")");
+at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
-  at::Tensor v = variational_mean_ +
-                 at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
-  if (discrepancy_ratio > 0.0) {
-    at::Tensor eta = util::normal_tensor(rng, {inducing_points()});
-    if (kernel_->has_unbounded_part()) eta = bounded_part_in_whitened_coordinates(eta);
-    v = v + std::sqrt(discrepancy_ratio) * eta;
-  }
-  return v;
+  return variational_mean_ +
+         at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
 }
 
-at::Tensor SparseVariationalGpImpl::bounded_part_in_whitened_coordinates(
-    const at::Tensor& eta) const {
-  const at::Tensor l_zz = robust_cholesky(kernel_->matrix(inducing_inputs_, inducing_inputs_),
-                                          "K_zz (sparse GP inducing inputs)")
-                              .lower;
-  const at::Tensor l_bounded =
-      robust_cholesky(kernel_->bounded_matrix(inducing_inputs_, inducing_inputs_),
-                      "bounded part of K_zz (sparse GP inducing inputs)")
-          .lower;
-  return at::linalg_solve_triangular(l_zz, at::mv(l_bounded, eta).unsqueeze(1), /*upper=*/false)
-      .squeeze(1);
-}
-
-at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng,
-                                                          double discrepancy_ratio) const {
+at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
   const at::Tensor k_zz = kernel_->matrix(inducing_inputs_, inducing_inputs_);
   const at::Tensor l_zz = robust_cholesky(k_zz, "K_zz (sparse GP inducing inputs)").lower;
-  return mean_->forward(inducing_inputs_) + at::mv(l_zz, draw_whitened(rng, discrepancy_ratio));
+  return mean_->forward(inducing_inputs_) + at::mv(l_zz, draw_whitened(rng));
 }
 
 void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mean,

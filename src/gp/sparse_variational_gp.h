@@ -87,20 +87,11 @@ class SparseVariationalGpImpl : public torch::nn::Module {
 
   /// q(u) = N(mu(Z) + L_zz m, L_zz S L_zz^T): mean [M], covariance [M, M].
   MultivariateNormal inducing_distribution() const;
-  /// One draw v = m + L_S xi + sqrt(r) eta [M] of the whitened inducing variables, xi
-  /// then (for r > 0 only) eta from `rng` (M normals each); detached. The matching
-  /// inducing outputs are u = mu(Z) + L_zz v, distributed as
-  ///   N(mu(Z) + L_zz m, Sigma_u + r K_zz),
-  /// q(u) widened by a model-discrepancy covariance r K_zz = (tau^2 / s^2) K_zz
-  /// (discrepancy_ratio r >= 0; docs/numerics.md, "Model discrepancy"). A function
-  /// interpolating them, k(v, Z) K_zz^{-1} u, gains the variance r k(v, Z) K_zz^{-1} k(Z, v)
-  /// <= tau^2: tau^2 where the inducing inputs are, fading away from them. For a kernel with
-  /// an unbounded part (Kernel::has_unbounded_part) eta is replaced by L_zz^{-1} L_b eta,
-  /// L_b L_b^T = K_b the bounded part at Z, so the widening is r K_b: of variance tau^2 at
-  /// the inducing inputs, whatever the size of the unbounded (polynomial) part there.
-  at::Tensor draw_whitened(util::Rng& rng, double discrepancy_ratio = 0.0) const;
+  /// One draw v = m + L_S xi [M] of the whitened inducing variables (xi: M normals from
+  /// `rng`); detached. The matching inducing outputs u = mu(Z) + L_zz v are a draw of q(u).
+  at::Tensor draw_whitened(util::Rng& rng) const;
   /// One draw u = mu(Z) + L_zz v [M], v as draw_whitened.
-  at::Tensor draw_inducing_outputs(util::Rng& rng, double discrepancy_ratio = 0.0) const;
+  at::Tensor draw_inducing_outputs(util::Rng& rng) const;
   /// Sets q(v) = N(mean [M], lower lower^T) for lower [M, M] lower-triangular (the strict
   /// upper part is ignored) with a finite positive diagonal; not recorded by autograd.
   void set_variational_distribution(const at::Tensor& mean, const at::Tensor& lower);
@@ -117,8 +108,6 @@ class SparseVariationalGpImpl : public torch::nn::Module {
  private:
   /// L_zz^{-1} [M, M] at the current Z and hyperparameters.
   at::Tensor inverse_inducing_factor() const;
-  /// L_zz^{-1} L_b eta [M] for eta [M] (L_b: Cholesky factor of the bounded part of K_zz).
-  at::Tensor bounded_part_in_whitened_coordinates(const at::Tensor& eta) const;
   /// Predictive marginals without the clamp (the ELBO keeps exact gradients).
   MarginalNormal predict(const at::Tensor& x) const;
 

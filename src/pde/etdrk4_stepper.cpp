@@ -39,21 +39,21 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
   }
 }
 
-at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v) const {
+at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, double t) const {
   const at::Tensor derivatives = product_.to_physical(derivative_symbols_ * v.unsqueeze(0));
-  return product_.to_spectral(equation_.nonlinear->evaluate(derivatives));
+  return product_.to_spectral(equation_.nonlinear->evaluate_at(derivatives, t));
 }
 
-at::Tensor Etdrk4Stepper::step(const at::Tensor& v) const {
+at::Tensor Etdrk4Stepper::step(const at::Tensor& v, double t) const {
   if (!equation_.nonlinear) return e_ * v;
-  const at::Tensor nv = nonlinear_spectral(v);
+  const at::Tensor nv = nonlinear_spectral(v, t);
   const at::Tensor e2v = e2_ * v;
   const at::Tensor a = e2v + q_ * nv;
-  const at::Tensor na = nonlinear_spectral(a);
+  const at::Tensor na = nonlinear_spectral(a, t + 0.5 * dt_);
   const at::Tensor b = e2v + q_ * na;
-  const at::Tensor nb = nonlinear_spectral(b);
+  const at::Tensor nb = nonlinear_spectral(b, t + 0.5 * dt_);
   const at::Tensor c = e2_ * a + q_ * (2.0 * nb - nv);
-  const at::Tensor nc = nonlinear_spectral(c);
+  const at::Tensor nc = nonlinear_spectral(c, t + dt_);
   return e_ * v + f1_ * nv + 2.0 * f2_ * (na + nb) + f3_ * nc;
 }
 

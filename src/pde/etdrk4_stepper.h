@@ -31,12 +31,13 @@ class Etdrk4Stepper {
   /// unknown dealiasing method.
   Etdrk4Stepper(const PeriodicGrid& grid, Equation equation, const Etdrk4Options& options);
 
-  /// One step: v [B, n/2+1] complex -> [B, n/2+1].
-  at::Tensor step(const at::Tensor& v) const;
+  /// One step from time t: v [B, n/2+1] complex -> [B, n/2+1] (N evaluated at the stage
+  /// times t, t + dt/2, t + dt/2, t + dt).
+  at::Tensor step(const at::Tensor& v, double t = 0.0) const;
 
-  /// N_hat(v) [B, n/2+1]: derivatives in physical space (on product_points() points), N
+  /// N_hat(v, t) [B, n/2+1]: derivatives in physical space (on product_points() points), N
   /// pointwise, back to Fourier space.
-  at::Tensor nonlinear_spectral(const at::Tensor& v) const;
+  at::Tensor nonlinear_spectral(const at::Tensor& v, double t = 0.0) const;
 
   double dt() const { return dt_; }
   const PeriodicGrid& grid() const { return grid_; }

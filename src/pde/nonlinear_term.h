@@ -21,6 +21,10 @@ class NonlinearTerm {
   virtual int max_derivative() const = 0;
   /// derivatives [K+1, B, n] (u, u_x, ..., physical space) -> N [B, n].
   virtual at::Tensor evaluate(const at::Tensor& derivatives) const = 0;
+  /// N at time t, for terms that change in time; by default evaluate(derivatives).
+  virtual at::Tensor evaluate_at(const at::Tensor& derivatives, double /*t*/) const {
+    return evaluate(derivatives);
+  }
   /// Human-readable form, e.g. "-u*u_x".
   virtual std::string describe() const = 0;
 };

@@ -191,7 +191,7 @@ void advance_fixed(at::Tensor& v, const Etdrk4Stepper& stepper, std::int64_t sub
                    double t_from, std::int64_t output, const SolveOptions& options,
                    DivergenceGuard& guard, Solution& solution) {
   for (std::int64_t s = 1; s <= substeps; ++s) {
-    v = stepper.step(v);
+    v = stepper.step(v, t_from + static_cast<double>(s - 1) * stepper.dt());
     if (s % options.check_every == 0)
       guard.check_spectral(v, t_from + s * stepper.dt(), t_from, output);
   }
@@ -211,8 +211,8 @@ void advance_adaptive(at::Tensor& v, StepperCache& steppers, double& h, double t
     const bool last = h >= remaining * (1.0 - 1e-9);
     const double step = last ? remaining : quantized_step(h, h0);
     const Etdrk4Stepper& half = steppers.at(0.5 * step);
-    const at::Tensor halves = half.step(half.step(v));
-    const at::Tensor whole = steppers.at(step).step(v);
+    const at::Tensor halves = half.step(half.step(v, t), t + 0.5 * step);
+    const at::Tensor whole = steppers.at(step).step(v, t);
     const StepError estimate = relative_difference(whole, halves, guard.dropped());
     const double error = estimate.value;
     const double proposed = next_step_size(step, error, options.tolerance);

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -15,7 +16,7 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 2;
+constexpr std::int64_t kFormatVersion = 3;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
 at::Tensor values_at_measurements(const at::Tensor& sound,
@@ -25,14 +26,32 @@ at::Tensor values_at_measurements(const at::Tensor& sound,
   return sound.reshape({sound.size(0), -1}).index_select(1, experiment.index.index({later}));
 }
 
-ExperimentSpread spread_of(const at::Tensor& without, const at::Tensor& with,
-                           const at::Tensor& measured) {
-  ExperimentSpread spread;
-  spread.points = measured.size(0);
-  spread.squared_error = (without.mean(0) - measured).square().mean().item<double>();
-  spread.variance_without = without.var(0, /*unbiased=*/true).mean().item<double>();
-  spread.variance_with = with.var(0, /*unbiased=*/true).mean().item<double>();
-  return spread;
+/// The time bin in [0, kTimeBins) of each measured point with t > 0 [P']: output time
+/// k = 1..T-1 falls in bin floor((k - 1) kTimeBins / (T - 1)).
+at::Tensor time_bins(const CalibrationExperiment& experiment) {
+  const std::int64_t n = experiment.problem.grid.points();
+  const std::int64_t times = pde::output_times(experiment.problem.solve).size(0);
+  const at::Tensor t_index = experiment.index.index({experiment.index >= n}).div(n, "floor");
+  return (t_index - 1).mul(kTimeBins).div(std::max<std::int64_t>(times - 1, 1), "floor");
+}
+
+/// Step 2's means per time bin for the sound members' values without and with the
+/// reference [S', P'] at the measured values [P'] in `bins` [P'].
+void fill_spread(CandidateSpread& spread, const at::Tensor& without, const at::Tensor& with,
+                 const at::Tensor& measured, const at::Tensor& bins) {
+  const at::Tensor error = (without.mean(0) - measured).square();
+  const at::Tensor v0 = without.var(0, /*unbiased=*/true), v1 = with.var(0, /*unbiased=*/true);
+  for (std::int64_t k = 0; k < kTimeBins; ++k) {
+    const at::Tensor in = bins == k;
+    const std::int64_t points = in.sum().item<std::int64_t>();
+    spread.points.push_back(points);
+    const auto mean = [&](const at::Tensor& values) {
+      return points == 0 ? 0.0 : values.index({in}).mean().item<double>();
+    };
+    spread.squared_error.push_back(mean(error));
+    spread.variance_without.push_back(mean(v0));
+    spread.variance_with.push_back(mean(v1));
+  }
 }
 
 void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
@@ -48,17 +67,13 @@ void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
                                 std::to_string(grid) + "), one per measured value");
 }
 
-/// Step 1 for training experiment e: its ensembles without and with the reference
-/// tau_e^2 (from `reference`, divided by 4 while fewer than 2 members are sound in both)
-/// and their spread at its measured points; sound_samples < 2 when it has to be left out.
-ExperimentSpread experiment_spread(const gp::SparseVariationalGpImpl& root,
-                                   const CalibrationExperiment& experiment, std::int64_t e,
-                                   PredictorOptions options, double reference,
-                                   const PredictionProgress& progress) {
-  const std::string name = "training experiment " + std::to_string(e);
-  if (progress) progress(name + ": without and with tau_0");
-  options.discrepancy_variance = 0.0;
-  const Prediction plain = predict_ensemble(root, experiment.problem, options);
+/// Step 1 for training experiment e and one candidate T: the ensemble with the reference
+/// tau_e^2 (from `reference`, divided by 4 while fewer than 2 members are sound in both it
+/// and `plain`) and step 2's spread; sound_samples < 2 when it has to be left out.
+CandidateSpread candidate_spread(const gp::SparseVariationalGpImpl& root,
+                                 const CalibrationExperiment& experiment, const std::string& name,
+                                 const Prediction& plain, PredictorOptions options,
+                                 double reference, const PredictionProgress& progress) {
   const bool plain_sound = (~plain.ensemble.left_out()).sum().item<std::int64_t>() >= 2;
   for (int reduction = 0;; ++reduction, reference /= 4.0) {
     options.discrepancy_variance = reference;
@@ -67,21 +82,110 @@ ExperimentSpread experiment_spread(const gp::SparseVariationalGpImpl& root,
     const at::Tensor sound = ~(plain.ensemble.left_out() | widened.ensemble.left_out());
     const std::int64_t count = sound.sum().item<std::int64_t>();
     if (count >= 2 || reduction == kMaxReferenceReductions || !plain_sound) {
-      ExperimentSpread spread;
-      if (count >= 2) {
-        const at::Tensor later = experiment.index >= experiment.problem.grid.points();
-        spread = spread_of(values_at_measurements(plain.ensemble.u.index({sound}), experiment),
-                           values_at_measurements(widened.ensemble.u.index({sound}), experiment),
-                           experiment.measured.index({later}));
-      }
+      CandidateSpread spread;
+      spread.timescale = options.discrepancy_timescale;
       spread.sound_samples = count;
       spread.reference_variance = reference;
+      if (count < 2) {
+        spread.points.assign(kTimeBins, 0);
+        spread.squared_error.assign(kTimeBins, 0.0);
+        spread.variance_without.assign(kTimeBins, 0.0);
+        spread.variance_with.assign(kTimeBins, 0.0);
+        return spread;
+      }
+      const at::Tensor later = experiment.index >= experiment.problem.grid.points();
+      fill_spread(spread, values_at_measurements(plain.ensemble.u.index({sound}), experiment),
+                  values_at_measurements(widened.ensemble.u.index({sound}), experiment),
+                  experiment.measured.index({later}), time_bins(experiment));
       return spread;
     }
     if (progress)
       progress(name + ": fewer than 2 sound samples with tau_e^2 = " + std::to_string(reference) +
                ", trying a quarter of it");
   }
+}
+
+/// Step 1 for training experiment e: its plain ensemble and one spread per candidate T.
+std::vector<CandidateSpread> experiment_spreads(const gp::SparseVariationalGpImpl& root,
+                                                const CalibrationExperiment& experiment,
+                                                std::int64_t e, PredictorOptions options,
+                                                const std::vector<double>& timescales,
+                                                double reference,
+                                                const PredictionProgress& progress) {
+  const std::string name = "training experiment " + std::to_string(e);
+  if (progress) progress(name + ": without tau, then with tau_e^2 for each T");
+  options.discrepancy_variance = 0.0;
+  const Prediction plain = predict_ensemble(root, experiment.problem, options);
+  std::vector<CandidateSpread> spreads;
+  for (const double timescale : timescales) {
+    options.discrepancy_timescale = timescale;
+    spreads.push_back(
+        candidate_spread(root, experiment, name, plain, options, reference, progress));
+  }
+  return spreads;
+}
+
+/// Point-weighted sums over the experiments of one candidate's step-2 means, per time bin.
+struct PooledSpread {
+  std::vector<double> error, without, growth, sampling, points;
+  PooledSpread()
+      : error(kTimeBins),
+        without(kTimeBins),
+        growth(kTimeBins),
+        sampling(kTimeBins),
+        points(kTimeBins) {}
+  void add(const CandidateSpread& spread) {
+    if (spread.sound_samples < 2) return;  // no spread to compare: left out, and said so
+    for (std::size_t k = 0; k < static_cast<std::size_t>(kTimeBins); ++k) {
+      const auto weight = static_cast<double>(spread.points[k]);
+      error[k] += weight * spread.squared_error[k];
+      without[k] += weight * spread.variance_without[k];
+      growth[k] += weight * (spread.variance_with[k] - spread.variance_without[k]) /
+                   spread.reference_variance;
+      sampling[k] +=
+          weight * spread.variance_without[k] / static_cast<double>(spread.sound_samples);
+      points[k] += weight;
+    }
+  }
+};
+
+/// kTimescaleFractions times the longest training horizon.
+std::vector<double> candidate_timescales(const std::vector<CalibrationExperiment>& experiments) {
+  double horizon = 0;
+  for (const CalibrationExperiment& experiment : experiments)
+    horizon = std::max(horizon, experiment.problem.solve.t_end);
+  std::vector<double> timescales;
+  for (const double fraction : kTimescaleFractions) timescales.push_back(fraction * horizon);
+  return timescales;
+}
+
+double sum(const std::vector<double>& values) {
+  double total = 0;
+  for (const double value : values) total += value;
+  return total;
+}
+
+/// Steps 3-4 for one candidate from its pooled sums; epsilon^2 = noise_variance.
+CandidateFit fit_candidate(double timescale, const PooledSpread& pooled, double noise_variance) {
+  CandidateFit fit;
+  fit.timescale = timescale;
+  const double points = sum(pooled.points);
+  const double unexplained =
+      (sum(pooled.error) - sum(pooled.sampling) - sum(pooled.without)) / points - noise_variance;
+  const double growth = sum(pooled.growth) / points;
+  fit.variance = (unexplained > 0.0 && growth > 0.0) ? unexplained / growth : 0.0;
+  double misfit = 0;
+  bool any = false;
+  for (std::size_t k = 0; k < pooled.points.size(); ++k) {
+    if (pooled.points[k] == 0) continue;
+    const double error = (pooled.error[k] - pooled.sampling[k]) / pooled.points[k] - noise_variance;
+    const double spread = (pooled.without[k] + fit.variance * pooled.growth[k]) / pooled.points[k];
+    if (!(error > 0.0 && spread > 0.0)) continue;
+    misfit += std::pow(std::log(spread / error), 2);
+    any = true;
+  }
+  if (any) fit.misfit = misfit;
+  return fit;
 }
 
 }  // namespace
@@ -100,30 +204,34 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.noise_variance = noise_variance;
   calibration.samples = options.samples;
   calibration.conserve_mean = options.conserve_mean;
-  // Point-weighted sums of step 2; `sampling` is V0 / S with each experiment's own sound S,
-  // `growth` (V1 - V0) / tau_e^2.
-  double error = 0, without = 0, growth = 0, sampling = 0, points = 0;
+  const std::vector<double> timescales = candidate_timescales(experiments);
+  std::vector<PooledSpread> pooled(timescales.size());
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
-    const ExperimentSpread spread = experiment_spread(root, experiments[e], index, options,
-                                                      calibration.reference_variance, progress);
-    calibration.experiments.push_back(spread);
-    if (spread.sound_samples < 2) continue;  // no spread to compare: left out, and said so
-    const auto weight = static_cast<double>(spread.points);
-    error += weight * spread.squared_error;
-    without += weight * spread.variance_without;
-    growth += weight * (spread.variance_with - spread.variance_without) / spread.reference_variance;
-    sampling += weight * spread.variance_without / static_cast<double>(spread.sound_samples);
-    points += weight;
+    calibration.experiments.push_back(experiment_spreads(root, experiments[e], index, options,
+                                                         timescales, calibration.reference_variance,
+                                                         progress));
+    for (std::size_t c = 0; c < pooled.size(); ++c) pooled[c].add(calibration.experiments[e][c]);
   }
-  if (points == 0)
+  if (sum(pooled.front().points) == 0)
     throw std::runtime_error(
         "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
         "diverged nor rejected as ill-posed) with and without the reference discrepancy");
-  error /= points, without /= points, growth /= points, sampling /= points;
-  const double unexplained = error - sampling - noise_variance - without;
-  calibration.variance = (unexplained > 0.0 && growth > 0.0) ? unexplained / growth : 0.0;
+  std::size_t best = 0;
+  for (std::size_t c = 0; c < pooled.size(); ++c) {
+    if (sum(pooled[c].points) == 0) {  // every experiment left out for this T
+      calibration.candidates.push_back({timescales[c], 0.0, NAN});
+      continue;
+    }
+    calibration.candidates.push_back(fit_candidate(timescales[c], pooled[c], noise_variance));
+    const CandidateFit& fit = calibration.candidates.back();
+    if (fit.variance > 0.0 && std::isfinite(fit.misfit) &&
+        !(calibration.candidates[best].misfit <= fit.misfit))
+      best = c;
+  }
+  calibration.variance = calibration.candidates[best].variance;
+  calibration.timescale = calibration.candidates[best].timescale;
   return calibration;
 }
 
@@ -133,21 +241,32 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["format"] = kFormat;
   document["format_version"] = kFormatVersion;
   document["variance"] = calibration.variance;
+  document["timescale"] = calibration.timescale;
   document["reference_variance"] = calibration.reference_variance;
   document["noise_variance"] = calibration.noise_variance;
   document["samples"] = calibration.samples;
   document["conserve_mean"] = calibration.conserve_mean;
   if (std::isfinite(calibration.mean_drift)) document["mean_drift"] = calibration.mean_drift;
+  nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
+  for (const CandidateFit& fit : calibration.candidates)
+    candidates.push_back({{"timescale", fit.timescale},
+                          {"variance", fit.variance},
+                          {"misfit", std::isfinite(fit.misfit) ? nlohmann::ordered_json(fit.misfit)
+                                                               : nlohmann::ordered_json()}});
+  document["candidates"] = candidates;
+  document["time_bins"] = kTimeBins;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
-    const ExperimentSpread& spread = calibration.experiments[e];
-    rows.push_back({{"experiment", e},
-                    {"sound_samples", spread.sound_samples},
-                    {"points", spread.points},
-                    {"squared_error", spread.squared_error},
-                    {"variance_without", spread.variance_without},
-                    {"variance_with_reference", spread.variance_with},
-                    {"reference_variance", spread.reference_variance}});
+    nlohmann::ordered_json spreads = nlohmann::ordered_json::array();
+    for (const CandidateSpread& spread : calibration.experiments[e])
+      spreads.push_back({{"timescale", spread.timescale},
+                         {"sound_samples", spread.sound_samples},
+                         {"reference_variance", spread.reference_variance},
+                         {"points", spread.points},
+                         {"squared_error", spread.squared_error},
+                         {"variance_without", spread.variance_without},
+                         {"variance_with_reference", spread.variance_with}});
+    rows.push_back({{"experiment", e}, {"candidates", spreads}});
   }
   document["training_experiments"] = rows;
   document["config"] = config;
@@ -162,17 +281,27 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
     throw std::runtime_error(path + ": not a JSON object");
   if (document.value("format", std::string()) != kFormat)
     throw std::runtime_error(path + ": format must be \"" + kFormat + "\"");
-  if (document.value("format_version", std::int64_t{0}) > kFormatVersion)
+  const auto version = document.value("format_version", std::int64_t{0});
+  if (version > kFormatVersion)
     throw std::runtime_error(path + ": format_version is newer than " +
                              std::to_string(kFormatVersion));
+  if (version < kFormatVersion)
+    throw std::runtime_error(path + ": format_version " + std::to_string(version) +
+                             " holds a discrepancy of an earlier form (a widened inducing "
+                             "draw), not a field with a timescale; run `bhpm calibrate` again");
   const auto variance = document.find("variance");
   if (variance == document.end() || !variance->is_number() ||
       !std::isfinite(variance->get<double>()) || variance->get<double>() < 0.0)
     throw std::runtime_error(path + ": \"variance\" must be a number >= 0");
+  const auto timescale = document.find("timescale");
+  if (timescale == document.end() || !timescale->is_number() ||
+      !std::isfinite(timescale->get<double>()) || timescale->get<double>() < 0.0)
+    throw std::runtime_error(path + ": \"timescale\" must be a number >= 0");
   const auto conserve_mean = document.find("conserve_mean");
   if (conserve_mean != document.end() && !conserve_mean->is_boolean())
     throw std::runtime_error(path + ": \"conserve_mean\" must be true or false");
-  return {variance->get<double>(), conserve_mean != document.end() && conserve_mean->get<bool>(),
+  return {variance->get<double>(), timescale->get<double>(),
+          conserve_mean != document.end() && conserve_mean->get<bool>(),
           document.value("config", std::string())};
 }
 

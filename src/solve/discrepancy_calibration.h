@@ -1,26 +1,37 @@
 #pragma once
-/// The model-discrepancy variance tau^2, calibrated on the training experiments
+/// The model discrepancy of the operator samples, calibrated on the training experiments
 /// (docs/numerics.md, "Model discrepancy"; `bhpm calibrate`). The root's posterior treats
 /// the leaves' v = (u, u_x, ..) and u_t as exact, so where the data are it is sure of an f
-/// that the leaves' errors have biased; every operator sample therefore draws its inducing
-/// outputs from q(u) widened by (tau^2 / s^2) K_zz (gp/sparse_variational_gp.h,
-/// draw_whitened). tau^2 is chosen so that, on the training experiments' own initial
-/// conditions and horizons, the ensembles' spread matches their error at the measured
-/// points (held-out experiments are never used):
-///   1. predict every training experiment e from its u0 twice with the same seeds, with
-///      tau = 0 and with a reference tau_e^2: sigma_f^2 (the likelihood's variance), or
-///      sigma_f^2 / 4^j for the smallest j <= kMaxReferenceReductions at which at least 2
-///      members are sound in both (a large reference can make every sample ill-posed: KdV);
-///   2. at its measured points y_ep (t > 0), with ensemble means m0 and variances V0, V1
-///      over S samples, pool over e, p:
-///        E = mean (m0 - y)^2 - V0 / S - epsilon^2   (error of the infinite ensemble's mean,
+/// that the leaves' errors have biased; every operator sample therefore carries a smooth
+/// random term delta_s(v, t) ~ GP(0, tau^2 k(v, v') exp(-(t - t')^2 / (2 T^2)))
+/// (gp/discrepancy_field.h), k an RBF on the root's lengthscales. tau^2 and the timescale
+/// T are chosen so that, on the training
+/// experiments' own initial conditions and horizons, the ensembles' spread matches their
+/// error at the measured points, over the whole horizon and over its course (held-out
+/// experiments are never used):
+///   1. predict every training experiment e from its u0 with tau = 0, and with a reference
+///      tau_e^2 for every candidate T = kTimescaleFractions times the longest training
+///      horizon (same seeds): tau_e^2 =
+///      sigma_f^2 (the likelihood's variance), or sigma_f^2 / 4^j for the smallest
+///      j <= kMaxReferenceReductions at which at least 2 members are sound in both (a
+///      large reference can make every sample ill-posed: KdV);
+///   2. at its measured points y_ep (t > 0), in each of kTimeBins equal bins k of the
+///      horizon, with ensemble means m0 and variances V0, V1 over S samples, pool over e, p:
+///        E_k = mean (m0 - y)^2 - V0 / S - epsilon^2  (error of the infinite ensemble's mean,
 ///                                                    measurement noise epsilon removed; S
 ///                                                    the experiment's sound samples),
-///        V0 = mean V0,  G = mean (V1 - V0) / tau_e^2  (the spread's growth per unit tau^2);
-///   3. the spread grows linearly in tau^2 for small tau (a linear response), so
-///        tau^2 = max(0, E - V0) / G
+///        V0_k = mean V0,  G_k(T) = mean (V1 - V0) / tau_e^2  (spread per unit tau^2);
+///   3. the spread grows linearly in tau^2 for small tau (a linear response), so over all
+///      bins together
+///        tau^2(T) = max(0, E - V0) / G(T)
 ///      makes the ensemble variance equal the squared error: err/spread = 1 on the training
-///      experiments. tau^2 = 0 when the spread already covers the error.
+///      experiments (tau^2 = 0 when the spread already covers the error);
+///   4. T is the candidate whose spread best follows the error over time: the least
+///        misfit(T) = sum_k ln^2((V0_k + tau^2(T) G_k(T)) / E_k)
+///      over the bins where both are positive (the first candidate, T = 0, when no tau^2
+///      is positive). A discrepancy constant in time (T = 0) moves a solution coherently,
+///      so its spread grows over the horizon faster than a leaf-biased f's error does;
+///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy").
 
 #include <ATen/core/Tensor.h>
 
@@ -41,28 +52,45 @@ struct CalibrationExperiment {
   at::Tensor measured;        ///< [P] measured u there
 };
 
-/// The pooled quantities of step 2 for one experiment (means over its points with t > 0),
-/// over the members sound in both ensembles; an experiment with fewer than 2 of them is
-/// left out of the pooling (points = 0).
-struct ExperimentSpread {
-  std::int64_t sound_samples = 0;  ///< members neither diverged nor rejected in both runs
-  double squared_error = 0;        ///< mean (m0 - y)^2
-  double variance_without = 0;     ///< mean V0
-  double variance_with = 0;        ///< mean V1
-  double reference_variance = 0;   ///< tau_e^2 of the widened run
-  std::int64_t points = 0;
-};
-
+/// The candidate timescales of step 1 as fractions of the longest training horizon; 0
+/// (constant in time) first. A timescale as long as the horizon behaves nearly as the
+/// constant one (on the quickstart: misfit 3.11 against 3.94, and 1.05 for a quarter), so
+/// it is not a candidate: each one costs an ensemble per training experiment.
+inline const std::vector<double> kTimescaleFractions = {0.0, 0.25, 0.0625};
+/// The time bins of step 2: equal parts of (0, t_end].
+constexpr std::int64_t kTimeBins = 5;
 /// How many times calibrate_discrepancy divides an experiment's reference tau_e^2 by 4
 /// before leaving the experiment out.
 constexpr int kMaxReferenceReductions = 6;
 
+/// Step 2 for one experiment and one candidate T: means over its measured points with
+/// t > 0 in each time bin [kTimeBins], over the members sound in both ensembles; an
+/// experiment with fewer than 2 of them is left out of the pooling (points all 0).
+struct CandidateSpread {
+  double timescale = 0;            ///< T
+  std::int64_t sound_samples = 0;  ///< members neither diverged nor rejected in both runs
+  double reference_variance = 0;   ///< tau_e^2 of the widened run
+  std::vector<std::int64_t> points;
+  std::vector<double> squared_error;     ///< mean (m0 - y)^2
+  std::vector<double> variance_without;  ///< mean V0
+  std::vector<double> variance_with;     ///< mean V1
+};
+
+/// Steps 3-4 for one candidate T, pooled over the experiments.
+struct CandidateFit {
+  double timescale = 0;  ///< T
+  double variance = 0;   ///< tau^2(T)
+  double misfit = NAN;   ///< misfit(T); NaN when no bin has both sides positive
+};
+
 struct DiscrepancyCalibration {
   double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
-  double variance = 0;            ///< tau^2
+  double variance = 0;            ///< tau^2 of the chosen T
+  double timescale = 0;           ///< the chosen T
   double noise_variance = 0;      ///< epsilon^2
   std::int64_t samples = 0;       ///< S per experiment and setting
-  std::vector<ExperimentSpread> experiments;
+  std::vector<CandidateFit> candidates;                   ///< one per candidate T
+  std::vector<std::vector<CandidateSpread>> experiments;  ///< [experiment][candidate]
   /// Whether the ensembles conserved the spatial mean (PredictorOptions::conserve_mean),
   /// and the training leaves' relative drift of it that decided (model/mean_drift.h; set
   /// by the caller, NaN when not measured).
@@ -70,8 +98,8 @@ struct DiscrepancyCalibration {
   double mean_drift = NAN;
 };
 
-/// Steps 1-3 with `options` (its samples, sampler, solver, seed; its discrepancy_variance
-/// is ignored). Throws std::invalid_argument for no experiment, fewer than 2 samples or
+/// Steps 1-4 with `options` (its samples, sampler, solver, seed; its discrepancy settings
+/// are ignored). Throws std::invalid_argument for no experiment, fewer than 2 samples or
 /// bad indices, std::runtime_error when no experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
@@ -79,19 +107,21 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 2; docs/run-folder.md), with the resolved configuration text.
+/// 3; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 
 /// What `bhpm predict` and `bhpm run` read back from a file of write_discrepancy_file.
 struct DiscrepancyFile {
   double variance = 0;         ///< tau^2
+  double timescale = 0;        ///< T (0: constant in time)
   bool conserve_mean = false;  ///< the spatial mean is conserved (false in version 1 files)
   std::string config;          ///< the resolved configuration that made it
 };
 
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of
-/// another format or without a valid "variance".
+/// another format, of an earlier version (whose discrepancy had another form: calibrate
+/// again) or without a valid "variance" and "timescale".
 DiscrepancyFile read_discrepancy_file(const std::string& path);
 
 }  // namespace bhpm::solve

@@ -5,7 +5,8 @@
 ///   /                 format = "bhpm-ensemble", format_version = 1, plus the string
 ///                     attributes given (run_dir, initial_condition, sampler, solver,
 ///                     config, created_by, ...), samples, diverged, rejected,
-///                     discrepancy_variance (tau^2 of the samples' discrepancy term, 0: none)
+///                     discrepancy_variance (tau^2 of the samples' discrepancy term, 0: none),
+///                     discrepancy_timescale (its T, 0: constant in time; gp/discrepancy_field.h),
 ///                     outside_coverage (fraction of (x, t) where the root's posterior
 ///                     variance exceeds a tenth of its prior variance; solve/predictor.h)
 ///   /x [n], /t [T], /u0 [n]

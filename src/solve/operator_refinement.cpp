@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "util/random.h"
 #include "util/stopwatch.h"
@@ -59,7 +61,7 @@ void validate(const RefinementOptions& options) {
 }
 
 EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {
-  return [solve = std::move(solve), &count](std::shared_ptr<const gp::ConditionedSamples> samples) {
+  return [solve = std::move(solve), &count](std::shared_ptr<const gp::FunctionSamples> samples) {
     EnsembleSolution solved = solve(std::move(samples));
     count.steps += solved.steps;
     count.rejected_steps += solved.rejected_steps;
@@ -189,14 +191,28 @@ RefinementStatus round_status(std::int64_t round, const RoundCost& cost,
   return status;
 }
 
+/// `samples` of the members `active`, with their model discrepancy when there is one.
+std::shared_ptr<const gp::FunctionSamples> with_discrepancy(
+    std::shared_ptr<const gp::FunctionSamples> samples,
+    const std::shared_ptr<const gp::DiscrepancyField>& discrepancy,
+    const std::vector<std::size_t>& active) {
+  if (!discrepancy) return samples;
+  std::vector<std::int64_t> members(active.begin(), active.end());
+  return std::make_shared<gp::SamplesWithDiscrepancy>(std::move(samples), discrepancy,
+                                                      at::tensor(members, at::kLong));
+}
+
 }  // namespace
 
-std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp> starts,
-                                                   const EnsembleSolver& solve,
-                                                   const SolutionInputs& inputs_of,
-                                                   const RefinementOptions& options,
-                                                   const RefinementProgress& progress) {
+std::vector<RefinedSample> refine_operator_samples(
+    std::vector<gp::ConditionedGp> starts, const EnsembleSolver& solve,
+    const SolutionInputs& inputs_of, const RefinementOptions& options,
+    const RefinementProgress& progress, std::shared_ptr<const gp::DiscrepancyField> discrepancy) {
   validate(options);
+  if (discrepancy && discrepancy->count() != static_cast<std::int64_t>(starts.size()))
+    throw std::invalid_argument("Algorithm 1: the model discrepancy has " +
+                                std::to_string(discrepancy->count()) + " members for " +
+                                std::to_string(starts.size()) + " operator samples");
   std::vector<RefinedSample> members;
   for (gp::ConditionedGp& start : starts)
     members.push_back({std::move(start), {}, {}, {}, false, false, "", false, NAN});
@@ -209,8 +225,8 @@ std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp
   for (std::int64_t round = 0; round < options.max_rounds && !active.empty(); ++round) {
     std::vector<gp::ConditionedGp> batch;
     for (std::size_t s : active) batch.push_back(members[s].operator_sample);
-    const EnsembleSolution solved =
-        solve(std::make_shared<gp::ConditionedSamples>(std::move(batch)));
+    const EnsembleSolution solved = solve(with_discrepancy(
+        std::make_shared<gp::ConditionedSamples>(std::move(batch)), discrepancy, active));
     std::vector<std::size_t> refining;
     std::vector<util::Rng> streams;  // each refining member's, for its new points
     std::vector<double> variances;

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "gp/conditioned_gp.h"
+#include "gp/discrepancy_field.h"
 #include "solve/ensemble_solution.h"
 
 namespace bhpm::solve {
@@ -68,10 +69,10 @@ struct RefinedSample {
   double growth = NAN;                  ///< e-folds of its fastest resolved wave (last solve)
 };
 
-/// Solves the IBVP under each member's conditioned mean, all in one batch: u [S', T, n]
-/// with diverged members marked (solve/ensemble_solution.h).
-using EnsembleSolver =
-    std::function<EnsembleSolution(std::shared_ptr<const gp::ConditionedSamples>)>;
+/// Solves the IBVP under each member's operator sample (its conditioned mean, plus its
+/// model discrepancy when refine_operator_samples has one), all in one batch:
+/// u [S', T, n] with diverged members marked (solve/ensemble_solution.h).
+using EnsembleSolver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 /// Time steps of the solves a counting solver made (EnsembleSolution::steps, summed).
 struct StepCount {
   std::int64_t steps = 0;
@@ -102,13 +103,15 @@ struct RefinementProgress {
 };
 
 /// Runs Algorithm 1 for every start (member s draws its Monte Carlo points and f_new from
-/// derive_seed(options.seed, "refinement/<s>", n_c)). Throws std::runtime_error naming the
-/// member when L_c is not finite.
-std::vector<RefinedSample> refine_operator_samples(std::vector<gp::ConditionedGp> starts,
-                                                   const EnsembleSolver& solve,
-                                                   const SolutionInputs& inputs_of,
-                                                   const RefinementOptions& options,
-                                                   const RefinementProgress& progress = {});
+/// derive_seed(options.seed, "refinement/<s>", n_c)). With a `discrepancy` (count = the
+/// number of starts), member s is solved under mu_c,s + delta_s (gp/discrepancy_field.h):
+/// the discrepancy is independent of f and leaves L_c alone. Throws std::runtime_error
+/// naming the member when L_c is not finite.
+std::vector<RefinedSample> refine_operator_samples(
+    std::vector<gp::ConditionedGp> starts, const EnsembleSolver& solve,
+    const SolutionInputs& inputs_of, const RefinementOptions& options,
+    const RefinementProgress& progress = {},
+    std::shared_ptr<const gp::DiscrepancyField> discrepancy = nullptr);
 
 /// L_c(V_c u V_new) for fixed Monte Carlo inputs v [P, D]: mean_p k_c(v_p, v_p) of the
 /// prior of `current` conditioned on its inputs and `new_inputs` [m, D] (differentiable

@@ -116,13 +116,14 @@ PointBatch draw_points(const PinnProblem& problem, const at::Tensor& grid_x, con
   return {at::stack(xs), at::stack(ts), at::stack(targets)};
 }
 
-/// Every member's loss terms [S] from one Taylor-mode pass over the batch (with graph).
-PinnLoss member_losses(const nn::LeafDerivatives& jet, const at::Tensor& u0_targets,
+/// Every member's loss terms [S] from one Taylor-mode pass over the batch (with graph);
+/// the operator samples at the collocation points' own times.
+PinnLoss member_losses(const nn::LeafDerivatives& jet, const PointBatch& batch,
                        const gp::FunctionSamples& samples, const Layout& layout, int order) {
   const at::Tensor& u = jet.u_x_derivatives;  // [K+1, S, P]
   const std::int64_t members = u.size(1);
   const at::Tensor v = u.narrow(2, 0, layout.collocation).permute({1, 2, 0}).contiguous();
-  const at::Tensor f = samples.evaluate(v);
+  const at::Tensor f = samples.evaluate_at(v, batch.t.narrow(1, 0, layout.collocation));
   if (!f.defined() || f.dim() != 2 || f.size(0) != members || f.size(1) != layout.collocation)
     throw std::invalid_argument(
         "PINN: the operator samples' evaluate(v " + util::describe_tensor(v) +
@@ -137,7 +138,7 @@ PinnLoss member_losses(const nn::LeafDerivatives& jet, const at::Tensor& u0_targ
                       .mean(2)
                       .sum(0);
   loss.initial =
-      (u[0].narrow(1, layout.initial_start(), layout.initial) - u0_targets).square().mean(1);
+      (u[0].narrow(1, layout.initial_start(), layout.initial) - batch.u0).square().mean(1);
   loss.total = loss.residual + loss.boundary + loss.initial;
   return loss;
 }
@@ -264,7 +265,7 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
   while (done < options.iterations && health.any_sound()) {
     const PointBatch batch = draw_points(problem, grid_x, u0, t_end, layout, member_seeds, done);
     const PinnLoss loss = member_losses(nn::taylor_forward(*net, batch.x, batch.t, boxes, order),
-                                        batch.u0, samples, layout, order);
+                                        batch, samples, layout, order);
     const PinnLoss values = detached(loss);
     const std::string step = std::to_string(done + 1);
     health.fail_unless(at::isfinite(values.total), [&](std::int64_t s) {

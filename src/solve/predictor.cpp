@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gp/conditioned_gp.h"
+#include "gp/discrepancy_field.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/well_posedness.h"
 #include "util/name_list.h"
@@ -20,9 +21,17 @@ namespace bhpm::solve {
 
 namespace {
 
-/// tau^2 / s^2: the model-discrepancy variance in units of the kernel's prior variance.
-double discrepancy_ratio(const gp::SparseVariationalGpImpl& root, const PredictorOptions& options) {
-  return options.discrepancy_variance / root.kernel()->prior_variance().item<double>();
+/// The samples' model discrepancy delta_s (gp/discrepancy_field.h) on the root kernel's
+/// lengthscales; null when tau^2 = 0.
+std::shared_ptr<const gp::DiscrepancyField> discrepancy_field(
+    const gp::SparseVariationalGpImpl& root, const PredictorOptions& options) {
+  if (options.discrepancy_variance == 0.0) return nullptr;
+  gp::DiscrepancyOptions field;
+  field.variance = options.discrepancy_variance;
+  field.timescale = options.discrepancy_timescale;
+  field.seed = options.seed;
+  return std::make_shared<const gp::DiscrepancyField>(root.kernel()->input_scales(),
+                                                      options.samples, field);
 }
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
@@ -57,8 +66,12 @@ Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const Predi
                             const PredictionProgress&) {
   gp::PathwiseOptions pathwise = options.pathwise;
   pathwise.seed = options.seed;
-  pathwise.discrepancy_ratio = discrepancy_ratio(root, options);
-  return {solve(std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise)), {}};
+  std::shared_ptr<const gp::FunctionSamples> samples =
+      std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise);
+  if (auto discrepancy = discrepancy_field(root, options))
+    samples = std::make_shared<gp::SamplesWithDiscrepancy>(
+        std::move(samples), std::move(discrepancy), at::arange(options.samples, at::kLong));
+  return {solve(std::move(samples)), {}};
 }
 
 /// Progress lines of Algorithm 1: one per sample and round, one per round with the time.
@@ -94,7 +107,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   for (std::int64_t s = 0; s < options.samples; ++s) {
     util::Rng rng(
         util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
-    starts.push_back(gp::condition_on_inducing_draw(root, rng, discrepancy_ratio(root, options)));
+    starts.push_back(gp::condition_on_inducing_draw(root, rng));
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
@@ -105,7 +118,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   prediction.refinement = refine_operator_samples(
       std::move(starts), counting_steps(solve, count),
       [&](const at::Tensor& u) { return spectral_root_inputs(problem.grid, u, dimensions); },
-      refinement, report);
+      refinement, report, discrepancy_field(root, options));
   std::vector<at::Tensor> solutions;
   EnsembleSolution& ensemble = prediction.ensemble;
   ensemble.diverged = at::zeros({options.samples}, at::kBool);
@@ -194,6 +207,9 @@ void validate(const PredictorOptions& options) {
   if (!std::isfinite(options.discrepancy_variance) || options.discrepancy_variance < 0.0)
     throw std::invalid_argument("predict: discrepancy_variance must be >= 0 (got " +
                                 util::format_significant(options.discrepancy_variance, 6) + ")");
+  if (!std::isfinite(options.discrepancy_timescale) || options.discrepancy_timescale < 0.0)
+    throw std::invalid_argument("predict: discrepancy_timescale must be >= 0 (got " +
+                                util::format_significant(options.discrepancy_timescale, 6) + ")");
   if (!std::isfinite(options.max_amplification) || options.max_amplification <= 1.0)
     throw std::invalid_argument("predict: max_amplification must be > 1 (got " +
                                 util::format_significant(options.max_amplification, 6) + ")");
@@ -214,6 +230,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
       with_well_posedness_check(make_solver(problem, options, progress), problem, options);
   Prediction prediction = sample(root, problem, options, solve, progress);
   prediction.discrepancy_variance = options.discrepancy_variance;
+  prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
 }

@@ -39,10 +39,13 @@ struct PredictorOptions {
   gp::PathwiseOptions pathwise;         ///< features (seed: taken from `seed`)
   RefinementOptions refinement;         ///< tolerance in units of f^2 (seed: from `seed`)
   PinnOptions pinn;                     ///< (seed: from `seed`)
-  /// tau^2 >= 0: the model-discrepancy variance that widens every sample's draw of the
-  /// inducing outputs (gp/sparse_variational_gp.h, draw_whitened; docs/numerics.md, "Model
-  /// discrepancy"); 0: none. `bhpm calibrate` fits it on the training experiments.
+  /// tau^2 >= 0: the variance of every sample's model-discrepancy term delta_s
+  /// (gp/discrepancy_field.h; docs/numerics.md, "Model discrepancy"); 0: none.
+  /// `bhpm calibrate` fits it on the training experiments.
   double discrepancy_variance = 0.0;
+  /// T >= 0: delta_s decorrelates in time over T, in the problem's time units (0: it is
+  /// constant in time). `bhpm calibrate` chooses it with tau^2.
+  double discrepancy_timescale = 0.0;
   /// Largest growth factor of the fastest resolved wave over the horizon, relative to the
   /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
   /// as ill-posed (solve/well_posedness.h).
@@ -74,6 +77,7 @@ struct Prediction {
   EnsembleSolution ensemble;
   std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
   double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
+  double discrepancy_timescale = 0;       ///< its T (0: constant in time)
   bool conserve_mean = false;             ///< the samples were projected to conserve <u>_x
 };
 

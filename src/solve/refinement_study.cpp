@@ -63,7 +63,7 @@ RefinementStudy run_refinement_study(const RefinementStudyOptions& options,
   solve.tolerance = options.solver_tolerance;
   StepCount stage_steps;  // of the current stage's solves
   const EnsembleSolver solver = counting_steps(
-      [&](std::shared_ptr<const gp::ConditionedSamples> samples) {
+      [&](std::shared_ptr<const gp::FunctionSamples> samples) {
         return solve_spectral_ensemble(grid, samples, u0, solve);
       },
       stage_steps);

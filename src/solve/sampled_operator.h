@@ -36,6 +36,8 @@ class SampledOperatorTerm final : public pde::NonlinearTerm {
   int max_derivative() const override;
   /// derivatives [K+1, S, n] -> N [S, n].
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
+  /// As evaluate, with the samples at time t (FunctionSamples::evaluate_at).
+  at::Tensor evaluate_at(const at::Tensor& derivatives, double t) const override;
   std::string describe() const override;
 
  private:

@@ -34,8 +34,9 @@ check "predict a stored test experiment with pathwise samples (on one thread)" $
 grep -q "relative L2 error of the mean" "$work/out"
 check "predict compares with the true solution" $?
 
+# Without the discrepancy, so that no sample is rejected as ill-posed and all 4 refine.
 "$bhpm" predict "$work/run" --ic "0.3*sin(pi*x/8)" --tolerance 1e-12 --time-budget 1e-9 \
-  -o "$work/budget.h5" > "$work/out" 2> "$work/err"
+  --set predict.discrepancy=none -o "$work/budget.h5" > "$work/out" 2> "$work/err"
 check "predict with a time budget exits 0" $?
 grep -q "4 stopped by predict.time_budget" "$work/out" && grep -q "time budget of .* reached" "$work/err" \
   && grep -q "^sample 0: L_c = .* (tolerance" "$work/err" && ! grep -q "L_c = " "$work/out"
@@ -64,6 +65,13 @@ calibration = json.load(open(sys.argv[3]))
 assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >= 0
 assert len(calibration["training_experiments"]) == 2
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
+assert f.attrs["discrepancy_timescale"] == calibration["timescale"]
+timescales = [c["timescale"] for c in calibration["candidates"]]  # 0, then fractions of t_end
+assert timescales[0] == 0 and timescales[1] > 0, timescales
+assert len(timescales) == 3 and np.isclose(timescales[2], timescales[1] / 4), timescales
+assert calibration["timescale"] in timescales
+assert all(len(c["points"]) == calibration["time_bins"]
+           for e in calibration["training_experiments"] for c in e["candidates"])
 assert calibration["conserve_mean"] == (calibration["mean_drift"] < 0.01)  # conservation "auto"
 assert f.attrs["conserve_mean"] == calibration["conserve_mean"]
 if calibration["conserve_mean"]:
@@ -115,6 +123,19 @@ expect_refusal "--threads 0" "--threads: Value 0 not in range 1" "$work/run" --i
   --threads 0 -o "$work/refused.h5"
 expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(x)" \
   --set predict.discrepancy=guess -o "$work/refused.h5"
+expect_refusal "a negative discrepancy timescale" "predict.discrepancy_timescale" \
+  "$work/run" --ic "sin(x)" --set predict.discrepancy_timescale=-1 -o "$work/refused.h5"
+
+cp "$work/run/discrepancy.json" "$work/calibrated.json"
+"$python" - "$work/run/discrepancy.json" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+document["format_version"] = 2
+json.dump(document, open(sys.argv[1], "w"))
+PY
+expect_refusal "a discrepancy file of an earlier version" "run .bhpm calibrate. again" \
+  "$work/run" --ic "sin(x)" -o "$work/refused.h5"
+mv "$work/calibrated.json" "$work/run/discrepancy.json"
 
 "$bhpm" calibrate "$work/empty" > "$work/out" 2> "$work/err"
 [ $? -ne 0 ] && grep -q "no trained model" "$work/err" && [ ! -f "$work/empty/discrepancy.json" ]

@@ -21,7 +21,7 @@ namespace {
 
 const pde::PeriodicGrid kGrid(-M_PI, M_PI, 32);
 
-solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::ConditionedSamples> samples) {
+solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::FunctionSamples> samples) {
   pde::SolveOptions options;
   options.t_end = 2.0;
   options.output_dt = 0.1;

@@ -1,0 +1,110 @@
+#include "gp/discrepancy_field.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gp/argument_checks.h"
+#include "util/number_format.h"
+#include "util/random.h"
+
+namespace bhpm::gp {
+
+void validate(const DiscrepancyOptions& options) {
+  const std::string where = "model discrepancy: ";
+  if (!std::isfinite(options.variance) || options.variance < 0.0)
+    throw std::invalid_argument(where + "variance must be >= 0 (got " +
+                                util::format_significant(options.variance, 6) + ")");
+  if (!std::isfinite(options.timescale) || options.timescale < 0.0)
+    throw std::invalid_argument(where + "timescale must be >= 0 (got " +
+                                util::format_significant(options.timescale, 6) + ")");
+  if (options.features < 1)
+    throw std::invalid_argument(where + "features must be >= 1 (got " +
+                                std::to_string(options.features) + ")");
+}
+
+DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t count,
+                                   const DiscrepancyOptions& options) {
+  validate(options);
+  require_vector(lengthscales, -1, "model discrepancy", "lengthscales");
+  if (!(lengthscales > 0.0).all().item<bool>())
+    throw std::invalid_argument("model discrepancy: lengthscales must be > 0");
+  if (count < 1)
+    throw std::invalid_argument("model discrepancy: count must be >= 1 (got " +
+                                std::to_string(count) + ")");
+  const at::NoGradGuard no_grad;
+  const std::int64_t d = lengthscales.size(0), f = options.features;
+  const at::Tensor scales = lengthscales.detach().unsqueeze(1);
+  const double amplitude = std::sqrt(options.variance * 2.0 / static_cast<double>(f));
+  std::vector<at::Tensor> frequencies, phases, weights, time_frequencies;
+  for (std::int64_t s = 0; s < count; ++s) {
+    util::Rng rng(util::derive_seed(options.seed, "discrepancy", static_cast<std::uint64_t>(s)));
+    frequencies.push_back(util::normal_tensor(rng, {d, f}) / scales);
+    phases.push_back(2.0 * M_PI * util::uniform_tensor(rng, {1, f}));
+    weights.push_back(amplitude * util::normal_tensor(rng, {f, 1}));
+    const at::Tensor nu = util::normal_tensor(rng, {1, f});
+    time_frequencies.push_back(options.timescale > 0.0 ? nu / options.timescale : 0.0 * nu);
+  }
+  time_frequencies_ = at::stack(time_frequencies);
+  frequencies_ = at::stack(frequencies);
+  phases_ = at::stack(phases);
+  weights_ = at::stack(weights);
+}
+
+at::Tensor DiscrepancyField::evaluate(const at::Tensor& v, const at::Tensor& members,
+                                      const at::Tensor& t) const {
+  require_batched_matrices(v, -1, -1, dimensions(), "model discrepancy", "v");
+  if (!members.defined() || members.dim() != 1 || members.scalar_type() != at::kLong ||
+      members.size(0) != v.size(0))
+    throw std::invalid_argument("model discrepancy: members must be int64 [" +
+                                std::to_string(v.size(0)) + "] (got " + describe_tensor(members) +
+                                ")");
+  if (!t.defined() || t.scalar_type() != at::kDouble ||
+      !(t.dim() == 0 || (t.dim() == 2 && t.size(0) == v.size(0) && t.size(1) == v.size(1))))
+    throw std::invalid_argument("model discrepancy: t must be a double scalar or [" +
+                                std::to_string(v.size(0)) + ", " + std::to_string(v.size(1)) +
+                                "] (got " + describe_tensor(t) + ")");
+  // b + nu t: [B, 1, F] for a scalar t, [B, P, F] for one time per point.
+  const at::Tensor phases =
+      phases_.index_select(0, members) +
+      (t.dim() == 0 ? t : t.unsqueeze(2)) * time_frequencies_.index_select(0, members);
+  at::Tensor angles = at::baddbmm(phases, v, frequencies_.index_select(0, members));  // [B, P, F]
+  // In place when no gradient is recorded: the solver's steps evaluate it without one.
+  angles = at::GradMode::is_enabled() && v.requires_grad() ? at::cos(angles) : angles.cos_();
+  return at::bmm(angles, weights_.index_select(0, members)).squeeze(2);
+}
+
+SamplesWithDiscrepancy::SamplesWithDiscrepancy(std::shared_ptr<const FunctionSamples> samples,
+                                               std::shared_ptr<const DiscrepancyField> field,
+                                               at::Tensor members)
+    : samples_(std::move(samples)), field_(std::move(field)), members_(std::move(members)) {
+  if (!samples_ || !field_)
+    throw std::invalid_argument("samples with discrepancy: samples and field must be set");
+  if (field_->dimensions() != samples_->dimensions())
+    throw std::invalid_argument(
+        "samples with discrepancy: the field has D = " + std::to_string(field_->dimensions()) +
+        ", the samples D = " + std::to_string(samples_->dimensions()));
+  if (!members_.defined() || members_.dim() != 1 || members_.scalar_type() != at::kLong ||
+      members_.size(0) != samples_->count() ||
+      (members_.numel() > 0 && (members_.min().item<std::int64_t>() < 0 ||
+                                members_.max().item<std::int64_t>() >= field_->count())))
+    throw std::invalid_argument("samples with discrepancy: members must be " +
+                                std::to_string(samples_->count()) + " int64 in [0, " +
+                                std::to_string(field_->count()) + ") (got " +
+                                describe_tensor(members_) + ")");
+}
+
+at::Tensor SamplesWithDiscrepancy::evaluate(const at::Tensor& v) const {
+  return evaluate_at(v, at::scalar_tensor(0.0, at::kDouble));
+}
+
+at::Tensor SamplesWithDiscrepancy::evaluate_at(const at::Tensor& v, const at::Tensor& t) const {
+  return samples_->evaluate_at(v, t) + field_->evaluate(v, members_, t);
+}
+
+}  // namespace bhpm::gp
