@@ -37,7 +37,7 @@ model::LeafModel trained_leaves(const std::string& run_dir, const config::RunCon
 
 /// The predictor's options for a trained run: the [predict] section with Algorithm 1's
 /// tolerance = relative_tolerance x s^2 (s^2 the root kernel's prior variance), the
-/// model discrepancy's tau^2 and rho of predict.discrepancy: "fixed" the configured ones,
+/// model discrepancy's tau^2 and timescale T of predict.discrepancy: "fixed" the configured ones,
 /// "none" tau = 0, "calibrated" RUN_DIR/discrepancy.json's (`bhpm calibrate`), or tau = 0
 /// with a warning on stderr when the run has none; and conserve_mean of predict.conservation:
 /// "auto" the decision stored in RUN_DIR/discrepancy.json (false without one).
