@@ -64,9 +64,9 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
                 fit.variance, fit.misfit);
   std::printf(
       "model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g), timescale T = %.3g "
-      "(0: constant in time)\n",
+      "(0: constant in time), on derivatives of order <= %lld\n",
       calibration.variance, std::sqrt(calibration.variance), calibration.reference_variance,
-      calibration.timescale);
+      calibration.timescale, static_cast<long long>(calibration.order));
 }
 
 /// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides

@@ -59,7 +59,7 @@ std::optional<solve::DiscrepancyFile> stored_discrepancy(const std::string& run_
   return solve::read_discrepancy_file(path);
 }
 
-/// Sets tau^2 and T of options from predict.discrepancy: "fixed" the configuration's,
+/// Sets tau^2, T and the order of options from predict.discrepancy: "fixed" the configuration's,
 /// "none" tau = 0, "calibrated" the stored file's (tau = 0 with a warning without one).
 void set_discrepancy(solve::PredictorOptions& options, const config::PredictConfig& predict,
                      const std::optional<solve::DiscrepancyFile>& stored,
@@ -70,6 +70,7 @@ void set_discrepancy(solve::PredictorOptions& options, const config::PredictConf
   if (stored) {
     options.discrepancy_variance = stored->variance;
     options.discrepancy_timescale = stored->timescale;
+    options.discrepancy_order = stored->order;
     return;
   }
   std::fprintf(stderr,

@@ -48,6 +48,7 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   section.require(std::isfinite(o.discrepancy_timescale) && o.discrepancy_timescale >= 0.0,
                   "discrepancy_timescale", "must be >= 0",
                   util::format_significant(o.discrepancy_timescale, 10));
+  o.discrepancy_order = section.integer_at_least("discrepancy_order", o.discrepancy_order, 0);
   if (config.discrepancy != "fixed") o.discrepancy_variance = 0.0;
   config.calibration_samples =
       section.integer_at_least("calibration_samples", config.calibration_samples, 2);

@@ -22,6 +22,9 @@
 ///   discrepancy_timescale = 0   T for discrepancy = "fixed" (>= 0): the discrepancy
 ///                               decorrelates in time over T; 0: constant in time
 ///                               (gp/discrepancy_field.h)
+///   discrepancy_order = 1       the discrepancy depends on u, .., d^m u/dx^m for m this
+///                               (>= 0), not on the higher derivatives (the principal part:
+///                               a random slope there can make a sample ill-posed)
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are rejected

@@ -26,6 +26,9 @@ void validate(const DiscrepancyOptions& options) {
   if (options.features < 1)
     throw std::invalid_argument(where + "features must be >= 1 (got " +
                                 std::to_string(options.features) + ")");
+  if (options.inputs < 1)
+    throw std::invalid_argument(where + "inputs must be >= 1 (got " +
+                                std::to_string(options.inputs) + ")");
 }
 
 DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t count,
@@ -40,11 +43,14 @@ DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t 
   const at::NoGradGuard no_grad;
   const std::int64_t d = lengthscales.size(0), f = options.features;
   const at::Tensor scales = lengthscales.detach().unsqueeze(1);
+  // 1 for the inputs the field depends on, 0 for the others: [D, 1].
+  const at::Tensor active =
+      (at::arange(d, at::kLong) < options.inputs).to(at::kDouble).unsqueeze(1);
   const double amplitude = std::sqrt(options.variance * 2.0 / static_cast<double>(f));
   std::vector<at::Tensor> frequencies, phases, weights, time_frequencies;
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(util::derive_seed(options.seed, "discrepancy", static_cast<std::uint64_t>(s)));
-    frequencies.push_back(util::normal_tensor(rng, {d, f}) / scales);
+    frequencies.push_back(util::normal_tensor(rng, {d, f}) / scales * active);
     phases.push_back(2.0 * M_PI * util::uniform_tensor(rng, {1, f}));
     weights.push_back(amplitude * util::normal_tensor(rng, {f, 1}));
     const at::Tensor nu = util::normal_tensor(rng, {1, f});

@@ -16,10 +16,13 @@
 /// from derive_seed(seed, "discrepancy", s): sample s is the same whatever S, and over the
 /// draws E[delta_s(v, t) delta_s(v', t')] is the kernel above exactly (the features are
 /// an unbiased estimate of it). Every delta_s is a fixed, differentiable function of v.
+/// With `inputs` = m < D the field depends on v_0 .. v_{m-1} only (omega_sjd = 0 for
+/// d >= m, the same draws otherwise): the kernel above with |.|_l over those inputs.
 
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "gp/function_samples.h"
@@ -32,6 +35,8 @@ struct DiscrepancyOptions {
   /// constant in time.
   double timescale = 0.0;
   std::int64_t features = 64;  ///< F >= 1 per sample
+  /// m >= 1: the field depends on the first m inputs only (m >= D: on all of them).
+  std::int64_t inputs = std::numeric_limits<std::int64_t>::max();
   std::uint64_t seed = 0;
 };
 

@@ -16,7 +16,7 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 3;
+constexpr std::int64_t kFormatVersion = 4;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
 at::Tensor values_at_measurements(const at::Tensor& sound,
@@ -203,6 +203,7 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.reference_variance = root.likelihood()->variance().item<double>();
   calibration.noise_variance = noise_variance;
   calibration.samples = options.samples;
+  calibration.order = options.discrepancy_order;
   calibration.conserve_mean = options.conserve_mean;
   const std::vector<double> timescales = candidate_timescales(experiments);
   std::vector<PooledSpread> pooled(timescales.size());
@@ -242,6 +243,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["format_version"] = kFormatVersion;
   document["variance"] = calibration.variance;
   document["timescale"] = calibration.timescale;
+  document["order"] = calibration.order;
   document["reference_variance"] = calibration.reference_variance;
   document["noise_variance"] = calibration.noise_variance;
   document["samples"] = calibration.samples;
@@ -287,8 +289,9 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
                              std::to_string(kFormatVersion));
   if (version < kFormatVersion)
     throw std::runtime_error(path + ": format_version " + std::to_string(version) +
-                             " holds a discrepancy of an earlier form (a widened inducing "
-                             "draw), not a field with a timescale; run `bhpm calibrate` again");
+                             " holds a discrepancy of an earlier form (versions 1-2: a "
+                             "widened inducing draw; 3: a field on every derivative of u); run "
+                             "`bhpm calibrate` again");
   const auto variance = document.find("variance");
   if (variance == document.end() || !variance->is_number() ||
       !std::isfinite(variance->get<double>()) || variance->get<double>() < 0.0)
@@ -297,10 +300,13 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   if (timescale == document.end() || !timescale->is_number() ||
       !std::isfinite(timescale->get<double>()) || timescale->get<double>() < 0.0)
     throw std::runtime_error(path + ": \"timescale\" must be a number >= 0");
+  const auto order = document.find("order");
+  if (order == document.end() || !order->is_number_integer() || order->get<std::int64_t>() < 0)
+    throw std::runtime_error(path + ": \"order\" must be an integer >= 0");
   const auto conserve_mean = document.find("conserve_mean");
   if (conserve_mean != document.end() && !conserve_mean->is_boolean())
     throw std::runtime_error(path + ": \"conserve_mean\" must be true or false");
-  return {variance->get<double>(), timescale->get<double>(),
+  return {variance->get<double>(), timescale->get<double>(), order->get<std::int64_t>(),
           conserve_mean != document.end() && conserve_mean->get<bool>(),
           document.value("config", std::string())};
 }

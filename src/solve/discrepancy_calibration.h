@@ -4,7 +4,9 @@
 /// the leaves' v = (u, u_x, ..) and u_t as exact, so where the data are it is sure of an f
 /// that the leaves' errors have biased; every operator sample therefore carries a smooth
 /// random term delta_s(v, t) ~ GP(0, tau^2 k(v, v') exp(-(t - t')^2 / (2 T^2)))
-/// (gp/discrepancy_field.h), k an RBF on the root's lengthscales. tau^2 and the timescale
+/// (gp/discrepancy_field.h), k an RBF on the root's lengthscales of u, .., d^m u/dx^m
+/// (m = PredictorOptions::discrepancy_order; the higher derivatives are the principal
+/// part, which the discrepancy leaves to the root's samples). tau^2 and the timescale
 /// T are chosen so that, on the training
 /// experiments' own initial conditions and horizons, the ensembles' spread matches their
 /// error at the measured points, over the whole horizon and over its course (held-out
@@ -87,6 +89,7 @@ struct DiscrepancyCalibration {
   double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
   double variance = 0;            ///< tau^2 of the chosen T
   double timescale = 0;           ///< the chosen T
+  std::int64_t order = 0;         ///< m: the highest derivative the discrepancy depends on
   double noise_variance = 0;      ///< epsilon^2
   std::int64_t samples = 0;       ///< S per experiment and setting
   std::vector<CandidateFit> candidates;                   ///< one per candidate T
@@ -98,16 +101,16 @@ struct DiscrepancyCalibration {
   double mean_drift = NAN;
 };
 
-/// Steps 1-4 with `options` (its samples, sampler, solver, seed; its discrepancy settings
-/// are ignored). Throws std::invalid_argument for no experiment, fewer than 2 samples or
-/// bad indices, std::runtime_error when no experiment has 2 sound members.
+/// Steps 1-4 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
+/// discrepancy variance and timescale are ignored). Throws std::invalid_argument for no experiment,
+/// fewer than 2 samples or bad indices, std::runtime_error when no experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
                                              const PredictorOptions& options, double noise_variance,
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 3; docs/run-folder.md), with the resolved configuration text.
+/// 4; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 
@@ -115,13 +118,14 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
 struct DiscrepancyFile {
   double variance = 0;         ///< tau^2
   double timescale = 0;        ///< T (0: constant in time)
+  std::int64_t order = 0;      ///< m (PredictorOptions::discrepancy_order)
   bool conserve_mean = false;  ///< the spatial mean is conserved (false in version 1 files)
   std::string config;          ///< the resolved configuration that made it
 };
 
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of
 /// another format, of an earlier version (whose discrepancy had another form: calibrate
-/// again) or without a valid "variance" and "timescale".
+/// again) or without a valid "variance", "timescale" and "order".
 DiscrepancyFile read_discrepancy_file(const std::string& path);
 
 }  // namespace bhpm::solve

@@ -7,6 +7,7 @@
 ///                     config, created_by, ...), samples, diverged, rejected,
 ///                     discrepancy_variance (tau^2 of the samples' discrepancy term, 0: none),
 ///                     discrepancy_timescale (its T, 0: constant in time; gp/discrepancy_field.h),
+///                     discrepancy_order (the highest derivative of u it depends on),
 ///                     outside_coverage (fraction of (x, t) where the root's posterior
 ///                     variance exceeds a tenth of its prior variance; solve/predictor.h)
 ///   /x [n], /t [T], /u0 [n]

@@ -29,6 +29,7 @@ std::shared_ptr<const gp::DiscrepancyField> discrepancy_field(
   gp::DiscrepancyOptions field;
   field.variance = options.discrepancy_variance;
   field.timescale = options.discrepancy_timescale;
+  field.inputs = options.discrepancy_order + 1;  // v = (u, u_x, ..): orders 0..m
   field.seed = options.seed;
   return std::make_shared<const gp::DiscrepancyField>(root.kernel()->input_scales(),
                                                       options.samples, field);
@@ -210,6 +211,9 @@ void validate(const PredictorOptions& options) {
   if (!std::isfinite(options.discrepancy_timescale) || options.discrepancy_timescale < 0.0)
     throw std::invalid_argument("predict: discrepancy_timescale must be >= 0 (got " +
                                 util::format_significant(options.discrepancy_timescale, 6) + ")");
+  if (options.discrepancy_order < 0)
+    throw std::invalid_argument("predict: discrepancy_order must be >= 0 (got " +
+                                std::to_string(options.discrepancy_order) + ")");
   if (!std::isfinite(options.max_amplification) || options.max_amplification <= 1.0)
     throw std::invalid_argument("predict: max_amplification must be > 1 (got " +
                                 util::format_significant(options.max_amplification, 6) + ")");
@@ -231,6 +235,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   Prediction prediction = sample(root, problem, options, solve, progress);
   prediction.discrepancy_variance = options.discrepancy_variance;
   prediction.discrepancy_timescale = options.discrepancy_timescale;
+  prediction.discrepancy_order = options.discrepancy_order;
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
 }

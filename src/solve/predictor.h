@@ -46,6 +46,11 @@ struct PredictorOptions {
   /// T >= 0: delta_s decorrelates in time over T, in the problem's time units (0: it is
   /// constant in time). `bhpm calibrate` chooses it with tau^2.
   double discrepancy_timescale = 0.0;
+  /// m >= 0: delta_s depends on u, u_x, .., d^m u/dx^m only, not on the higher derivatives
+  /// of v. A random slope of delta_s along u_xx or a higher derivative would change the
+  /// sample's principal part, and a negative one in u_xx is anti-diffusion: ill-posed
+  /// (docs/numerics.md, "Model discrepancy"). `bhpm calibrate` fits tau^2 with it.
+  std::int64_t discrepancy_order = 1;
   /// Largest growth factor of the fastest resolved wave over the horizon, relative to the
   /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
   /// as ill-posed (solve/well_posedness.h).
@@ -78,6 +83,7 @@ struct Prediction {
   std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
   double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
   double discrepancy_timescale = 0;       ///< its T (0: constant in time)
+  std::int64_t discrepancy_order = 0;     ///< the highest derivative it depends on
   bool conserve_mean = false;             ///< the samples were projected to conserve <u>_x
 };
 

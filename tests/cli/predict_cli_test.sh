@@ -66,6 +66,7 @@ assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >
 assert len(calibration["training_experiments"]) == 2
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
 assert f.attrs["discrepancy_timescale"] == calibration["timescale"]
+assert calibration["order"] == 1 and f.attrs["discrepancy_order"] == 1  # u and u_x only
 timescales = [c["timescale"] for c in calibration["candidates"]]  # 0, then fractions of t_end
 assert timescales[0] == 0 and timescales[1] > 0, timescales
 assert len(timescales) == 3 and np.isclose(timescales[2], timescales[1] / 4), timescales
@@ -125,12 +126,14 @@ expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run"
   --set predict.discrepancy=guess -o "$work/refused.h5"
 expect_refusal "a negative discrepancy timescale" "predict.discrepancy_timescale" \
   "$work/run" --ic "sin(x)" --set predict.discrepancy_timescale=-1 -o "$work/refused.h5"
+expect_refusal "a negative discrepancy order" "predict.discrepancy_order" \
+  "$work/run" --ic "sin(x)" --set predict.discrepancy_order=-1 -o "$work/refused.h5"
 
 cp "$work/run/discrepancy.json" "$work/calibrated.json"
 "$python" - "$work/run/discrepancy.json" <<'PY'
 import json, sys
 document = json.load(open(sys.argv[1]))
-document["format_version"] = 2
+document["format_version"] = 3
 json.dump(document, open(sys.argv[1], "w"))
 PY
 expect_refusal "a discrepancy file of an earlier version" "run .bhpm calibrate. again" \

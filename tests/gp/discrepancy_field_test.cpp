@@ -1,7 +1,7 @@
 // The model-discrepancy field (gp/discrepancy_field.h): its covariance against the kernel
 // tau^2 exp(-|v - v'|^2 / (2 l^2)) exp(-(t - t')^2 / (2 T^2)) by Monte Carlo over members,
-// constant in time for T = 0, members that do not depend on S or on the batch they are
-// evaluated in, gradients against finite differences, and refusals.
+// constant in time for T = 0, a field on the first inputs only, members that do not depend on S or
+// on the batch they are evaluated in, gradients against finite differences, and refusals.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -112,6 +112,31 @@ TEST(DiscrepancyField, timescale_zero_is_constant_in_time) {
             1e-3);
 }
 
+// A field on the first m inputs is constant along the others and the same draw as the
+// field on all inputs where those are 0; m = D is the field on all inputs.
+TEST(DiscrepancyField, a_field_on_the_first_inputs_ignores_the_others) {
+  const at::Tensor lengthscales = at::tensor({1.0, 0.5, 0.25}, kReal);
+  DiscrepancyOptions first_two = options(0.3, 1.0);
+  first_two.inputs = 2;
+  const DiscrepancyField lower(lengthscales, 4, first_two);
+  const DiscrepancyField all(lengthscales, 4, options(0.3, 1.0));
+  const at::Tensor rows = at::tensor({0, 1, 2, 3}, at::kLong);
+  const at::Tensor v = at::randn({4, 6, 3}, kReal);
+  at::Tensor moved = v.clone();
+  moved.select(2, 2).normal_();
+  const at::Tensor value = lower.evaluate(v, rows, at_time(0.2));
+  EXPECT_TRUE(at::allclose(value, lower.evaluate(moved, rows, at_time(0.2)), 0.0, 0.0));
+  at::Tensor on_first = v.clone();
+  on_first.select(2, 2).zero_();
+  EXPECT_TRUE(at::allclose(value, all.evaluate(on_first, rows, at_time(0.2)), 1e-14, 1e-14));
+  moved.select(2, 1).normal_();
+  EXPECT_GT((value - lower.evaluate(moved, rows, at_time(0.2))).abs().max().item<double>(), 1e-3);
+  first_two.inputs = 3;
+  EXPECT_TRUE(
+      at::allclose(DiscrepancyField(lengthscales, 4, first_two).evaluate(v, rows, at_time(0.2)),
+                   all.evaluate(v, rows, at_time(0.2)), 0.0, 0.0));
+}
+
 // SamplesWithDiscrepancy adds member b's delta to sample b, and its gradient with respect
 // to v matches central differences (the solvers linearise the samples through it).
 TEST(DiscrepancyField, samples_with_discrepancy_add_the_field_and_differentiate) {
@@ -149,6 +174,9 @@ TEST(DiscrepancyField, refuses_bad_settings_and_members) {
   };
   EXPECT_THAT(message(options(-1.0, 1.0)), HasSubstr("variance must be >= 0"));
   EXPECT_THAT(message(options(1.0, -1.0)), HasSubstr("timescale must be >= 0"));
+  DiscrepancyOptions no_inputs = options(1.0, 1.0);
+  no_inputs.inputs = 0;
+  EXPECT_THAT(message(no_inputs), HasSubstr("inputs must be >= 1 (got 0)"));
   auto field = std::make_shared<const DiscrepancyField>(lengthscales, 2, options(1.0, 1.0));
   try {
     field->evaluate(at::zeros({2, 3, 2}, kReal), at::tensor({0, 1}, at::kLong),
