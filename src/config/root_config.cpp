@@ -40,6 +40,8 @@ RootConfig read_root_config(ConfigReader& reader) {
   read_schedule(joint, config.joint_training);
   config.joint_training.batch_size =
       joint.integer_at_least("batch_size", config.joint_training.batch_size, 0);
+  config.joint_training.optimal_root_posterior =
+      joint.boolean("optimal_root_posterior", config.joint_training.optimal_root_posterior);
   return config;
 }
 

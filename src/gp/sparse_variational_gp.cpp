@@ -136,6 +136,28 @@ void SparseVariationalGpImpl::initialize_from(const ExactGpImpl& exact) {
   set_variational_distribution(at::mv(a, factor.alpha), l_s);
 }
 
+void SparseVariationalGpImpl::set_optimal_variational_distribution(
+    const at::Tensor& x, const at::Tensor& y, const at::Tensor& extra_noise_variance) {
+  require_matrix(x, -1, kernel_->dimensions(), kWhere, "x");
+  require_vector(y, x.size(0), kWhere, "y");
+  const at::NoGradGuard no_grad;
+  at::Tensor variance = likelihood_->variance().detach().expand({x.size(0)});
+  if (extra_noise_variance.defined()) {
+    require_vector(extra_noise_variance, x.size(0), kWhere, "extra_noise_variance");
+    variance = variance + extra_noise_variance.detach();
+  }
+  const at::Tensor a = at::mm(inverse_inducing_factor(), kernel_->matrix(inducing_inputs_, x));
+  const at::Tensor a_scaled = a / variance.sqrt();  // A D^{-1/2}
+  const at::Tensor precision =
+      at::eye(inducing_points(), a.options()) + at::mm(a_scaled, a_scaled.t());
+  const at::Tensor l_p = robust_cholesky(precision, "P = I + A D^-1 A^T (optimal q(u))").lower;
+  const at::Tensor residual = (y - mean_->forward(x)) / variance;
+  const at::Tensor m = at::cholesky_solve(at::mv(a, residual).unsqueeze(1), l_p).squeeze(1);
+  at::Tensor s = at::cholesky_inverse(l_p);
+  s = 0.5 * (s + s.t());
+  set_variational_distribution(m, robust_cholesky(s, "S = P^-1 (optimal q(u))").lower);
+}
+
 MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
   const at::Tensor k_zz = kernel_->matrix(inducing_inputs_, inducing_inputs_);
   const at::Tensor l_zz = robust_cholesky(k_zz, "K_zz (sparse GP inducing inputs)").lower;

@@ -85,6 +85,18 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   /// std::invalid_argument when the parts' parameters do not match.
   void initialize_from(const ExactGpImpl& exact);
 
+  /// Sets q(v) to the maximiser of the ELBO over the whole data set x [N, D], y [N]
+  /// (n_total = N) at the current hyperparameters and Z (Titsias 2009, "Variational
+  /// learning of inducing variables"): with A = L_zz^{-1} K_zX [M, N], the likelihood
+  /// variances d_i = sigma^2 + extra_noise_variance_i [N] (>= 0; none: sigma^2) and
+  /// P = I + A D^{-1} A^T = L_P L_P^T,
+  ///   S = P^{-1},  m = P^{-1} A D^{-1} (y - mu(X)).
+  /// The ELBO is concave in (m, S) and this is its only stationary point; Adam on
+  /// minibatches approaches it slowly from its start (docs/numerics.md, "Training phases").
+  /// Not recorded by autograd. Throws std::invalid_argument for inputs of other shapes.
+  void set_optimal_variational_distribution(const at::Tensor& x, const at::Tensor& y,
+                                            const at::Tensor& extra_noise_variance = {});
+
   /// q(u) = N(mu(Z) + L_zz m, L_zz S L_zz^T): mean [M], covariance [M, M].
   MultivariateNormal inducing_distribution() const;
   /// One draw v = m + L_S xi [M] of the whitened inducing variables (xi: M normals from

@@ -137,6 +137,7 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
       meter.update(report);
       progress(report);
     }
+    if (iteration == schedule.iterations && phase.finish) phase.finish();
     if (!schedule.checkpoint_path.empty() &&
         (iteration % schedule.checkpoint_every == 0 || iteration == schedule.iterations)) {
       require_finite_parameters(phase, schedule, iteration);

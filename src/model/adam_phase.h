@@ -63,6 +63,9 @@ struct AdamPhase {
   std::vector<std::pair<std::string, std::string>> architecture;
   /// The objective at a given iteration (0-based), drawing any randomness from it.
   std::function<PhaseObjective(std::int64_t iteration)> objective;
+  /// Called once after the phase's last step, before its final checkpoint (may be empty):
+  /// a closed-form update of parameters that the steps leave short of their optimum.
+  std::function<void()> finish;
 };
 
 struct PhaseResult {

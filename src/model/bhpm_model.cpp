@@ -1,6 +1,7 @@
 #include "model/bhpm_model.h"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <cmath>
 #include <stdexcept>
@@ -39,6 +40,20 @@ JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t poin
   const double n_st = static_cast<double>(points_per_leaf);
   result.loss = (n_st * result.leaf_nll.sum() - result.elbo.elbo) / static_cast<double>(total);
   return result;
+}
+
+void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data) {
+  at::Tensor hidden;
+  RootData rows;
+  {
+    const at::NoGradGuard no_grad;
+    hidden = nn::taylor_hidden_streams(leaves_->network(), data.x, data.t, data.boxes, order_);
+    rows = root_data(nn::output_derivatives(leaves_->network(), hidden));
+  }
+  const at::Tensor input_noise =
+      leaf_input_noise_ ? leaf_input_noise_variance(*leaves_, *root_, hidden, rows, data.points())
+                        : at::Tensor();
+  root_->set_optimal_variational_distribution(rows.inputs, rows.targets, input_noise);
 }
 
 std::vector<std::string> root_variable_names(std::int64_t dimensions) {

@@ -41,6 +41,12 @@ class BhpmModelImpl : public torch::nn::Module {
   /// n_st / B) and the root's inputs and targets (for the ELBO with n_total = L n_st).
   JointObjective objective(const LeafData& batch, std::int64_t points_per_leaf) const;
 
+  /// Sets the root's q(u) to the maximiser of the ELBO over all root rows of `data` (every
+  /// leaf's v and u_t at its measurements, with the noisy-input term when the model has
+  /// one) at the current leaves and hyperparameters (gp::SparseVariationalGpImpl::
+  /// set_optimal_variational_distribution): the end of phase 3.
+  void set_optimal_root_posterior(const LeafData& data);
+
   LeafModelImpl& leaves() { return *leaves_; }
   const LeafModelImpl& leaves() const { return *leaves_; }
   gp::SparseVariationalGpImpl& root() { return *root_; }

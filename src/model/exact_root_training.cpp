@@ -21,7 +21,8 @@ PhaseResult train_exact_root(gp::ExactGpImpl& root, const ExactRootTrainingOptio
                                 append_root_terms(*root.mean(), *root.likelihood(), terms);
                                 return terms;
                               }};
-      }};
+      },
+      {}};
   return run_adam_phase(phase, options, progress);
 }
 

@@ -20,6 +20,11 @@ struct JointTrainingOptions : AdamSchedule {
   }
   std::int64_t batch_size = 0;  ///< points per leaf per step; 0 = all n_st (>= 0)
   std::uint64_t seed = 0;       ///< minibatch draws
+  /// After the last step, set the root's q(u) to the ELBO's maximiser over all root rows
+  /// (BhpmModelImpl::set_optimal_root_posterior): on a short minibatch schedule Adam leaves
+  /// q(u) near its start, the exact GP's posterior on phase 2's few rows, which is too wide
+  /// (docs/numerics.md, "Training phases").
+  bool optimal_root_posterior = true;
 };
 
 /// The configuration fields a joint checkpoint must agree on.

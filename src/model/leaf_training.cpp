@@ -32,7 +32,7 @@ LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
     throw std::invalid_argument("leaf training: the data hold " + std::to_string(data.leaves()) +
                                 " experiments, the model has " +
                                 std::to_string(model.options().network.leaves) + " leaves");
-  AdamPhase phase{"leaves", &model, leaf_architecture(model), {}};
+  AdamPhase phase{"leaves", &model, leaf_architecture(model), {}, {}};
   phase.objective = [&](std::int64_t iteration) {
     const LeafData batch = select_points(
         data, minibatch_indices(data, options.batch_size, options.seed, "leaf_batch", iteration));

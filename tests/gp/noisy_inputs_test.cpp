@@ -1,12 +1,14 @@
 // Noisy inputs (gp/noisy_inputs.h) and the heteroscedastic ELBO: the first-order variance
 // against Monte Carlo over the inputs; the posterior mean's gradient against finite
 // differences; the ELBO with per-point noise against Titsias' collapsed bound at its
-// closed-form optimum; and a synthetic errors-in-variables regression whose corrected
-// intervals cover at the nominal rate while the plain ones do not.
+// closed-form optimum (SparseVariationalGpImpl::set_optimal_variational_distribution), where
+// its gradient in q's parameters vanishes; and a synthetic errors-in-variables regression whose
+// corrected intervals cover at the nominal rate while the plain ones do not.
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <gtest/gtest.h>
+#include <torch/autograd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -34,24 +36,6 @@ at::Tensor random_covariance(std::int64_t n, double scale, std::uint64_t seed) {
 /// Draws [count, n] from N(0, covariance).
 at::Tensor correlated_draws(const at::Tensor& covariance, std::int64_t count, std::uint64_t seed) {
   return at::mm(normals(count, covariance.size(0), seed), at::linalg_cholesky(covariance).t());
-}
-
-/// Sets q(v) of `gp` to the maximiser of its ELBO on all of (x, y) with per-point
-/// likelihood variances noise [N] (Titsias 2009), in whitened coordinates:
-///   A = K_zz + K_zx diag(1 / noise) K_xz,  m = L^T A^{-1} K_zx ((y - mu(x)) / noise),
-///   S = L^T A^{-1} L,  K_zz = L L^T.
-void set_optimal_q(SparseVariationalGpImpl& gp, const at::Tensor& x, const at::Tensor& y,
-                   const at::Tensor& noise) {
-  const at::NoGradGuard no_grad;
-  const at::Tensor z = gp.inducing_inputs();
-  const at::Tensor k_zz = gp.kernel()->matrix(z, z), k_zx = gp.kernel()->matrix(z, x);
-  const at::Tensor lower = at::linalg_cholesky(k_zz);
-  const at::Tensor a = k_zz + at::mm(k_zx / noise, k_zx.t());
-  const at::Tensor a_inverse = at::cholesky_inverse(at::linalg_cholesky(a));
-  const at::Tensor residual = (y - gp.mean()->forward(x)) / noise;
-  const at::Tensor mean = at::mv(at::mm(lower.t(), a_inverse), at::mv(k_zx, residual));
-  const at::Tensor covariance = at::mm(at::mm(lower.t(), a_inverse), lower);
-  gp.set_variational_distribution(mean, at::linalg_cholesky(0.5 * (covariance + covariance.t())));
 }
 
 /// log N(y - mu(x) | 0, Q + diag(noise)) - 1/2 sum_i (k_ii - Q_ii) / noise_i with
@@ -115,7 +99,7 @@ TEST(NoisyInputs, posterior_mean_gradient_matches_finite_differences) {
   SparseVariationalGp gp(parts.mean.ptr(), parts.kernel.ptr(), parts.likelihood.ptr(),
                          inputs(7, 1));
   const at::Tensor x = inputs(20, 2), y = targets(x, 3);
-  set_optimal_q(*gp, x, y, at::full({20}, kNoiseVariance, kReal));
+  gp->set_optimal_variational_distribution(x, y);
   const at::Tensor points = inputs(5, 4);
   const at::Tensor gradient = posterior_mean_gradient(*gp, points);
   ASSERT_EQ(gradient.sizes(), points.sizes());
@@ -137,14 +121,20 @@ TEST(NoisyInputs, heteroscedastic_elbo_equals_the_collapsed_bound_at_its_optimum
   const at::Tensor extra =
       0.05 * at::rand({30}, at::make_generator<at::CPUGeneratorImpl>(8), kReal);
   const at::Tensor noise = kNoiseVariance + extra;
-  set_optimal_q(*gp, x, y, noise);
-  const double elbo = gp->elbo_terms(x, y, 30, extra).elbo.item<double>();
+  gp->set_optimal_variational_distribution(x, y, extra);
+  const ElboTerms terms = gp->elbo_terms(x, y, 30, extra);
+  const double elbo = terms.elbo.item<double>();
   EXPECT_NEAR(elbo, collapsed_bound(*gp, x, y, noise), 1e-8 * std::abs(elbo));
+  // A stationary point in q's parameters: the ELBO's gradient there vanishes.
+  const auto gradients =
+      torch::autograd::grad({terms.elbo}, {gp->named_parameters()["variational_mean"],
+                                           gp->named_parameters()["variational_cholesky_raw"]});
+  EXPECT_LT(gradients[0].abs().max().item<double>(), 1e-6 * std::abs(elbo));
+  EXPECT_LT(gradients[1].tril().abs().max().item<double>(), 1e-6 * std::abs(elbo));
   // The plain ELBO at this q is a different number; the plain optimum is lower under the
   // heteroscedastic likelihood.
-  const at::Tensor plain = at::full({30}, kNoiseVariance, kReal);
   EXPECT_GT(std::abs(gp->elbo(x, y, 30).item<double>() - elbo), 1e-3);
-  set_optimal_q(*gp, x, y, plain);
+  gp->set_optimal_variational_distribution(x, y);
   EXPECT_LT(gp->elbo_terms(x, y, 30, extra).elbo.item<double>(), elbo - 1e-6);
 }
 
@@ -181,13 +171,13 @@ TEST(NoisyInputs, corrected_intervals_cover_errors_in_variables_at_the_nominal_r
   const double noise = sigma_y * sigma_y;
 
   SparseVariationalGp plain = make();
-  set_optimal_q(*plain, x, y, at::full({400}, noise, kReal));
+  plain->set_optimal_variational_distribution(x, y);
   SparseVariationalGp corrected = make();
-  set_optimal_q(*corrected, x, y, at::full({400}, noise, kReal));
+  corrected->set_optimal_variational_distribution(x, y);
   for (int round = 0; round < 3; ++round) {
     const at::Tensor extra =
         first_order_input_noise_variance(posterior_mean_gradient(*corrected, x), input_covariance);
-    set_optimal_q(*corrected, x, y, noise + extra);
+    corrected->set_optimal_variational_distribution(x, y, extra);
   }
 
   auto coverage = [&](const SparseVariationalGp& gp, bool correct) {

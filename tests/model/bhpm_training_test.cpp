@@ -6,7 +6,9 @@
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <torch/autograd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -150,8 +152,10 @@ at::Tensor expect_resume_matches(const std::string& input_noise, const std::stri
   model::train_bhpm(data, part);
   part.exact_training.iterations = 10;
   part.joint_training.iterations = 8;
+  part.joint_training.optimal_root_posterior = false;  // stopped at 8, as a killed run is
   model::train_bhpm(data, part);
   part.joint_training.iterations = 12;
+  part.joint_training.optimal_root_posterior = true;
   const model::BhpmTrainingResult resumed = model::train_bhpm(data, part);
   EXPECT_TRUE(resumed.skipped_to_joint);
   EXPECT_EQ(resumed.joint.resumed_from, 8);
@@ -167,6 +171,28 @@ TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   // repeats every step with it too; and it changes the training.
   const at::Tensor with_input_noise = expect_resume_matches("laplace", "bhpm_laplace");
   EXPECT_GT((plain - with_input_noise).abs().max().item<double>(), 1e-8);
+}
+
+// Phase 3 ends with q(u) at the maximiser of the ELBO over all root rows: the full-data
+// objective's gradient in q's parameters vanishes there (it does not after the Adam steps).
+TEST(BhpmTraining, phase_3_ends_with_q_at_the_elbo_maximiser_over_all_rows) {
+  const model::LeafData& data = small_data();
+  auto q_gradient = [&](bool optimal) {
+    model::BhpmTrainingOptions o =
+        small_options(temp_path(optimal ? "bhpm_q_optimal" : "bhpm_q_adam"));
+    std::filesystem::create_directories(
+        std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
+    o.joint_training.optimal_root_posterior = optimal;
+    model::BhpmModel bhpm = model::train_bhpm(data, o).model;
+    const at::Tensor loss = bhpm->objective(data, data.points()).loss;
+    auto parameters = bhpm->root().named_parameters();
+    const auto gradients = torch::autograd::grad(
+        {loss}, {parameters["variational_mean"], parameters["variational_cholesky_raw"]});
+    return std::max(gradients[0].abs().max().item<double>(),
+                    gradients[1].tril().abs().max().item<double>());
+  };
+  EXPECT_LT(q_gradient(true), 1e-9);
+  EXPECT_GT(q_gradient(false), 1e-6);
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
