@@ -28,7 +28,8 @@ using testing::HasSubstr;
 
 namespace {
 
-/// A small three-phase configuration on two Burgers experiments of 256 points.
+/// A small three-phase configuration on two Burgers experiments of 256 points, checkpointed
+/// in run_dir ("": no checkpoints).
 model::BhpmTrainingOptions small_options(const std::string& run_dir) {
   model::BhpmTrainingOptions o;
   o.leaves = leaf_options(2, 16);
@@ -43,6 +44,7 @@ model::BhpmTrainingOptions small_options(const std::string& run_dir) {
   o.joint_training.batch_size = 64;
   o.joint_training.checkpoint_every = 4;
   o.seed = 11;
+  if (run_dir.empty()) return o;  // no checkpoints (not "/leaves.ckpt", ...)
   o.leaf_training.checkpoint_path = run_dir + "/leaves.ckpt";
   o.exact_training.checkpoint_path = run_dir + "/exact_gp.ckpt";
   o.joint_training.checkpoint_path = run_dir + "/joint.ckpt";
