@@ -25,35 +25,47 @@ BhpmModelImpl::BhpmModelImpl(LeafModel leaves, gp::SparseVariationalGp root, int
         " inputs, order K = " + std::to_string(order) + " gives " + std::to_string(order + 1));
 }
 
-JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t points_per_leaf) const {
+namespace {
+
+/// One Taylor pass of the leaves at `points` (B per leaf, of points_per_leaf each): their
+/// derivatives, the root rows [L B] and, when the model has it, each row's noisy-input
+/// variance [L B] (undefined otherwise).
+struct LeafPass {
+  nn::LeafDerivatives derivatives;
+  RootData rows;
+  at::Tensor input_noise;
+};
+
+LeafPass leaf_pass(const LeafModelImpl& leaves, const gp::SparseVariationalGpImpl& root, int order,
+                   bool leaf_input_noise, const LeafData& points, std::int64_t points_per_leaf) {
   const at::Tensor hidden =
-      nn::taylor_hidden_streams(leaves_->network(), batch.x, batch.t, batch.boxes, order_);
-  const nn::LeafDerivatives pass = nn::output_derivatives(leaves_->network(), hidden);
+      nn::taylor_hidden_streams(leaves.network(), points.x, points.t, points.boxes, order);
+  LeafPass pass{nn::output_derivatives(leaves.network(), hidden), {}, {}};
+  pass.rows = root_data(pass.derivatives);
+  if (leaf_input_noise)
+    pass.input_noise = leaf_input_noise_variance(leaves, root, hidden, pass.rows, points_per_leaf);
+  return pass;
+}
+
+}  // namespace
+
+JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t points_per_leaf) const {
+  const LeafPass pass =
+      leaf_pass(*leaves_, *root_, order_, leaf_input_noise_, batch, points_per_leaf);
   JointObjective result;
-  result.leaf_nll = leaves_->negative_log_likelihood(pass.u_x_derivatives[0], batch.u);
-  const RootData root = root_data(pass);
+  result.leaf_nll = leaves_->negative_log_likelihood(pass.derivatives.u_x_derivatives[0], batch.u);
   const std::int64_t total = batch.leaves() * points_per_leaf;
-  const at::Tensor input_noise =
-      leaf_input_noise_ ? leaf_input_noise_variance(*leaves_, *root_, hidden, root, points_per_leaf)
-                        : at::Tensor();
-  result.elbo = root_->elbo_terms(root.inputs, root.targets, total, input_noise);
+  result.elbo = root_->elbo_terms(pass.rows.inputs, pass.rows.targets, total, pass.input_noise);
   const double n_st = static_cast<double>(points_per_leaf);
   result.loss = (n_st * result.leaf_nll.sum() - result.elbo.elbo) / static_cast<double>(total);
   return result;
 }
 
 void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data) {
-  at::Tensor hidden;
-  RootData rows;
-  {
-    const at::NoGradGuard no_grad;
-    hidden = nn::taylor_hidden_streams(leaves_->network(), data.x, data.t, data.boxes, order_);
-    rows = root_data(nn::output_derivatives(leaves_->network(), hidden));
-  }
-  const at::Tensor input_noise =
-      leaf_input_noise_ ? leaf_input_noise_variance(*leaves_, *root_, hidden, rows, data.points())
-                        : at::Tensor();
-  root_->set_optimal_variational_distribution(rows.inputs, rows.targets, input_noise);
+  const at::NoGradGuard no_grad;
+  const LeafPass pass = leaf_pass(*leaves_, *root_, order_, leaf_input_noise_, data, data.points());
+  root_->set_optimal_variational_distribution(pass.rows.inputs, pass.rows.targets,
+                                              pass.input_noise);
 }
 
 std::vector<std::string> root_variable_names(std::int64_t dimensions) {
