@@ -24,7 +24,10 @@
 # samples/diverged == 0) and the truth y = truth/u, every output time but t = 0:
 #   rel L2 = ||mean X - y|| / ||y||; cov50/90/95 = fraction of y inside the p = 0.5 / 0.9 /
 #   0.95 prediction bands mean X -+ t_{m-1}((1 + p)/2) sqrt(1 + 1/m) std X per grid point
-#   (the band bhpm writes for p = 0.95); err/spread = RMSE(mean X - y) / RMS(std X, 1/(m-1)),
+#   (the band bhpm writes for p = 0.95); cal cov95, cal in, rank: the 95 % coverage of each
+#   member as the truth against the band of the others (its 10-90 % range, the fraction
+#   within [0.90, 0.99], the truth's rank among them: what a calibrated model scores);
+#   err/spread = RMSE(mean X - y) / RMS(std X, 1/(m-1)),
 #   e/s early and late the same over the first and the last fifth of the output times;
 #   CRPS = grid mean of E|X - y| - 1/2 E|X - X'| (fair: 1/(m(m-1)) pairs); diverged,
 #   rejected (attribute `rejected`, else 0) sample counts; outside (attribute

@@ -23,6 +23,15 @@ left out of every number. With X the sound samples (m of them), mean and std ove
              growth in time, which one number over the whole horizon hides
   CRPS       mean of E|X - y| - 1/2 E|X - X'|, the fair (unbiased) ensemble estimator:
              E|X - X'| = sum_{i,j} |X_i - X_j| / (m (m - 1))
+  cal cov95, cal in, rank  the same 95 % coverage with each sound member in turn as the
+             truth and the band of the other m - 1 (a truth exchangeable with the members:
+             a calibrated model): the 10-90 % range of those m coverages, the fraction of
+             them within [0.90, 0.99], and the truth's mid-rank among them. Errors coherent
+             over (x, t) make one initial condition's coverage vary widely even for a
+             calibrated ensemble (mostly 1, sometimes far below 0.95), so "cal in" summed
+             over the rows is how many initial conditions a calibrated model would put
+             within [0.90, 0.99]; the ranks are uniform on [0, 1] when it is calibrated
+             (below 0.5 throughout: the truth lies further out than the members)
   diverged   samples with samples/diverged == 1 (the sound samples have neither flag)
   rejected   samples with samples/rejected == 1 (ill-posed along the initial condition)
   outside    the file's attribute `outside_coverage`: fraction of the path (x, t) where the
@@ -138,15 +147,41 @@ def student_t_quantile(p, nu):
     return (low + high) / 2
 
 
-def coverages(sound, truth):
+def band_coverage(sound, truth, p, quantile=None):
+    """Fraction of truth [T', n] inside the p-band of sound [m, T', n]; quantile, when
+    given, is t_{m-1}((1 + p)/2) already computed."""
     m = sound.shape[0]
+    if quantile is None:
+        quantile = student_t_quantile((1 + p) / 2, m - 1)
     mean, std = sound.mean(axis=0), sound.std(axis=0, ddof=1)
-    result = {}
-    for name, (lo, hi) in BANDS.items():
-        p = hi - lo
-        half = student_t_quantile((1 + p) / 2, m - 1) * math.sqrt(1 + 1 / m) * std
-        result[name] = float(np.mean((truth >= mean - half) & (truth <= mean + half)))
-    return result
+    half = quantile * math.sqrt(1 + 1 / m) * std
+    return float(np.mean((truth >= mean - half) & (truth <= mean + half)))
+
+
+def coverages(sound, truth):
+    return {name: band_coverage(sound, truth, hi - lo) for name, (lo, hi) in BANDS.items()}
+
+
+def member_as_truth(sound, truth_coverage95):
+    """The spread of the 95 % coverage that a calibrated ensemble shows on one initial
+    condition: each sound member j in turn plays the truth, scored by the band of the
+    other m - 1. Returns the 10 % and 90 % quantiles of those m coverages, the fraction
+    of them within [0.90, 0.99], and the truth's mid-rank among them (the fraction of
+    members covered less than the truth plus half of those covered equally): uniform over
+    initial conditions when the truth is exchangeable with the members."""
+    m = sound.shape[0]
+    if m < 3:
+        nan = math.nan
+        return {"coverage95_q10": nan, "coverage95_q90": nan, "within_0.90_0.99": nan,
+                "truth_rank": nan}
+    quantile = student_t_quantile(0.975, m - 2)
+    covered = np.array([band_coverage(np.delete(sound, j, axis=0), sound[j], 0.95, quantile)
+                        for j in range(m)])
+    return {"coverage95_q10": float(np.quantile(covered, 0.1)),
+            "coverage95_q90": float(np.quantile(covered, 0.9)),
+            "within_0.90_0.99": float(np.mean((covered >= 0.90) & (covered <= 0.99))),
+            "truth_rank": float(np.mean(covered < truth_coverage95)
+                                + 0.5 * np.mean(covered == truth_coverage95))}
 
 
 def error_spread(sound, truth):
@@ -161,11 +196,12 @@ def scores(sound, truth):
         nan = math.nan
         return {"relative_l2": nan, "coverage": {k: nan for k in BANDS},
                 "error_spread_ratio": nan, "error_spread_early": nan, "error_spread_late": nan,
-                "crps": nan}
+                "crps": nan, "member_as_truth": member_as_truth(sound, nan)}
     mean = sound.mean(axis=0)
     fifth = max(1, truth.shape[0] // 5)
+    covered = coverages(sound, truth)
     return {"relative_l2": float(np.linalg.norm(mean - truth) / np.linalg.norm(truth)),
-            "coverage": coverages(sound, truth),
+            "coverage": covered, "member_as_truth": member_as_truth(sound, covered["0.95"]),
             "error_spread_ratio": error_spread(sound, truth),
             "error_spread_early": error_spread(sound[:, :fifth], truth[:fifth]),
             "error_spread_late": error_spread(sound[:, -fifth:], truth[-fifth:]),
@@ -229,7 +265,21 @@ def summarise(rows, failed):
             "diverged": sum(r["diverged"] for r in rows),
             "rejected": sum(r["rejected"] for r in rows),
             "failed_predictions": len(failed),
-            "calibrated_reference": calibrated_reference(median_members)}
+            "calibrated_reference": calibrated_reference(median_members),
+            "member_as_truth": member_as_truth_summary(rows)}
+
+
+def member_as_truth_summary(rows):
+    """How many initial conditions a calibrated ensemble would have within [0.90, 0.99]:
+    the sum of the per-row probabilities (their members as the truth) and its standard
+    deviation (independent initial conditions, a Poisson binomial); the truth's ranks."""
+    within = [r["member_as_truth"]["within_0.90_0.99"] for r in rows]
+    within = [p for p in within if math.isfinite(p)]
+    ranks = sorted(r["member_as_truth"]["truth_rank"] for r in rows
+                   if math.isfinite(r["member_as_truth"]["truth_rank"]))
+    return {"expected_within_0.90_0.99": float(sum(within)),
+            "sd_within_0.90_0.99": math.sqrt(sum(p * (1 - p) for p in within)),
+            "truth_ranks": ranks}
 
 
 def number(value, digits=3):
@@ -239,15 +289,21 @@ def number(value, digits=3):
 
 
 def print_table(rows, failed):
-    header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "err/spread", "e/s early",
-              "e/s late", "CRPS", "diverged", "rejected", "outside", "seconds")
-    line = "{:>10} {:>9} {:>6} {:>6} {:>6} {:>10} {:>9} {:>8} {:>9} {:>8} {:>8} {:>7} {:>8}"
+    header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "cal cov95", "cal in",
+              "rank", "err/spread", "e/s early", "e/s late", "CRPS", "diverged", "rejected",
+              "outside", "seconds")
+    line = ("{:>10} {:>9} {:>6} {:>6} {:>6} {:>11} {:>6} {:>5} {:>10} {:>9} {:>8} {:>9} {:>8}"
+            " {:>8} {:>7} {:>8}")
     lines = []
     for r in rows:
         c = r["coverage"]
+        ref = r["member_as_truth"]
         lines.append((r["experiment"], line.format(
             r["experiment"], number(r["relative_l2"]), number(c["0.5"]), number(c["0.9"]),
-            number(c["0.95"]), number(r["error_spread_ratio"]),
+            number(c["0.95"]),
+            f"{number(ref['coverage95_q10'], 2)}-{number(ref['coverage95_q90'], 2)}",
+            number(ref["within_0.90_0.99"], 2), number(ref["truth_rank"], 2),
+            number(r["error_spread_ratio"]),
             number(r["error_spread_early"]), number(r["error_spread_late"]), number(r["crps"]),
             r["diverged"], r["rejected"], number(r["outside"], 2), number(r["seconds"], 4))))
     for f in failed:
@@ -280,6 +336,12 @@ def print_summary(s):
     print(f"a calibrated ensemble of m = {ref['sound_samples']} sound samples scores about "
           f"{number(c['0.5'], 2)} / {number(c['0.9'], 2)} / {number(c['0.95'], 2)} coverage, "
           f"error/spread {number(ref['error_spread_ratio'])}")
+    members = s["member_as_truth"]
+    print(f"95 % coverage in [0.90, 0.99] with the truth exchangeable with the members "
+          f"(cal in, summed): {number(members['expected_within_0.90_0.99'], 2)} "
+          f"+- {number(members['sd_within_0.90_0.99'], 2)} of {n}")
+    print("the truth's coverage ranks among its members' (uniform if calibrated): "
+          + " ".join(number(rank, 2) for rank in members["truth_ranks"]))
 
 
 def print_function_metrics(metrics):

@@ -14,6 +14,7 @@
 #include "cli/run_folder.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
+#include "model/bhpm_model.h"
 #include "model/leaf_data.h"
 #include "model/mean_drift.h"
 #include "pde/dataset_file.h"
@@ -69,6 +70,36 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
       calibration.timescale, static_cast<long long>(calibration.order));
 }
 
+/// Gives every training experiment the root posterior fitted without its rows (at the
+/// trained leaves and hyperparameters: model::BhpmModelImpl::set_optimal_root_posterior),
+/// so that the calibration sees the errors of a new initial condition rather than those of
+/// a trajectory the root was fitted along. Needs at least 2 experiments; says what it did.
+void attach_leave_one_out_roots(const std::string& run_dir, const TrainedRun& run,
+                                const pde::ExperimentSet& set, const std::string& source,
+                                std::vector<solve::CalibrationExperiment>& experiments) {
+  const auto count = static_cast<std::int64_t>(experiments.size());
+  if (count < 2) {
+    std::printf(
+        "calibration posterior: the trained one (leave-one-out needs 2 training "
+        "experiments, the run has %lld)\n",
+        static_cast<long long>(count));
+    return;
+  }
+  const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
+  const model::LeafData data = model::leaf_data_from_set(set, count, set.sample_u.size(1), source);
+  const model::RootOptions& root = run.config.root.root;
+  for (std::int64_t e = 0; e < count; ++e) {
+    gp::SparseVariationalGp posterior = trained_root(run_dir);
+    for (at::Tensor& parameter : posterior->parameters()) parameter.requires_grad_(false);
+    model::BhpmModel model(leaves, posterior, root.order, root.input_noise == "laplace");
+    model->set_optimal_root_posterior(data, e);
+    experiments[static_cast<std::size_t>(e)].leave_one_out_root = posterior;
+  }
+  std::printf(
+      "calibration posterior: each training experiment's without its own rows "
+      "(leave one out)\n");
+}
+
 /// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides
 /// conserve_mean under predict.conservation = "auto".
 model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::RunConfig& config,
@@ -119,16 +150,19 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   run.config.predict.discrepancy = "none";  // the calibration sets tau itself
   solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
   predictor.samples = run.config.predict.calibration_samples;
-  const pde::ExperimentSet set =
-      training_set(options.data_path.empty() ? layout.data() : options.data_path);
+  const std::string data_path = options.data_path.empty() ? layout.data() : options.data_path;
+  const pde::ExperimentSet set = training_set(data_path);
   use_threads(0);
   const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set);
   if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
+  std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
+  if (run.config.predict.calibration_leave_one_out)
+    attach_leave_one_out_roots(options.run_dir, run, set, data_path + ":/train", experiments);
   solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
-      *run.root, training_experiments(run.config, set), predictor, set.noise * set.noise, progress);
+      *run.root, experiments, predictor, set.noise * set.noise, progress);
   calibration.mean_drift = drift.relative();
   solve::write_discrepancy_file(layout.discrepancy(), calibration, run.config.resolved_toml);
   print_calibration(calibration);

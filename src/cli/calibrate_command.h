@@ -3,7 +3,8 @@
 ///
 /// Fits the model-discrepancy variance tau^2 of the operator samples on the run's
 /// training experiments (solve/discrepancy_calibration.h; docs/numerics.md, "Model
-/// discrepancy"): each training experiment is predicted from its own initial condition
+/// discrepancy"): each training experiment is predicted from its own initial condition,
+/// by the root's posterior refitted without its rows (predict.calibration_leave_one_out),
 /// with S samples (predict.calibration_samples) without and with the reference
 /// tau_0^2 = sigma_f^2, and tau^2 is chosen so that the ensembles' spread matches their
 /// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5).

@@ -52,6 +52,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   if (config.discrepancy != "fixed") o.discrepancy_variance = 0.0;
   config.calibration_samples =
       section.integer_at_least("calibration_samples", config.calibration_samples, 2);
+  config.calibration_leave_one_out =
+      section.boolean("calibration_leave_one_out", config.calibration_leave_one_out);
   o.max_amplification = section.number("max_amplification", o.max_amplification);
   section.require(std::isfinite(o.max_amplification) && o.max_amplification > 1.0,
                   "max_amplification", "must be > 1",

@@ -26,6 +26,9 @@
 ///                               (>= 0), not on the higher derivatives (the principal part:
 ///                               a random slope there can make a sample ill-posed)
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
+///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment
+///                               with the root's posterior fitted without its rows (at least
+///                               2 training experiments), as a new initial condition would be
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are rejected
 ///   conservation = "auto"       "auto": each sample is projected onto dynamics that conserve
@@ -50,7 +53,8 @@ struct PredictConfig {
   /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
-  std::int64_t calibration_samples = 6;  ///< per training experiment in `bhpm calibrate`
+  std::int64_t calibration_samples = 6;   ///< per training experiment in `bhpm calibrate`
+  bool calibration_leave_one_out = true;  ///< leave-one-experiment-out posteriors there
   /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved
   /// into options.conserve_mean with the run folder's decision (cli/run_folder.h).
   std::string conservation = "auto";

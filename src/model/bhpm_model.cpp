@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "model/leaf_laplace.h"
 #include "model/root_data.h"
@@ -61,11 +62,25 @@ JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t poin
   return result;
 }
 
-void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data) {
+void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data, std::int64_t left_out_leaf) {
+  if (left_out_leaf < -1 || left_out_leaf >= data.leaves() ||
+      (left_out_leaf >= 0 && data.leaves() < 2))
+    throw std::invalid_argument("root posterior: cannot leave out leaf " +
+                                std::to_string(left_out_leaf) + " of " +
+                                std::to_string(data.leaves()) + " (need another leaf's rows)");
   const at::NoGradGuard no_grad;
   const LeafPass pass = leaf_pass(*leaves_, *root_, order_, leaf_input_noise_, data, data.points());
-  root_->set_optimal_variational_distribution(pass.rows.inputs, pass.rows.targets,
-                                              pass.input_noise);
+  if (left_out_leaf < 0) {
+    root_->set_optimal_variational_distribution(pass.rows.inputs, pass.rows.targets,
+                                                pass.input_noise);
+    return;
+  }
+  // Rows are leaf by leaf (model/root_data.h): leaf i owns rows [i P, (i + 1) P).
+  const at::Tensor leaf = at::arange(data.leaves(), at::kLong).repeat_interleave(data.points());
+  const at::Tensor kept = (leaf != left_out_leaf).nonzero().squeeze(1);
+  root_->set_optimal_variational_distribution(
+      pass.rows.inputs.index_select(0, kept), pass.rows.targets.index_select(0, kept),
+      pass.input_noise.defined() ? pass.input_noise.index_select(0, kept) : at::Tensor());
 }
 
 std::vector<std::string> root_variable_names(std::int64_t dimensions) {

@@ -205,12 +205,18 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.samples = options.samples;
   calibration.order = options.discrepancy_order;
   calibration.conserve_mean = options.conserve_mean;
+  calibration.leave_one_out = true;
+  for (const CalibrationExperiment& experiment : experiments)
+    calibration.leave_one_out = calibration.leave_one_out && experiment.leave_one_out_root;
   const std::vector<double> timescales = candidate_timescales(experiments);
   std::vector<PooledSpread> pooled(timescales.size());
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
-    calibration.experiments.push_back(experiment_spreads(root, experiments[e], index, options,
+    const CalibrationExperiment& experiment = experiments[e];
+    const gp::SparseVariationalGpImpl& posterior =
+        experiment.leave_one_out_root ? *experiment.leave_one_out_root : root;
+    calibration.experiments.push_back(experiment_spreads(posterior, experiment, index, options,
                                                          timescales, calibration.reference_variance,
                                                          progress));
     for (std::size_t c = 0; c < pooled.size(); ++c) pooled[c].add(calibration.experiments[e][c]);
@@ -248,6 +254,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["noise_variance"] = calibration.noise_variance;
   document["samples"] = calibration.samples;
   document["conserve_mean"] = calibration.conserve_mean;
+  document["leave_one_out"] = calibration.leave_one_out;
   if (std::isfinite(calibration.mean_drift)) document["mean_drift"] = calibration.mean_drift;
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
   for (const CandidateFit& fit : calibration.candidates)

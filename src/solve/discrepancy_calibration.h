@@ -11,7 +11,9 @@
 /// experiments' own initial conditions and horizons, the ensembles' spread matches their
 /// error at the measured points, over the whole horizon and over its course (held-out
 /// experiments are never used):
-///   1. predict every training experiment e from its u0 with tau = 0, and with a reference
+///   1. predict every training experiment e from its u0 (by the root's posterior refitted
+///      without e's rows when the caller gives one: leave one experiment out, so that e is
+///      predicted as a new initial condition would be) with tau = 0, and with a reference
 ///      tau_e^2 for every candidate T = kTimescaleFractions times the longest training
 ///      horizon (same seeds): tau_e^2 =
 ///      sigma_f^2 (the likelihood's variance), or sigma_f^2 / 4^j for the smallest
@@ -47,11 +49,16 @@
 
 namespace bhpm::solve {
 
-/// One training experiment: its IBVP and its measurements on the problem's output grid.
+/// One training experiment: its IBVP, its measurements on the problem's output grid and
+/// the root posterior that predicts it.
 struct CalibrationExperiment {
   PredictionProblem problem;  ///< u0 = the experiment's t = 0, horizon = its last time
   at::Tensor index;           ///< [P] int64: t_index * n + x_index in the [T, n] output grid
   at::Tensor measured;        ///< [P] measured u there
+  /// The posterior without this experiment's rows (model::BhpmModelImpl::
+  /// set_optimal_root_posterior with it left out), so that the experiment is predicted as
+  /// a new initial condition would be; empty: the trained root.
+  gp::SparseVariationalGp leave_one_out_root{nullptr};
 };
 
 /// The candidate timescales of step 1 as fractions of the longest training horizon; 0
@@ -99,11 +106,15 @@ struct DiscrepancyCalibration {
   /// by the caller, NaN when not measured).
   bool conserve_mean = false;
   double mean_drift = NAN;
+  /// Whether every experiment was predicted by its leave-one-out posterior.
+  bool leave_one_out = false;
 };
 
 /// Steps 1-4 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
-/// discrepancy variance and timescale are ignored). Throws std::invalid_argument for no experiment,
-/// fewer than 2 samples or bad indices, std::runtime_error when no experiment has 2 sound members.
+/// discrepancy variance and timescale are ignored); experiment e is predicted by its
+/// leave_one_out_root when it has one, else by `root` (whose sigma_f^2 is the reference). Throws
+/// std::invalid_argument for no experiment, fewer than 2 samples or bad indices, std::runtime_error
+/// when no experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
                                              const PredictorOptions& options, double noise_variance,

@@ -27,6 +27,8 @@ grep -q "model discrepancy: tau^2 = " "$work/out" && [ -f "$work/run/discrepancy
 check "calibrate prints tau^2 and writes RUN_DIR/discrepancy.json" $?
 grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
+grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
+check "calibrate predicts each training experiment with its leave-one-out posterior" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise --threads 1 \
   -o "$work/test1.h5" > "$work/out" 2>&1
@@ -64,6 +66,7 @@ f = h5py.File(sys.argv[1], "r")
 calibration = json.load(open(sys.argv[3]))
 assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >= 0
 assert len(calibration["training_experiments"]) == 2
+assert calibration["leave_one_out"] is True
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
 assert f.attrs["discrepancy_timescale"] == calibration["timescale"]
 assert calibration["order"] == 1 and f.attrs["discrepancy_order"] == 1  # u and u_x only

@@ -197,6 +197,29 @@ TEST(BhpmTraining, phase_3_ends_with_q_at_the_elbo_maximiser_over_all_rows) {
   EXPECT_GT(q_gradient(false), 1e-6);
 }
 
+TEST(BhpmTraining, leave_one_out_posterior_maximises_the_elbo_of_the_other_leaves_rows) {
+  const model::LeafData& data = small_data();
+  const model::BhpmTrainingOptions o = small_options("");
+  model::BhpmModel bhpm = model::train_bhpm(data, o).model;
+  bhpm->set_optimal_root_posterior(data, 0);
+  const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
+  // Gradient in (m, R) of the root's ELBO per row on `count` rows from row `first`.
+  auto q_gradient = [&](std::int64_t first, std::int64_t count) {
+    const at::Tensor x = rows.inputs.narrow(0, first, count);
+    const at::Tensor y = rows.targets.narrow(0, first, count);
+    const at::Tensor elbo = bhpm->root().elbo(x, y, count) / static_cast<double>(count);
+    auto parameters = bhpm->root().named_parameters();
+    const auto gradients = torch::autograd::grad(
+        {elbo}, {parameters["variational_mean"], parameters["variational_cholesky_raw"]});
+    return std::max(gradients[0].abs().max().item<double>(),
+                    gradients[1].tril().abs().max().item<double>());
+  };
+  EXPECT_LT(q_gradient(data.points(), data.points()), 1e-9);  // leaf 1's rows alone
+  EXPECT_GT(q_gradient(0, 2 * data.points()), 1e-6);          // all rows: not their optimum
+  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, 2), std::invalid_argument);
+  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, -2), std::invalid_argument);
+}
+
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
   model::BhpmTrainingOptions o = small_options(temp_path("bhpm_blowup"));
   std::filesystem::create_directories(
