@@ -34,6 +34,7 @@
 #   `outside_coverage`); seconds of the prediction. A calibrated ensemble of m members has
 #   err/spread about sqrt(1 + 1/m): the summary prints it.
 set -euo pipefail
+{  # the whole script is read before it runs: editing this file during a run cannot change it
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() {
@@ -123,3 +124,5 @@ fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 "$python" "$root/bench/calibration_table.py" "$out"
+exit
+}

@@ -125,29 +125,40 @@ std::vector<CandidateSpread> experiment_spreads(const gp::SparseVariationalGpImp
   return spreads;
 }
 
-/// Point-weighted sums over the experiments of one candidate's step-2 means, per time bin.
-struct PooledSpread {
-  std::vector<double> error, without, growth, sampling, points;
-  PooledSpread()
-      : error(kTimeBins),
-        without(kTimeBins),
-        growth(kTimeBins),
-        sampling(kTimeBins),
-        points(kTimeBins) {}
-  void add(const CandidateSpread& spread) {
-    if (spread.sound_samples < 2) return;  // no spread to compare: left out, and said so
-    for (std::size_t k = 0; k < static_cast<std::size_t>(kTimeBins); ++k) {
-      const auto weight = static_cast<double>(spread.points[k]);
-      error[k] += weight * spread.squared_error[k];
-      without[k] += weight * spread.variance_without[k];
-      growth[k] += weight * (spread.variance_with[k] - spread.variance_without[k]) /
-                   spread.reference_variance;
-      sampling[k] +=
-          weight * spread.variance_without[k] / static_cast<double>(spread.sound_samples);
-      points[k] += weight;
+/// One experiment's time bin for one candidate T: step 2's error E of the infinite
+/// ensemble's mean, spread V0 without the discrepancy and its growth G per unit tau^2.
+struct SpreadBin {
+  double error = 0, without = 0, growth = 0;
+};
+
+/// The bins of every experiment kept for a candidate (2 sound members or more, points in
+/// the bin, E > 0 and V0 > 0); epsilon^2 = noise_variance. A negative G (sampling noise:
+/// the members share their seeds, so V1 < V0 is rare) counts as 0.
+std::vector<SpreadBin> spread_bins(const std::vector<CandidateSpread>& spreads,
+                                   double noise_variance) {
+  std::vector<SpreadBin> bins;
+  for (const CandidateSpread& spread : spreads) {
+    if (spread.sound_samples < 2) continue;  // no spread to compare: left out, and said so
+    const auto members = static_cast<double>(spread.sound_samples);
+    for (std::size_t k = 0; k < spread.points.size(); ++k) {
+      SpreadBin bin;
+      bin.without = spread.variance_without[k];
+      bin.error = spread.squared_error[k] - bin.without / members - noise_variance;
+      bin.growth =
+          std::max(0.0, (spread.variance_with[k] - bin.without) / spread.reference_variance);
+      if (spread.points[k] > 0 && bin.error > 0.0 && bin.without > 0.0) bins.push_back(bin);
     }
   }
-};
+  return bins;
+}
+
+/// sum over the bins of ln^2((V0 + tau^2 G) / E).
+double log_ratio_misfit(const std::vector<SpreadBin>& bins, double variance) {
+  double misfit = 0;
+  for (const SpreadBin& bin : bins)
+    misfit += std::pow(std::log((bin.without + variance * bin.growth) / bin.error), 2);
+  return misfit;
+}
 
 /// kTimescaleFractions times the longest training horizon.
 std::vector<double> candidate_timescales(const std::vector<CalibrationExperiment>& experiments) {
@@ -159,36 +170,37 @@ std::vector<double> candidate_timescales(const std::vector<CalibrationExperiment
   return timescales;
 }
 
-double sum(const std::vector<double>& values) {
-  double total = 0;
-  for (const double value : values) total += value;
-  return total;
-}
+}  // namespace
 
-/// Steps 3-4 for one candidate from its pooled sums; epsilon^2 = noise_variance.
-CandidateFit fit_candidate(double timescale, const PooledSpread& pooled, double noise_variance) {
+CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>& spreads,
+                           double noise_variance, double scale) {
   CandidateFit fit;
   fit.timescale = timescale;
-  const double points = sum(pooled.points);
-  const double unexplained =
-      (sum(pooled.error) - sum(pooled.sampling) - sum(pooled.without)) / points - noise_variance;
-  const double growth = sum(pooled.growth) / points;
-  fit.variance = (unexplained > 0.0 && growth > 0.0) ? unexplained / growth : 0.0;
-  double misfit = 0;
-  bool any = false;
-  for (std::size_t k = 0; k < pooled.points.size(); ++k) {
-    if (pooled.points[k] == 0) continue;
-    const double error = (pooled.error[k] - pooled.sampling[k]) / pooled.points[k] - noise_variance;
-    const double spread = (pooled.without[k] + fit.variance * pooled.growth[k]) / pooled.points[k];
-    if (!(error > 0.0 && spread > 0.0)) continue;
-    misfit += std::pow(std::log(spread / error), 2);
-    any = true;
+  const std::vector<SpreadBin> bins = spread_bins(spreads, noise_variance);
+  if (bins.empty()) return fit;
+  constexpr int kGridPoints = 241;
+  const auto at = [scale](double log10_ratio) { return scale * std::pow(10.0, log10_ratio); };
+  double best_log = -8.0, best = log_ratio_misfit(bins, at(best_log));
+  for (int i = 1; i < kGridPoints; ++i) {
+    const double log10_ratio = -8.0 + 0.05 * i;
+    const double misfit = log_ratio_misfit(bins, at(log10_ratio));
+    if (misfit < best) best = misfit, best_log = log10_ratio;
   }
-  if (any) fit.misfit = misfit;
+  double low = best_log - 0.05, high = best_log + 0.05;
+  const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
+  for (int i = 0; i < 60; ++i) {
+    const double left = high - golden * (high - low), right = low + golden * (high - low);
+    if (log_ratio_misfit(bins, at(left)) < log_ratio_misfit(bins, at(right)))
+      high = right;
+    else
+      low = left;
+  }
+  fit.variance = at((low + high) / 2.0);
+  fit.misfit = log_ratio_misfit(bins, fit.variance);
+  const double without = log_ratio_misfit(bins, 0.0);
+  if (!(fit.misfit < without)) fit.variance = 0.0, fit.misfit = without;
   return fit;
 }
-
-}  // namespace
 
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
@@ -209,7 +221,6 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   for (const CalibrationExperiment& experiment : experiments)
     calibration.leave_one_out = calibration.leave_one_out && experiment.leave_one_out_root;
   const std::vector<double> timescales = candidate_timescales(experiments);
-  std::vector<PooledSpread> pooled(timescales.size());
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
     require_indices(experiments[e], index);
@@ -219,24 +230,25 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     calibration.experiments.push_back(experiment_spreads(posterior, experiment, index, options,
                                                          timescales, calibration.reference_variance,
                                                          progress));
-    for (std::size_t c = 0; c < pooled.size(); ++c) pooled[c].add(calibration.experiments[e][c]);
   }
-  if (sum(pooled.front().points) == 0)
-    throw std::runtime_error(
-        "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
-        "diverged nor rejected as ill-posed) with and without the reference discrepancy");
   std::size_t best = 0;
-  for (std::size_t c = 0; c < pooled.size(); ++c) {
-    if (sum(pooled[c].points) == 0) {  // every experiment left out for this T
-      calibration.candidates.push_back({timescales[c], 0.0, NAN});
-      continue;
-    }
-    calibration.candidates.push_back(fit_candidate(timescales[c], pooled[c], noise_variance));
+  bool any = false;
+  for (std::size_t c = 0; c < timescales.size(); ++c) {
+    std::vector<CandidateSpread> spreads;
+    for (const std::vector<CandidateSpread>& experiment : calibration.experiments)
+      spreads.push_back(experiment[c]);
+    calibration.candidates.push_back(
+        fit_candidate(timescales[c], spreads, noise_variance, calibration.reference_variance));
     const CandidateFit& fit = calibration.candidates.back();
+    any = any || std::isfinite(fit.misfit);
     if (fit.variance > 0.0 && std::isfinite(fit.misfit) &&
         !(calibration.candidates[best].misfit <= fit.misfit))
       best = c;
   }
+  if (!any)
+    throw std::runtime_error(
+        "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
+        "diverged nor rejected as ill-posed) with and without the reference discrepancy");
   calibration.variance = calibration.candidates[best].variance;
   calibration.timescale = calibration.candidates[best].timescale;
   return calibration;

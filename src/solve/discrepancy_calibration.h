@@ -20,21 +20,24 @@
 ///      j <= kMaxReferenceReductions at which at least 2 members are sound in both (a
 ///      large reference can make every sample ill-posed: KdV);
 ///   2. at its measured points y_ep (t > 0), in each of kTimeBins equal bins k of the
-///      horizon, with ensemble means m0 and variances V0, V1 over S samples, pool over e, p:
-///        E_k = mean (m0 - y)^2 - V0 / S - epsilon^2  (error of the infinite ensemble's mean,
-///                                                    measurement noise epsilon removed; S
-///                                                    the experiment's sound samples),
-///        V0_k = mean V0,  G_k(T) = mean (V1 - V0) / tau_e^2  (spread per unit tau^2);
-///   3. the spread grows linearly in tau^2 for small tau (a linear response), so over all
-///      bins together
-///        tau^2(T) = max(0, E - V0) / G(T)
-///      makes the ensemble variance equal the squared error: err/spread = 1 on the training
-///      experiments (tau^2 = 0 when the spread already covers the error);
-///   4. T is the candidate whose spread best follows the error over time: the least
-///        misfit(T) = sum_k ln^2((V0_k + tau^2(T) G_k(T)) / E_k)
-///      over the bins where both are positive (the first candidate, T = 0, when no tau^2
-///      is positive). A discrepancy constant in time (T = 0) moves a solution coherently,
-///      so its spread grows over the horizon faster than a leaf-biased f's error does;
+///      horizon, with ensemble means m0 and variances V0, V1 over S samples, means over p:
+///        E_ek = mean (m0 - y)^2 - V0 / S - epsilon^2  (error of the infinite ensemble's
+///                                                     mean, measurement noise epsilon
+///                                                     removed; S its sound samples),
+///        V0_ek = mean V0,  G_ek(T) = mean (V1 - V0) / tau_e^2  (spread per unit tau^2);
+///   3. the spread grows linearly in tau^2 for small tau (a linear response), so
+///        tau^2(T) = argmin_{tau^2 >= 0} misfit(T, tau^2),
+///        misfit(T, tau^2) = sum_{e,k} ln^2((V0_ek + tau^2 G_ek(T)) / E_ek)
+///      over the bins with E_ek > 0: the ensemble's spread equals its error in ratio, in
+///      every experiment and bin as nearly as one tau^2 can make it. (Pooling the
+///      variances over the experiments instead let one experiment whose plain spread
+///      exceeded its error cancel the others' deficit: tau^2 = 0 and bands holding 13-44 %
+///      of the truth on a quickstart trained with seed 7; docs/numerics.md);
+///   4. T is the candidate whose spread best follows the error over the experiments and
+///      time bins: the least misfit(T, tau^2(T)) (the first candidate, T = 0, when no
+///      tau^2 is positive). A discrepancy constant in time (T = 0) moves a solution
+///      coherently, so its spread grows over the horizon faster than a leaf-biased f's
+///      error does;
 ///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy").
 
 #include <ATen/core/Tensor.h>
@@ -109,6 +112,14 @@ struct DiscrepancyCalibration {
   /// Whether every experiment was predicted by its leave-one-out posterior.
   bool leave_one_out = false;
 };
+
+/// Step 3 for one candidate T from its spread in every experiment (`spreads`; those with
+/// fewer than 2 sound members, and bins without points or with E_ek <= 0, are left out):
+/// tau^2(T) minimising misfit(T, tau^2), searched on a grid of 0.05 decades from 1e-8 to
+/// 1e4 times `scale` (calibrate_discrepancy: sigma_f^2), refined by golden section in
+/// log tau^2, and 0 when no positive value fits better; misfit NaN when no bin is left.
+CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>& spreads,
+                           double noise_variance, double scale);
 
 /// Steps 1-4 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
 /// discrepancy variance and timescale are ignored); experiment e is predicted by its

@@ -1,0 +1,76 @@
+// Step 3 of the discrepancy calibration (solve/discrepancy_calibration.h): tau^2 minimises
+// sum_{e,k} ln^2((V0_ek + tau^2 G_ek) / E_ek), checked against closed-form minimisers, and
+// one experiment whose plain spread exceeds its error does not cancel another's deficit.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "solve/discrepancy_calibration.h"
+
+using namespace bhpm;
+
+namespace {
+
+constexpr double kReference = 1e-5;  // tau_e^2 of every spread
+constexpr std::int64_t kMembers = 8;
+
+/// One experiment with one time bin whose step-2 quantities are E, V0 and G exactly:
+/// squared_error carries the V0 / S that the fit removes, variance_with = V0 + G tau_e^2.
+solve::CandidateSpread one_bin(double error, double without, double growth) {
+  solve::CandidateSpread spread;
+  spread.sound_samples = kMembers;
+  spread.reference_variance = kReference;
+  spread.points = {100};
+  spread.squared_error = {error + without / kMembers};
+  spread.variance_without = {without};
+  spread.variance_with = {without + growth * kReference};
+  return spread;
+}
+
+}  // namespace
+
+TEST(DiscrepancyFit, one_bin_gets_the_variance_that_makes_spread_equal_error) {
+  // V0 + tau^2 G = E: tau^2 = (E - V0) / G = (5e-6 - 1e-6) / 0.2.
+  const solve::CandidateFit fit = solve::fit_candidate(0.5, {one_bin(5e-6, 1e-6, 0.2)}, 0.0, 1e-5);
+  EXPECT_NEAR(fit.variance / 2e-5, 1.0, 1e-8);
+  EXPECT_NEAR(fit.misfit, 0.0, 1e-14);
+  EXPECT_EQ(fit.timescale, 0.5);
+}
+
+TEST(DiscrepancyFit, bins_with_one_spread_meet_at_the_geometric_mean_of_their_errors) {
+  // Equal V0 and G: the spread s = V0 + tau^2 G minimises ln^2(s / E1) + ln^2(s / E2) at
+  // s = sqrt(E1 E2) = 8e-6, so tau^2 = (8e-6 - 1e-6) / 0.5; measurement noise epsilon^2
+  // is removed from both errors first.
+  const double noise = 1e-7;
+  const solve::CandidateFit fit = solve::fit_candidate(
+      0.0, {one_bin(4e-6 + noise, 1e-6, 0.5), one_bin(16e-6 + noise, 1e-6, 0.5)}, noise, 1e-5);
+  EXPECT_NEAR(fit.variance / 1.4e-5, 1.0, 1e-8);
+  EXPECT_NEAR(fit.misfit, 2.0 * std::pow(std::log(2.0), 2), 1e-12);
+}
+
+TEST(DiscrepancyFit, an_experiment_with_spread_to_spare_does_not_cancel_another_s_deficit) {
+  // Pooled variances (the earlier rule) give E - V0 = (1 + 9) / 2 - (10 + 1) / 2 < 0, so
+  // tau^2 = 0; the log-ratio misfit still widens the second experiment's band: its
+  // derivative at 0 is 2 ln(10) / 10 - 2 ln(9) < 0.
+  const solve::CandidateFit fit =
+      solve::fit_candidate(0.0, {one_bin(1e-6, 10e-6, 1.0), one_bin(9e-6, 1e-6, 1.0)}, 0.0, 1e-5);
+  EXPECT_GT(fit.variance, 1e-6);
+  EXPECT_LT(fit.variance, 8e-6);  // less than the second experiment alone would take
+  // The minimiser: d/dtau^2 [ln^2(10 + x) + ln^2((1 + x) / 9)] = 0 (units of 1e-6).
+  const double x = fit.variance / 1e-6;
+  EXPECT_NEAR(std::log(10 + x) / (10 + x) + std::log((1 + x) / 9) / (1 + x), 0.0, 1e-8);
+}
+
+TEST(DiscrepancyFit, no_variance_when_the_spread_already_covers_the_error_or_nothing_is_left) {
+  const solve::CandidateFit covered =
+      solve::fit_candidate(0.0, {one_bin(1e-6, 2e-6, 1.0), one_bin(3e-6, 4e-6, 0.5)}, 0.0, 1e-5);
+  EXPECT_EQ(covered.variance, 0.0);
+  EXPECT_NEAR(covered.misfit, std::pow(std::log(2.0), 2) + std::pow(std::log(4.0 / 3.0), 2), 1e-12);
+  solve::CandidateSpread left_out = one_bin(5e-6, 1e-6, 0.2);
+  left_out.sound_samples = 1;  // no spread to compare
+  const solve::CandidateFit none = solve::fit_candidate(0.0, {left_out}, 0.0, 1e-5);
+  EXPECT_EQ(none.variance, 0.0);
+  EXPECT_TRUE(std::isnan(none.misfit));
+}
