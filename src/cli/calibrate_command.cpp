@@ -12,6 +12,7 @@
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
+#include "cli/setting_flags.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "model/bhpm_model.h"
@@ -129,12 +130,8 @@ void setup_calibrate(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   command->add_option("--data", options->data_path,
                       "Dataset whose training experiments calibrate (default RUN_DIR/data.h5)");
-  command->add_option_function<std::string>(
-      "--samples",
-      [options](const std::string& value) {
-        options->overrides.push_back("predict.calibration_samples=" + value);
-      },
-      "Samples per training experiment and setting (>= 2)");
+  add_setting_flag(*command, options->overrides, "--samples", "predict.calibration_samples",
+                   "Samples per training experiment and setting (>= 2)");
   command->add_option("--set", options->overrides,
                       "Override a setting, e.g. --set predict.sampler=pathwise");
   command->add_flag("-q,--quiet", options->quiet, "No progress on stderr, only the result");

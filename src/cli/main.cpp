@@ -13,6 +13,7 @@
 #include <exception>
 
 #include "cli/calibrate_command.h"
+#include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
 #include "cli/predict_command.h"
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_train(app);
   bhpm::cli::setup_evaluate(app);
   bhpm::cli::setup_calibrate(app);
+  bhpm::cli::setup_distill(app);
   bhpm::cli::setup_predict(app);
   bhpm::cli::setup_refinement_study(app);
   bhpm::cli::setup_run(app);

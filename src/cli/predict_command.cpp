@@ -10,12 +10,16 @@
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
+#include "cli/setting_flags.h"
 #include "config/run_layout.h"
+#include "eval/distillation_file.h"
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
 #include "pde/initial_condition.h"
+#include "pde/term_library.h"
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
+#include "solve/polynomial_samples.h"
 #include "solve/predictor.h"
 #include "util/stopwatch.h"
 
@@ -137,6 +141,36 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
 }
 
 /// The warning a user must see when the prediction leaves the data (above 1 % of its path).
+/// The first S coefficient samples of RUN_DIR/distill.json as polynomial operator samples;
+/// refuses a file made from another training or holding fewer samples.
+std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& run_dir,
+                                                             const config::RunConfig& config,
+                                                             std::int64_t count) {
+  const std::string path = config::RunLayout{run_dir}.distillation();
+  const eval::DistillationFile file = eval::read_distillation_file(path);
+  const std::vector<std::string> differences = config::stored_differences(
+      path, file.config, config.resolved_toml, config::training_sections());
+  if (!differences.empty())
+    throw std::invalid_argument("--operator distilled: " + path +
+                                " was made from another training (" + differences.front() +
+                                "); run `bhpm distill` again");
+  if (static_cast<std::int64_t>(file.samples.size()) < count)
+    throw std::invalid_argument(
+        "--operator distilled: " + path + " holds " + std::to_string(file.samples.size()) +
+        " coefficient samples, predict.samples asks for " + std::to_string(count));
+  pde::TermLibrary library = pde::make_term_library(file.variables, file.degree);
+  if (library.names != file.names)
+    throw std::runtime_error(path + ": its terms are not the library of degree " +
+                             std::to_string(file.degree) + " of its variables");
+  std::vector<double> values;
+  for (std::int64_t s = 0; s < count; ++s)
+    values.insert(values.end(), file.samples[s].begin(), file.samples[s].end());
+  at::Tensor xi = at::tensor(values, at::kDouble).reshape({count, library.size()});
+  std::printf("operator: the distilled equation's first %lld coefficient samples (%s): %s\n",
+              static_cast<long long>(count), path.c_str(), file.equation.c_str());
+  return std::make_shared<solve::PolynomialSamples>(std::move(library), std::move(xi));
+}
+
 void print_coverage_warning(double outside) {
   if (outside <= 0.01) return;
   std::fprintf(
@@ -167,14 +201,11 @@ void setup_predict(CLI::App& app) {
   command->add_option("-o,--output", options->output_path,
                       "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
   auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
-    command->add_option_function<std::string>(
-        flag,
-        [options, key](const std::string& value) {
-          options->flag_overrides.push_back("predict." + key + "=" + value);
-        },
-        help);
+    add_setting_flag(*command, options->flag_overrides, flag, "predict." + key, help);
   };
   add_flag("--samples", "samples", "Number of operator samples S (>= 1)");
+  add_flag("--operator", "operator",
+           "gp (samples of the root's posterior) or distilled (RUN_DIR/distill.json)");
   add_flag("--sampler", "sampler", "conditioned (Algorithm 1) or pathwise");
   add_flag("--solver", "solver", "spectral or pinn");
   add_flag("--tolerance", "relative_tolerance",
@@ -212,8 +243,12 @@ int run_predict(const PredictCommandOptions& options) {
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
+  const bool distilled = config.predict.operator_source == "distilled";
   const solve::Prediction prediction =
-      solve::predict_ensemble(*root, problem.problem, predictor, progress);
+      distilled ? solve::predict_with_samples(
+                      distilled_samples(options.run_dir, config, predictor.samples),
+                      problem.problem, predictor, progress)
+                : solve::predict_ensemble(*root, problem.problem, predictor, progress);
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
   if (ensemble.left_out().all().item<bool>())
     throw std::runtime_error(
@@ -232,9 +267,13 @@ int run_predict(const PredictCommandOptions& options) {
   const double outside = solve::fraction_outside_coverage(record.operator_std, prior_variance);
   record.truth = problem.truth;
   record.comparison = comparison;
-  record.attributes = {{"run_dir", options.run_dir},     {"initial_condition", problem.description},
-                       {"sampler", predictor.sampler},   {"solver", predictor.solver},
-                       {"config", config.resolved_toml}, {"created_by", "bhpm " BHPM_VERSION}};
+  record.attributes = {{"run_dir", options.run_dir},
+                       {"initial_condition", problem.description},
+                       {"operator", config.predict.operator_source},
+                       {"sampler", distilled ? "none" : predictor.sampler},
+                       {"solver", predictor.solver},
+                       {"config", config.resolved_toml},
+                       {"created_by", "bhpm " BHPM_VERSION}};
   record.outside_coverage = outside;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cli/calibrate_command.h"
+#include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/pipeline_checks.h"
 #include "cli/predict_command.h"
@@ -20,6 +21,7 @@
 #include "cli/train_command.h"
 #include "config/run_config.h"
 #include "config/run_layout.h"
+#include "eval/distillation_file.h"
 #include "io/atomic_file.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/stopwatch.h"
@@ -98,6 +100,23 @@ void evaluate_stage(const Pipeline& p) {
                   "evaluate");
 }
 
+void distill_stage(const Pipeline& p) {
+  const std::string output = p.run.distillation();
+  if (config::up_to_date(output, {p.run.root()}) &&
+      config::stored_differences(output, eval::read_distillation_file(output).config,
+                                 p.config.resolved_toml, config::distillation_sections())
+          .empty())
+    return announce("distill: up to date (" + output + ")");
+  announce("distill: the learned operator as an equation -> " + output);
+  DistillCommandOptions distill;
+  distill.run_dir = p.run.dir;
+  distill.data_path = fs::exists(p.run.data()) ? p.run.data() : "";
+  distill.config_path = p.options.config_path;
+  distill.overrides = p.options.overrides;
+  distill.quiet = p.options.quiet;
+  require_success(run_distill(distill), "distill");
+}
+
 void predict_stage(const Pipeline& p) {
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
@@ -150,9 +169,9 @@ void report_stage(const Pipeline& p) {
 
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
-      {"simulate", simulate_stage}, {"train", train_stage},     {"calibrate", calibrate_stage},
-      {"evaluate", evaluate_stage}, {"predict", predict_stage}, {"refinement", refinement_stage},
-      {"report", report_stage}};
+      {"simulate", simulate_stage},     {"train", train_stage},     {"calibrate", calibrate_stage},
+      {"evaluate", evaluate_stage},     {"distill", distill_stage}, {"predict", predict_stage},
+      {"refinement", refinement_stage}, {"report", report_stage}};
   return runners;
 }
 

@@ -8,8 +8,8 @@
 namespace bhpm::config {
 
 const std::vector<std::string>& pipeline_stages() {
-  static const std::vector<std::string> stages = {"simulate", "train",      "calibrate", "evaluate",
-                                                  "predict",  "refinement", "report"};
+  static const std::vector<std::string> stages = {"simulate", "train",   "calibrate",  "evaluate",
+                                                  "distill",  "predict", "refinement", "report"};
   return stages;
 }
 

@@ -2,7 +2,8 @@
 /// The [run] section: which stages `bhpm run` performs, in this fixed order, and what the
 /// predict stage predicts. Keys and defaults:
 ///   stages = ["simulate", "train", "evaluate", "predict", "report"]
-///              any of those plus "refinement" (the Fig. 3 study, [refinement_study]);
+///              any of those plus "calibrate" (`bhpm calibrate`), "distill" (`bhpm distill`,
+///              [distill]) and "refinement" (the Fig. 3 study, [refinement_study]);
 ///              listed in any order, always run in the order of `pipeline_stages()`
 ///   predict_experiments = [0]
 ///              held-out (test set) experiments whose initial conditions the predict

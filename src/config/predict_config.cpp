@@ -19,6 +19,11 @@ const std::vector<std::string>& discrepancy_sources() {
   return sources;
 }
 
+const std::vector<std::string>& operator_sources() {
+  static const std::vector<std::string> sources = {"gp", "distilled"};
+  return sources;
+}
+
 const std::vector<std::string>& conservation_choices() {
   static const std::vector<std::string> choices = {"auto", "mean", "none"};
   return choices;
@@ -29,6 +34,7 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   ConfigSection section = reader.section("predict");
   solve::PredictorOptions& o = config.options;
   o.samples = section.integer_at_least("samples", o.samples, 1);
+  config.operator_source = section.one_of("operator", config.operator_source, operator_sources());
   o.sampler = section.one_of("sampler", o.sampler, solve::sampler_names());
   o.solver = section.one_of("solver", o.solver, solve::solver_names());
   config.relative_tolerance =

@@ -2,6 +2,10 @@
 /// The [predict] section: how `bhpm predict` samples the learned operator and solves new
 /// initial-boundary value problems (solve/predictor.h). Keys and defaults:
 ///   samples = 32                S operator samples (paper Fig. 4)
+///   operator = "gp"             "gp": samples of the root's posterior; "distilled": the
+///                               first S coefficient samples of RUN_DIR/distill.json
+///                               (`bhpm distill`), polynomials solved without a sampler or
+///                               model discrepancy (solve/polynomial_samples.h)
 ///   sampler = "conditioned"     "conditioned" (Algorithm 1) | "pathwise" (Wilson et al.)
 ///   solver = "spectral"         "spectral" (ETDRK4) | "pinn" (appendix C)
 ///   relative_tolerance = 1e-4   Algorithm 1 stops when L_c < relative_tolerance * s^2,
@@ -58,7 +62,12 @@ struct PredictConfig {
   /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved
   /// into options.conserve_mean with the run folder's decision (cli/run_folder.h).
   std::string conservation = "auto";
+  /// Which operator the samples come from: one of operator_sources().
+  std::string operator_source = "gp";
 };
+
+/// "gp", "distilled".
+const std::vector<std::string>& operator_sources();
 
 /// "calibrated", "fixed", "none".
 const std::vector<std::string>& discrepancy_sources();

@@ -17,6 +17,7 @@ RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
   config.root = read_root_config(reader);
   config.predict = read_predict_config(reader);
   config.predict.options.seed = config.simulate.seed;
+  config.distill = read_distill_config(reader);
   config.pipeline = read_pipeline_config(reader);
   config.refinement_study = read_refinement_study_config(reader, config.simulate.seed);
   config.given_sections = reader.given_sections();

@@ -60,6 +60,12 @@ const std::vector<std::string>& prediction_sections() {
   return sections;
 }
 
+const std::vector<std::string>& distillation_sections() {
+  static const std::vector<std::string> sections =
+      plus(training_sections(), {"predict", "distill"});
+  return sections;
+}
+
 const std::vector<std::string>& refinement_sections() {
   static const std::vector<std::string> sections = {"", "refinement_study"};
   return sections;

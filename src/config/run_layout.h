@@ -7,6 +7,7 @@
 ///   RUN_DIR/data.h5                         simulate (docs/dataset-format.md)
 ///   RUN_DIR/{leaves,exact_gp,joint}.ckpt, root.h5    train (docs/run-folder.md)
 ///   RUN_DIR/metrics.json, metrics-train.json         evaluate (held-out / training grids)
+///   RUN_DIR/distill.json                    distill (the learned operator as an equation)
 ///   RUN_DIR/prediction-test-<e>.h5          predict, one per run.predict_experiments
 ///   RUN_DIR/prediction.h5                   bhpm predict's default output
 ///   RUN_DIR/refinement.h5                   refinement (Fig. 3 study)
@@ -36,6 +37,8 @@ struct RunLayout {
   std::string refinement() const { return file("refinement.h5"); }
   /// The model-discrepancy variance calibrated on the training experiments (`bhpm calibrate`).
   std::string discrepancy() const { return file("discrepancy.json"); }
+  /// The learned operator as an equation with intervals (`bhpm distill`).
+  std::string distillation() const { return file("distill.json"); }
   std::string report() const { return file("report"); }
   std::string log() const { return file("run.log"); }  ///< a sweep member's output
   /// The training phases' checkpoints (model/bhpm_training.h).
@@ -51,6 +54,8 @@ const std::vector<std::string>& data_sections();        ///< data.h5
 const std::vector<std::string>& training_sections();    ///< checkpoints, root.h5
 const std::vector<std::string>& prediction_sections();  ///< prediction files
 const std::vector<std::string>& refinement_sections();  ///< refinement.h5
+/// distill.json: training, [predict] (its pathwise features) and [distill].
+const std::vector<std::string>& distillation_sections();
 
 /// The resolved configuration stored in an HDF5 output (root attribute "config"; "" if
 /// the file has none) or in a training checkpoint (its "config" string).

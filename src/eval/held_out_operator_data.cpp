@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 
+#include "eval/point_subset.h"
 #include "pde/periodic_grid.h"
 #include "util/tensor_checks.h"
 
@@ -60,13 +60,6 @@ void require_finite(const at::Tensor& values, const std::string& where, const st
                               " must be finite (got NaN or infinity)");
 }
 
-/// The kept flat indices [max_points] (sorted), as documented in the header.
-at::Tensor strided_subset(std::int64_t total, std::int64_t keep) {
-  std::int64_t stride = (total + keep - 1) / keep;
-  while (std::gcd(stride, total) != 1) ++stride;
-  return std::get<0>(at::sort(at::remainder(at::arange(keep, kIndex) * stride, total)));
-}
-
 }  // namespace
 
 OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
@@ -92,11 +85,7 @@ OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
   const at::Tensor derivatives = at::cat(
       {u.unsqueeze(0), grid.derivatives_from_spectral(grid.to_spectral(u), needed).slice(0, 1)});
 
-  at::Tensor target = at::zeros({rows, n}, kReal);
-  for (std::size_t m = 0; m < equation.linear.size(); ++m)
-    if (equation.linear[m] != 0.0)
-      target = target + equation.linear[m] * derivatives[static_cast<std::int64_t>(m)];
-  if (equation.nonlinear) target = target + equation.nonlinear->evaluate(derivatives);
+  const at::Tensor target = equation.right_hand_side(derivatives);
   require_finite(target.reshape({experiments, times, n}), where, "the target u_t");
 
   OperatorTestData data;
@@ -107,7 +96,7 @@ OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
   data.t = set.t.repeat_interleave(n).repeat({experiments});
   if (max_points == 0 || max_points >= total) return data;
 
-  const at::Tensor keep = strided_subset(total, max_points);
+  const at::Tensor keep = evenly_spread_subset(total, max_points);
   data.inputs = data.inputs.index_select(0, keep);
   data.target = data.target.index_select(0, keep);
   data.experiment = data.experiment.index_select(0, keep);

@@ -32,11 +32,7 @@ struct OperatorTestData {
 /// period n (x_1 - x_0)) for inputs up to derivative `order` in [0, 6].
 ///
 /// With max_points = 0 or >= E T n every point is kept, in (experiment, time, x) order.
-/// Otherwise max_points rows are kept: flat indices (i s) mod (E T n), i = 0..max_points-1,
-/// sorted, where the stride s is the smallest integer >= E T n / max_points that is coprime
-/// with E T n. The subset is deterministic and evenly spread: the indices are distinct, reach
-/// every experiment, and visit every x residue (a stride that is a multiple of n would keep
-/// a single x).
+/// Otherwise max_points rows are kept, evenly spread (eval/point_subset.h).
 ///
 /// Throws std::invalid_argument naming the set for an order outside [0, 6], a negative
 /// max_points, an empty or malformed set (shapes, non-uniform or too short grid), and naming

@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <filesystem>
+
 #include "io/atomic_file.h"
 #include "io/hdf5_tensor.h"
 #include "model/root_data.h"
@@ -84,6 +86,19 @@ void write_root_file(const std::string& path, const BhpmModelImpl& model, const 
                      {"experiment", "u", "learned measurement noise sigma_i of each leaf"});
   }  // closes the file before the rename
   output.commit();
+}
+
+at::Tensor read_root_inputs(const std::string& path) {
+  if (!std::filesystem::exists(path))
+    throw io::Hdf5Error(path + ": missing (the root inputs; `bhpm train` writes it)");
+  const io::Hdf5Location file = io::Hdf5Location::open_file(path);
+  const io::Hdf5Array<double> v = file.read_doubles("root_inputs/v");
+  if (v.shape.size() != 3 || v.shape[0] * v.shape[1] == 0 || v.shape[2] == 0)
+    throw io::Hdf5Error(file.describe("root_inputs/v") +
+                        ": must be [experiment, point, variable] with at least one row");
+  return at::tensor(v.values, at::kDouble)
+      .reshape({static_cast<std::int64_t>(v.shape[0]), static_cast<std::int64_t>(v.shape[1]),
+                static_cast<std::int64_t>(v.shape[2])});
 }
 
 }  // namespace bhpm::model

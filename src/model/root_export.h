@@ -12,6 +12,8 @@
 ///                     mean_bias, signal_variance); attributes kernel, noise_variance
 ///   /leaves           noise_scale [N]
 
+#include <ATen/core/Tensor.h>
+
 #include <string>
 
 #include "model/bhpm_model.h"
@@ -22,5 +24,10 @@ namespace bhpm::model {
 /// Writes the file atomically (temporary file, then rename).
 void write_root_file(const std::string& path, const BhpmModelImpl& model, const LeafData& data,
                      const std::string& config);
+
+/// /root_inputs/v of a root file: [N, n_st, K+1] (double). Throws io::Hdf5Error naming the
+/// file and the array for a missing file or array, or an array that is not 3-dimensional
+/// with at least one row.
+at::Tensor read_root_inputs(const std::string& path);
 
 }  // namespace bhpm::model

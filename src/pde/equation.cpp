@@ -1,5 +1,7 @@
 #include "pde/equation.h"
 
+#include <ATen/ATen.h>
+
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -72,6 +74,18 @@ int Equation::order() const {
   for (std::size_t m = 0; m < linear.size(); ++m)
     if (linear[m] != 0.0) order = std::max(order, static_cast<int>(m));
   return order;
+}
+
+at::Tensor Equation::right_hand_side(const at::Tensor& derivatives) const {
+  if (derivatives.dim() < 1 || derivatives.size(0) <= order())
+    throw std::invalid_argument(
+        "equation " + name + ": needs derivatives up to order " + std::to_string(order()) +
+        " (got " + std::to_string(derivatives.dim() < 1 ? 0 : derivatives.size(0)) + " rows)");
+  at::Tensor result = at::zeros_like(derivatives[0]);
+  for (std::size_t m = 0; m < linear.size(); ++m)
+    if (linear[m] != 0.0) result = result + linear[m] * derivatives[static_cast<std::int64_t>(m)];
+  if (nonlinear) result = result + nonlinear->evaluate(derivatives);
+  return result;
 }
 
 }  // namespace bhpm::pde

@@ -9,6 +9,8 @@
 ///   kuramoto_sivashinsky  u_t = -u u_x - u_xx - u_xxxx
 ///   general               u_t = sum_m linear[m] d^m u/dx^m + <nonlinear expression>
 
+#include <ATen/core/Tensor.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +37,9 @@ struct Equation {
   std::string describe() const;
   /// Highest spatial derivative in L or N.
   int order() const;
+  /// The right-hand side L u + N at derivatives [K'+1, ...] (row m: d^m u/dx^m, K' >= order()):
+  /// sum_m c_m d^m u/dx^m + N, of the shape of one row.
+  at::Tensor right_hand_side(const at::Tensor& derivatives) const;
 };
 
 /// Builds an equation; throws std::invalid_argument naming the field for an unknown name,

@@ -7,6 +7,7 @@
 #include "io/atomic_file.h"
 #include "report/calibration_figure.h"
 #include "report/dataset_figure.h"
+#include "report/distillation_figure.h"
 #include "report/html_report.h"
 #include "report/input_file.h"
 #include "report/prediction_figures.h"
@@ -102,6 +103,11 @@ void add_figures(FigureWriter& writer, const ReportOptions& options, ReportConte
     content.page.figures.push_back(draw_root_inputs_figure(writer, root));
   else
     content.page.omitted.push_back("root-inputs.png: no " + root + " (run `bhpm train`)");
+  const std::string distillation = run_layout(options).distillation();
+  if (fs::exists(distillation))
+    content.page.figures.push_back(draw_distillation_figure(writer, distillation));
+  else
+    content.page.omitted.push_back("distill.png: no " + distillation + " (run `bhpm distill`)");
   add_predictions(writer, options, content);
   const std::string refinement = run_layout(options).refinement();
   if (fs::exists(refinement))

@@ -219,23 +219,44 @@ void validate(const PredictorOptions& options) {
                                 util::format_significant(options.max_amplification, 6) + ")");
 }
 
-Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
-                            const PredictionProblem& problem, const PredictorOptions& options,
-                            const PredictionProgress& progress) {
+namespace {
+
+/// The options checked, u0 checked against the grid, and the solver of options.solver
+/// wrapped in the well-posedness check.
+Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& options,
+                      const PredictionProgress& progress) {
   validate(options);
   if (!problem.u0.defined() || problem.u0.dim() != 1 || problem.u0.size(0) != problem.grid.points())
     throw std::invalid_argument("predict: the initial condition must have " +
                                 std::to_string(problem.grid.points()) + " grid values");
-  const at::NoGradGuard no_grad;
   const SolverFactory make_solver =
       util::find_listed(solver_table(), options.solver, "predict", "solver");
+  return with_well_posedness_check(make_solver(problem, options, progress), problem, options);
+}
+
+}  // namespace
+
+Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
+                            const PredictionProblem& problem, const PredictorOptions& options,
+                            const PredictionProgress& progress) {
+  const at::NoGradGuard no_grad;
+  const Solver solve = checked_solver(problem, options, progress);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
-  const Solver solve =
-      with_well_posedness_check(make_solver(problem, options, progress), problem, options);
   Prediction prediction = sample(root, problem, options, solve, progress);
   prediction.discrepancy_variance = options.discrepancy_variance;
   prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.discrepancy_order = options.discrepancy_order;
+  prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
+  return prediction;
+}
+
+Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> samples,
+                                const PredictionProblem& problem, const PredictorOptions& options,
+                                const PredictionProgress& progress) {
+  if (!samples) throw std::invalid_argument("predict: no operator samples given");
+  const at::NoGradGuard no_grad;
+  const Solver solve = checked_solver(problem, options, progress);
+  Prediction prediction{solve(std::move(samples)), {}};
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
 }

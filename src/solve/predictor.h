@@ -96,6 +96,14 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProblem& problem, const PredictorOptions& options,
                             const PredictionProgress& progress = {});
 
+/// Solves the IBVP under operator samples given whole (S = samples->count() members), with
+/// options.solver and the same well-posedness check, no sampler and no model discrepancy
+/// (options.samples, sampler and the discrepancy are ignored): the distilled equation's
+/// coefficient samples (solve/polynomial_samples.h, `bhpm predict --operator distilled`).
+Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> samples,
+                                const PredictionProblem& problem, const PredictorOptions& options,
+                                const PredictionProgress& progress = {});
+
 /// sqrt(var q(f(v))) [T, n] of the root's posterior along a solution u [T, n] (no
 /// likelihood noise): large where the solution visits inputs the data did not cover.
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,

@@ -11,14 +11,27 @@
 # settings save about three minutes of the CI's 30 (the calibration solves 4 ensembles per
 # training experiment). The bound on the 95 %
 # prediction band is a sanity floor, not a calibration claim (bench/calibration.sh
-# measures calibration over all ten held-out initial conditions). Last, the report: every figure a PNG (the reliability
-# diagram among them), index.html showing each, every metric finite.
+# measures calibration over all ten held-out initial conditions). The distill stage must
+# recover the equation: u*u_x and u_xx kept by at least 90 % of the samples, within 10 % of
+# -1 and 0.1, no other term kept by more than half. Last, the report: every figure a PNG
+# (the reliability diagram and the distilled equation among them), index.html showing
+# each, every metric finite.
 source "$(dirname "$0")/e2e_common.sh"
 e2e_pipeline quickstart.toml --set predict.calibration_samples=2 --set predict.samples=16 \
   --set predict.max_rounds=2
 "$python" -c "import json, sys; d = json.load(open(sys.argv[1])); assert d['variance'] >= 0" \
   "$work/run/discrepancy.json"
 check "the calibrate stage wrote discrepancy.json" $?
+"$python" - "$work/run/distill.json" <<'PY'
+import json, sys
+terms = {t["name"]: t for t in json.load(open(sys.argv[1]))["terms"]}
+for name, truth in (("u*u_x", -1.0), ("u_xx", 0.1)):
+    t = terms[name]
+    assert t["inclusion"] >= 0.9 and abs(t["median"] - truth) <= 0.1 * abs(truth), t
+others = [t for n, t in terms.items() if n not in ("u*u_x", "u_xx")]
+assert max(t["inclusion"] for t in others) <= 0.5, others
+PY
+check "the distill stage recovers u_t = -u u_x + 0.1 u_xx" $?
 e2e_expect train "relative_rmse<0.25" "coverage_95>0.8"
 e2e_expect held-out "relative_rmse<1.5" "coverage_95>0.8" "median_nlpd<-3"
 for e in 0 1; do
@@ -27,7 +40,7 @@ for e in 0 1; do
 done
 
 report="$work/run/report"
-for figure in datasets root-inputs prediction-test-0 prediction-test-0-std prediction-test-1 \
+for figure in datasets root-inputs distill prediction-test-0 prediction-test-0-std prediction-test-1 \
               prediction-test-1-std reliability; do
   [ "$(head -c 8 "$report/$figure.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
     grep -q "$figure.png" "$report/index.html"

@@ -5,7 +5,8 @@
 # discrepancy it gives the samples, and refusals of bad input before any work (an expression
 # that does not parse, an untrained folder, S <= 0, a tolerance <= 0, a negative time
 # budget, an unknown solver, a missing experiment, bad [predict] keys, calibrate without a
-# trained root or with fewer than 2 samples).
+# trained root or with fewer than 2 samples); the distilled equation's samples
+# (--operator distilled) and their refusals.
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -142,6 +143,29 @@ PY
 expect_refusal "a discrepancy file of an earlier version" "run .bhpm calibrate. again" \
   "$work/run" --ic "sin(x)" -o "$work/refused.h5"
 mv "$work/calibrated.json" "$work/run/discrepancy.json"
+
+expect_refusal "--operator distilled before bhpm distill" "run .bhpm distill. first" \
+  "$work/run" --ic-from "$work/data.h5:0" --operator distilled -o "$work/refused.h5"
+"$bhpm" distill "$work/run" --samples 6 > "$work/out" 2>&1
+check "distill the trained heat run" $?
+"$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" --operator distilled -o "$work/distilled.h5" \
+  > "$work/out" 2>&1
+check "predict under the distilled equation's samples" $?
+grep -q "operator: the distilled equation's first 4 coefficient samples" "$work/out" &&
+  grep -q "inside the 95% band" "$work/out"
+check "predict names the distilled operator and compares with the truth" $?
+"$python" - "$work/distilled.h5" <<'PY'
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["operator"] == "distilled" and f.attrs["sampler"] == "none", dict(f.attrs)
+assert f.attrs["discrepancy_variance"] == 0
+assert f["samples/u"].shape == (4, 11, 32)
+PY
+check "the distilled ensemble's file says what it solved" $?
+expect_refusal "more samples than distill.json holds" "holds 6 coefficient samples" \
+  "$work/run" --ic-from "$work/data.h5:0" --operator distilled --samples 7 -o "$work/refused.h5"
+expect_refusal "an unknown operator" "predict.operator" \
+  "$work/run" --ic-from "$work/data.h5:0" --operator exact -o "$work/refused.h5"
 
 "$bhpm" calibrate "$work/empty" > "$work/out" 2> "$work/err"
 [ $? -ne 0 ] && grep -q "no trained model" "$work/err" && [ ! -f "$work/empty/discrepancy.json" ]

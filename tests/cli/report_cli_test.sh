@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bhpm report on a small trained run (heat_run.sh) with held-out metrics, a prediction
-# compared with its truth and a tiny refinement study: every figure is a PNG, index.html
-# shows them all, report/metrics.json holds finite numbers, a second report replaces the
-# first whole, and bad input (no run folder, no root.h5, no gnuplot, a file of the wrong
-# format) is refused with a clear message, leaving neither a report folder nor a temporary
-# one behind and the previous report intact.
+# compared with its truth, a distilled equation and a tiny refinement study: every figure is
+# a PNG, index.html shows them all, report/metrics.json holds finite numbers, a second report
+# replaces the first whole, and bad input (no run folder, no root.h5, no gnuplot, a file of
+# the wrong format) is refused with a clear message, leaving neither a report folder nor a
+# temporary one behind and the previous report intact.
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -13,13 +13,15 @@ train_heat_run
 check "evaluate it" $?
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" -o "$work/run/prediction-test-0.h5" -q >/dev/null 2>&1
 check "predict a test experiment" $?
+"$bhpm" distill "$work/run" --samples 4 >/dev/null 2>&1
+check "distill it" $?
 "$bhpm" refinement-study --samples 2 --tolerances 1e-2,1e-3 --grid 32 -o "$work/run/refinement.h5" -q \
   >/dev/null 2>&1
 check "a tiny refinement study" $?
 
 "$bhpm" report "$work/run" --data "$work/data.h5" > "$work/out" 2>&1
 check "report exits 0" $?
-figures="datasets root-inputs prediction-test-0 prediction-test-0-std refinement"
+figures="datasets root-inputs distill prediction-test-0 prediction-test-0-std refinement"
 for figure in $figures; do
   [ "$(head -c 8 "$work/run/report/$figure.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
   check "$figure.png is a PNG" $?

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bhpm train and bhpm evaluate: a small three-phase run (checkpoints of every phase, the
 # root file, resume in the joint phase), metrics as JSON with finite values, and refusals
-# of bad input (missing fields, N or n_st too large, an untrained run folder).
+# of bad input (missing fields, N or n_st too large, an untrained run folder); bhpm distill on
+# the trained run (distill.json with the truth) and its refusals before any work.
 source "$(dirname "$0")/common.sh"
 
 cat > "$work/run.toml" <<'TOML'
@@ -85,6 +86,40 @@ assert f["gp/inducing_inputs"].shape == (16, 3)
 assert f.attrs["variables"] == "u,u_x,u_xx"
 PY
 check "root.h5 reads with h5py" $?
+"$bhpm" distill "$work/run" --data "$work/data.h5" --samples 4 --set distill.max_points=200 \
+  > "$work/out" 2> "$work/err"
+check "distill exits 0" $?
+grep -q "^u_t = " "$work/out" && grep -q "true operator: u_t = 0.1 u_xx + (-u\*u_x)" "$work/out" &&
+  grep -q "of the posterior mean's variance" "$work/out"
+check "distill prints the equation, the truth and the explained fraction" $?
+"$python" - "$work/run/distill.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "bhpm-distill" and d["format_version"] == 1
+assert len(d["terms"]) == 20 and d["library"]["variables"] == ["u", "u_x", "u_xx"]
+assert len(d["coefficient_samples"]) == 4 and all(len(r) == 20 for r in d["coefficient_samples"])
+for t in d["terms"]:
+    assert 0 <= t["inclusion"] <= 1 and t["lower"] <= t["median"] <= t["upper"], t
+truth = {t["name"]: t["truth"] for t in d["terms"]}
+assert abs(truth["u*u_x"] + 1) < 1e-8 and abs(truth["u_xx"] - 0.1) < 1e-8, truth
+assert d["settings"]["samples"] == 4 and d["settings"]["points"] == 200 and d["settings"]["folds"] == 2
+assert "[distill]" in d["config"]
+PY
+check "distill.json holds every term, the samples' coefficients and the truth" $?
+expect_error_early() {  # expect_error_early NAME TEXT ARGS...: refused, and nothing written
+  local name="$1" text="$2"
+  shift 2
+  "$bhpm" distill "$@" -o "$work/refused.json" > "$work/out" 2> "$work/err"
+  [ $? -ne 0 ] && grep -qF -- "$text" "$work/err" && [ ! -e "$work/refused.json" ]
+  check "$name" $?
+}
+expect_error_early "distill refuses degree 0" "distill.degree" "$work/run" --degree 0
+expect_error_early "distill refuses degree 6" "must be in [1, 5]" "$work/run" --degree 6
+expect_error_early "distill refuses one sample" "distill.samples" "$work/run" --samples 1
+mkdir -p "$work/untrained"
+expect_error_early "distill refuses a run without a trained root" "run \`bhpm train\` first" \
+  "$work/untrained"
+
 cp "$work/data.h5" "$work/broken.h5"
 "$python" -c "import h5py, sys; del h5py.File(sys.argv[1], 'r+')['train/measurements/t']" "$work/broken.h5"
 "$bhpm" train "$work/run.toml" --data "$work/broken.h5" -o "$work/broken" -q > "$work/out" 2> "$work/err"

@@ -1,0 +1,189 @@
+#include "cli/distill_command.h"
+
+#include <ATen/ATen.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "cli/process_setup.h"
+#include "cli/run_folder.h"
+#include "cli/setting_flags.h"
+#include "config/dataset_equation.h"
+#include "config/run_layout.h"
+#include "eval/distillation_file.h"
+#include "eval/operator_distillation.h"
+#include "eval/point_subset.h"
+#include "io/atomic_file.h"
+#include "model/bhpm_model.h"
+#include "model/root_export.h"
+#include "util/random.h"
+#include "util/stopwatch.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// Folds of the cross-validation when the data hold a single experiment.
+constexpr std::int64_t kFoldsWithinOneExperiment = 5;
+
+/// The points the samples are fitted on: root inputs of the training experiments.
+struct DistillPoints {
+  at::Tensor v;     ///< [P, D]
+  at::Tensor fold;  ///< [P] int64: the experiment of the row (or row mod 5 for one experiment)
+  std::int64_t experiments = 0;
+  std::int64_t folds = 0;
+};
+
+DistillPoints distill_points(const std::string& root_file, std::int64_t max_points,
+                             std::int64_t dimensions) {
+  const at::Tensor inputs = model::read_root_inputs(root_file);  // [N, n_st, D]
+  if (inputs.size(2) != dimensions)
+    throw std::runtime_error(root_file + ": root_inputs/v has " + std::to_string(inputs.size(2)) +
+                             " variables, the trained root " + std::to_string(dimensions));
+  const std::int64_t experiments = inputs.size(0), per_experiment = inputs.size(1);
+  const std::int64_t total = experiments * per_experiment;
+  const at::Tensor keep =
+      eval::evenly_spread_subset(total, max_points == 0 ? total : std::min(max_points, total));
+  DistillPoints points;
+  points.v = inputs.reshape({total, dimensions}).index_select(0, keep);
+  points.experiments = experiments;
+  if (experiments >= 2) {
+    points.fold = at::floor_divide(keep, per_experiment);
+    points.folds = experiments;
+  } else {
+    points.fold = at::arange(keep.size(0), at::kLong).remainder(kFoldsWithinOneExperiment);
+    points.folds = kFoldsWithinOneExperiment;
+  }
+  return points;
+}
+
+/// The dataset whose stored equation gives the truth column: --data, else RUN_DIR/data.h5
+/// when it exists, else none.
+std::string truth_dataset(const DistillCommandOptions& options) {
+  if (!options.data_path.empty()) return options.data_path;
+  const std::string data = config::RunLayout{options.run_dir}.data();
+  return std::filesystem::exists(data) ? data : "";
+}
+
+/// The true operator at v [P, D] when the dataset's equation reads no derivative beyond
+/// the root's inputs; undefined (with a line saying why) otherwise.
+at::Tensor true_operator(const std::string& data, const at::Tensor& v, std::string& description) {
+  if (data.empty()) return {};
+  const pde::Equation equation = config::read_dataset_equation(data);
+  description = equation.describe();
+  if (equation.order() >= v.size(1)) {
+    std::printf("true operator: %s reads d^%d u/dx^%d, beyond the root's inputs: no truth column\n",
+                description.c_str(), equation.order(), equation.order());
+    return {};
+  }
+  return equation.right_hand_side(v.t().unsqueeze(1))[0];
+}
+
+/// The settings line and every term some sample kept.
+void print_table(const eval::Distillation& d, const DistillPoints& points, std::int64_t samples) {
+  std::vector<double> sorted = d.thresholds;
+  std::sort(sorted.begin(), sorted.end());
+  std::string variables;
+  for (const auto& name : d.library.variables) variables += (variables.empty() ? "" : ", ") + name;
+  std::printf(
+      "distill: %lld pathwise samples of the root at %lld root inputs of %lld training "
+      "experiment(s); library: %lld monomials of (%s) up to degree %d; threshold by %lld-fold "
+      "cross-validation (one-standard-error rule), median %.3g\n",
+      static_cast<long long>(samples), static_cast<long long>(points.v.size(0)),
+      static_cast<long long>(points.experiments), static_cast<long long>(d.library.size()),
+      variables.c_str(), d.library.degree, static_cast<long long>(points.folds),
+      sorted[sorted.size() / 2]);
+  std::printf("%s", eval::distillation_table(d).c_str());
+}
+
+/// The summary; `quiet`: the equation, the truth and the explained fraction only.
+void print_distillation(const eval::Distillation& d, const DistillPoints& points,
+                        std::int64_t samples, const std::string& truth, bool quiet) {
+  if (!quiet) print_table(d, points, samples);
+  std::printf("%s\n", eval::distilled_equation(d).c_str());
+  if (!truth.empty())
+    std::printf("true operator: %s (explains %.4f %% of the posterior mean's variance)\n",
+                truth.c_str(), 100.0 * d.truth_explained);
+  std::printf(
+      "the equation explains %.4f %% of the posterior mean's variance on the points (misfit RMS "
+      "%.3g, posterior std of f RMS %.3g)\n",
+      100.0 * d.explained, d.misfit_rms, d.posterior_std_rms);
+  const std::string warning = eval::distillation_warning(d);
+  if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+}
+
+}  // namespace
+
+void setup_distill(CLI::App& app) {
+  auto options = std::make_shared<DistillCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "distill", "The learned operator as an equation: terms, inclusion probabilities, intervals");
+  command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  command->add_option("-o,--output", options->output_path,
+                      "Distillation file (JSON; default RUN_DIR/distill.json)");
+  command
+      ->add_option("--data", options->data_path,
+                   "Dataset whose stored equation is the truth (default RUN_DIR/data.h5)")
+      ->check(CLI::ExistingFile);
+  auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
+    add_setting_flag(*command, options->flag_overrides, flag, "distill." + key, help);
+  };
+  add_flag("--samples", "samples", "Number of operator samples S (>= 2; default 64)");
+  add_flag("--degree", "degree", "Largest total degree of a library monomial (1 to 5; default 3)");
+  command->add_option("--set", options->overrides,
+                      "Override a setting, e.g. --set distill.max_points=8192");
+  command->add_flag("-q,--quiet", options->quiet,
+                    "Only the equation and how much it explains, not the table of terms");
+  command->callback([options] { throw CLI::RuntimeError(run_distill(*options)); });
+}
+
+int run_distill(const DistillCommandOptions& options) {
+  const util::Stopwatch stopwatch;
+  const config::RunLayout layout{options.run_dir};
+  const std::string output =
+      options.output_path.empty() ? layout.distillation() : options.output_path;
+  io::require_output_folder(output);
+  std::vector<std::string> overrides = options.overrides;
+  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  const TrainedRun run = load_trained_run(options.run_dir, overrides, options.config_path);
+  const config::DistillConfig& settings = run.config.distill;
+  const gp::SparseVariationalGp& root = run.root;
+  for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
+  const std::int64_t dimensions = root->kernel()->dimensions();
+  const pde::TermLibrary library =
+      pde::make_term_library(model::root_variable_names(dimensions), settings.degree);
+  use_threads(0);
+
+  const DistillPoints points = distill_points(layout.root(), settings.max_points, dimensions);
+  const std::int64_t features = run.config.predict.options.pathwise.features;
+  const std::uint64_t seed = util::derive_seed(run.config.predict.options.seed, "distill", 0);
+  eval::DistillationInputs inputs = eval::root_distillation_inputs(
+      *root, points.v, points.fold, settings.samples, {features, seed});
+  const std::string data = truth_dataset(options);
+  std::string truth;
+  inputs.truth = true_operator(data, points.v, truth);
+  const eval::Distillation distillation = eval::distill_operator(inputs, library, settings.options);
+
+  eval::DistillationSettings record;
+  record.run_dir = options.run_dir;
+  record.data = inputs.truth.defined() ? data : "";
+  record.samples = settings.samples;
+  record.features = features;
+  record.points = points.v.size(0);
+  record.folds = points.folds;
+  record.seed = seed;
+  record.config = run.config.resolved_toml;
+  io::write_text_atomically(output, eval::distillation_json(distillation, record));
+  print_distillation(distillation, points, settings.samples, inputs.truth.defined() ? truth : "",
+                     options.quiet);
+  std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,123 @@
+#include "eval/distillation_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+namespace bhpm::eval {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr int kFormatVersion = 1;
+
+/// `value` as JSON; null when not finite.
+ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : nullptr; }
+
+ordered_json term_json(const DistilledTerm& term, const std::vector<int>& exponents) {
+  return {{"name", term.name},     {"exponents", exponents},     {"inclusion", term.inclusion},
+          {"median", term.median}, {"lower", term.lower},        {"upper", term.upper},
+          {"kept", term.kept()},   {"truth", number(term.truth)}};
+}
+
+ordered_json settings_json(const DistillationSettings& s) {
+  return {{"run_dir", s.run_dir}, {"data", s.data},         {"sampler", s.sampler},
+          {"samples", s.samples}, {"features", s.features}, {"points", s.points},
+          {"folds", s.folds},     {"seed", s.seed}};
+}
+
+template <typename T>
+T field(const json& object, const std::string& key, const std::string& where) {
+  const auto found = object.find(key);
+  if (found == object.end()) throw std::runtime_error(where + ": \"" + key + "\" is missing");
+  try {
+    return found->get<T>();
+  } catch (const json::exception&) {
+    throw std::runtime_error(where + ": \"" + key + "\" is " + found->type_name() +
+                             ", not what a bhpm-distill file holds there");
+  }
+}
+
+DistilledTerm read_term(const json& term, const std::string& where) {
+  DistilledTerm t;
+  t.name = field<std::string>(term, "name", where);
+  t.inclusion = field<double>(term, "inclusion", where);
+  t.median = field<double>(term, "median", where);
+  t.lower = field<double>(term, "lower", where);
+  t.upper = field<double>(term, "upper", where);
+  const auto truth = term.find("truth");
+  t.truth = truth == term.end() || truth->is_null() ? std::nan("") : truth->get<double>();
+  return t;
+}
+
+}  // namespace
+
+std::string distillation_json(const Distillation& d, const DistillationSettings& settings) {
+  ordered_json terms = ordered_json::array();
+  for (std::size_t j = 0; j < d.terms.size(); ++j)
+    terms.push_back(term_json(d.terms[j], d.library.exponents[j]));
+  const at::Tensor xi = d.coefficients.contiguous();
+  ordered_json samples = ordered_json::array();
+  for (std::int64_t s = 0; s < xi.size(0); ++s)
+    samples.push_back(
+        std::vector<double>(xi[s].data_ptr<double>(), xi[s].data_ptr<double>() + xi.size(1)));
+  ordered_json out = {
+      {"format", "bhpm-distill"},
+      {"format_version", kFormatVersion},
+      {"equation", distilled_equation(d)},
+      {"explained", d.explained},
+      {"truth_explained", d.has_truth ? ordered_json(d.truth_explained) : nullptr},
+      {"misfit_rms", d.misfit_rms},
+      {"posterior_std_rms", d.posterior_std_rms},
+      {"max_unexplained", d.max_unexplained},
+      {"warning", d.too_little_explained() ? ordered_json(distillation_warning(d)) : nullptr},
+      {"library", {{"variables", d.library.variables}, {"degree", d.library.degree}}},
+      {"terms", terms},
+      {"thresholds", d.thresholds},
+      {"coefficient_samples", samples},
+      {"settings", settings_json(settings)},
+      {"config", settings.config}};
+  return out.dump(2) + "\n";
+}
+
+DistillationFile read_distillation_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot be read (run `bhpm distill` first)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& error) {
+    throw std::runtime_error(path + ": not JSON (" + error.what() + ")");
+  }
+  if (!j.is_object() || j.value("format", "") != "bhpm-distill")
+    throw std::runtime_error(path + ": not a bhpm-distill file (\"format\")");
+  if (field<int>(j, "format_version", path) != kFormatVersion)
+    throw std::runtime_error(
+        path + ": format_version " + std::to_string(field<int>(j, "format_version", path)) +
+        " is not the one this bhpm reads (" + std::to_string(kFormatVersion) + ")");
+  DistillationFile file;
+  const json library = field<json>(j, "library", path);
+  file.variables = field<std::vector<std::string>>(library, "variables", path + ": library");
+  file.degree = field<int>(library, "degree", path + ": library");
+  for (const json& term : field<json>(j, "terms", path)) {
+    file.terms.push_back(read_term(term, path + ": terms"));
+    file.names.push_back(file.terms.back().name);
+  }
+  file.samples = field<std::vector<std::vector<double>>>(j, "coefficient_samples", path);
+  for (const auto& row : file.samples)
+    if (row.size() != file.names.size())
+      throw std::runtime_error(path + ": a row of \"coefficient_samples\" has " +
+                               std::to_string(row.size()) + " values for " +
+                               std::to_string(file.names.size()) + " terms");
+  file.equation = field<std::string>(j, "equation", path);
+  file.explained = field<double>(j, "explained", path);
+  file.warning = !j["warning"].is_null();
+  file.config = field<std::string>(j, "config", path);
+  return file;
+}
+
+}  // namespace bhpm::eval

@@ -1,0 +1,52 @@
+#pragma once
+/// Sparse regression of many targets on one library of terms (docs/numerics.md, "Distilled
+/// equations"): sequentially thresholded least squares (STLSQ; Brunton, Proctor and Kutz
+/// 2016, "Discovering governing equations from data by sparse identification of nonlinear
+/// dynamical systems"; Rudy et al. 2017 for PDEs) on normalised columns,
+///   theta~_j = theta_j / s_j,  s_j = RMS_p theta_j,    y~ = y / r,  r = RMS_p y,
+/// so a coefficient xi~_j is term j's RMS contribution relative to y's RMS, and STLSQ
+/// alternates least squares on the kept terms with dropping those with |xi~_j| < lambda
+/// until the kept set stops changing.
+///
+/// The threshold lambda of each target is chosen on the data, not fixed per equation: for
+/// each candidate lambda, STLSQ is fitted on all folds of rows but one and scored by its
+/// relative squared error on the left-out fold, sum (y - theta xi)^2 / sum y^2 (relative,
+/// so that folds of different amplitudes weigh alike); lambda is the largest candidate whose
+/// mean error over the folds is within one standard error (over the folds) of the smallest
+/// (the one-standard-error rule; Hastie, Tibshirani and Friedman, "The Elements of
+/// Statistical Learning", section 7.10): the sparsest equation the held-out rows cannot
+/// tell from the best one. Everything runs on the J x J normal equations of each fold.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace bhpm::eval {
+
+struct SparseRegressionOptions {
+  /// Candidate thresholds lambda (>= 0, ascending; any order is sorted); the default:
+  /// 0 and 10^-4 .. 1 with 8 per decade.
+  std::vector<double> thresholds = default_thresholds();
+  int max_iterations = 25;  ///< STLSQ rounds (>= 1) before it stops even if still changing
+
+  static std::vector<double> default_thresholds();
+};
+
+struct SparseFit {
+  at::Tensor coefficients;         ///< xi [S, J] in the units of theta and y (0: dropped)
+  std::vector<double> thresholds;  ///< the lambda chosen for each target [S]
+};
+
+/// Fits every row of `targets` [S, P] on `theta` [P, J] (double, finite), with folds
+/// `fold` [P] (int64, values 0..F-1, F >= 2, every fold non-empty). A column of zeros and a
+/// target of zeros get coefficients 0. Throws std::invalid_argument naming the rule for
+/// other shapes, fewer than 2 folds, an empty fold, bad options.
+SparseFit sparse_regression(const at::Tensor& theta, const at::Tensor& targets,
+                            const at::Tensor& fold, const SparseRegressionOptions& options);
+
+/// Ordinary least squares of every row of `targets` [S, P] on all columns of `theta`
+/// [P, J] (the projection of a known function onto the library): xi [S, J].
+at::Tensor least_squares(const at::Tensor& theta, const at::Tensor& targets);
+
+}  // namespace bhpm::eval

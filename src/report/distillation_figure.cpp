@@ -1,0 +1,92 @@
+#include "report/distillation_figure.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "eval/distillation_file.h"
+#include "report/gnuplot.h"
+#include "report/plot_commands.h"
+#include "report/plot_data.h"
+#include "util/number_format.h"
+
+namespace bhpm::report {
+
+namespace {
+
+/// The terms worth a bar: kept by some sample, or true.
+std::vector<std::size_t> shown_terms(const eval::DistillationFile& file) {
+  std::vector<std::size_t> shown;
+  for (std::size_t j = 0; j < file.terms.size(); ++j) {
+    const eval::DistilledTerm& term = file.terms[j];
+    if (term.inclusion > 0 || (std::isfinite(term.truth) && std::abs(term.truth) > 1e-8))
+      shown.push_back(j);
+  }
+  return shown;
+}
+
+/// gnuplot's `set xtics ("u*u_x" 0, "u_xx" 1, ...)` for the shown terms.
+std::string term_tics(const eval::DistillationFile& file, const std::vector<std::size_t>& shown) {
+  std::string tics = "set xtics rotate by -30 (";
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    tics += std::string(i ? ", " : "") + gnuplot_string(file.terms[shown[i]].name) + " " +
+            std::to_string(i);
+  return tics + ")\nset xrange [-0.6:" + std::to_string(shown.size() - 0.4) + "]\n";
+}
+
+}  // namespace
+
+Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
+  const eval::DistillationFile file = eval::read_distillation_file(path);
+  const std::vector<std::size_t> shown = shown_terms(file);
+  Columns inclusion(2), intervals(4), truth(2);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const eval::DistilledTerm& term = file.terms[shown[i]];
+    inclusion[0].push_back(static_cast<double>(i));
+    inclusion[1].push_back(term.inclusion);
+    if (!term.kept() || term.median == 0) continue;
+    const double scale = std::abs(term.median);
+    intervals[0].push_back(static_cast<double>(i));
+    intervals[1].push_back(term.median / scale);
+    intervals[2].push_back(term.lower / scale);
+    intervals[3].push_back(term.upper / scale);
+    if (!std::isfinite(term.truth)) continue;
+    truth[0].push_back(static_cast<double>(i));
+    truth[1].push_back(term.truth / scale);
+  }
+  if (inclusion[0].empty()) inclusion = {{0.0}, {0.0}};  // no sample kept a term
+  write_column_blocks(writer.data_file("distill-inclusion.dat"), {inclusion});
+  std::string commands = multiplot_commands(1, 2, "distilled equation: " + file.equation) +
+                         "set grid\n" + term_tics(file, shown) +
+                         "set title 'inclusion probability (fraction of samples keeping the "
+                         "term)'\nset yrange [0:1.05]\nset style fill solid 0.6\nset boxwidth 0.6\n"
+                         "plot " +
+                         FigureWriter::data_reference("distill-inclusion.dat") +
+                         " using 1:2 with boxes lc 1 notitle, 0.5 with lines dt 2 lc 8 "
+                         "title 'kept above 1/2'\n";
+  if (!intervals[0].empty()) {
+    write_column_blocks(writer.data_file("distill-intervals.dat"), {intervals});
+    commands +=
+        "set title 'kept terms: median and 95 % interval / |median|'\nset autoscale y\n"
+        "set key bottom right box opaque\nplot " +
+        FigureWriter::data_reference("distill-intervals.dat") +
+        " using 1:2:3:4 with yerrorbars pt 7 lw 2 lc 1 title 'posterior over samples'";
+    if (!truth[0].empty()) {
+      write_column_blocks(writer.data_file("distill-truth.dat"), {truth});
+      commands += ", " + FigureWriter::data_reference("distill-truth.dat") +
+                  " using 1:2 with points pt 2 ps 2 lw 2 lc 7 title 'truth'";
+    }
+    commands += "\n";
+  }
+  commands += "unset multiplot\n";
+  return {writer.draw("distill", {1400, 620}, commands), "Distilled equation",
+          "The learned operator as an equation (`bhpm distill`): each operator sample fitted by "
+          "sparse regression on monomials of (u, u_x, ...). Left: how often each term is kept; "
+          "the printed equation keeps those above 1/2. Right: each kept term's 95 % interval "
+          "relative to its median; a cross marks the true coefficient where the data's "
+          "equation is known. Explained: " +
+              util::format_percent(file.explained) + " of the posterior mean's variance" +
+              (file.warning ? " (too little: the operator is not in the library)" : "")};
+}
+
+}  // namespace bhpm::report

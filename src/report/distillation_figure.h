@@ -1,0 +1,19 @@
+#pragma once
+/// distill.png: the distilled equation of `bhpm distill` (docs/numerics.md, "Distilled
+/// equations"). Left: the inclusion probability of every term some sample kept (and of every
+/// true term, when the truth is known), against the 1/2 line that decides which terms the
+/// printed equation keeps. Right: each kept term's median and 95 % interval divided by
+/// |median|, so terms of any size share one axis, with the truth (true coefficient /
+/// |median|) marked where it is known.
+
+#include <string>
+
+#include "report/figure_writer.h"
+
+namespace bhpm::report {
+
+/// Draws the figure of the distill.json at `path`; throws std::runtime_error naming the
+/// file for a file that cannot be read (eval/distillation_file.h).
+Figure draw_distillation_figure(FigureWriter& writer, const std::string& path);
+
+}  // namespace bhpm::report

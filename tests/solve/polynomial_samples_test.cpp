@@ -1,0 +1,82 @@
+// Polynomial operator samples (the distilled equation's): their values and Jacobians against
+// the polynomials written out, and an ensemble of heat equations u_t = c_s u_xx solved by
+// predict_with_samples against the exact decay exp(-c_s t) of a sine mode.
+
+#include <ATen/ATen.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <torch/csrc/autograd/autograd.h>
+
+#include <cmath>
+#include <memory>
+
+#include "pde/term_library.h"
+#include "solve/polynomial_samples.h"
+#include "solve/predictor.h"
+#include "support/error_message.h"
+
+using namespace bhpm;
+using bhpm::testing_support::error_message;
+using ::testing::HasSubstr;
+
+namespace {
+
+const pde::TermLibrary kLibrary = pde::make_term_library({"u", "u_x", "u_xx"}, 2);
+
+/// Sample 0: -u u_x + 0.1 u_xx; sample 1: 0.5 - 2 u^2.
+at::Tensor two_polynomials() {
+  at::Tensor xi = at::zeros({2, kLibrary.size()}, at::kDouble);
+  xi[0][kLibrary.find("u*u_x")] = -1.0;
+  xi[0][kLibrary.find("u_xx")] = 0.1;
+  xi[1][kLibrary.find("1")] = 0.5;
+  xi[1][kLibrary.find("u^2")] = -2.0;
+  return xi;
+}
+
+}  // namespace
+
+TEST(PolynomialSamples, evaluate_the_polynomials_and_their_jacobians) {
+  const solve::PolynomialSamples samples(kLibrary, two_polynomials());
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(1);
+  const at::Tensor v = at::randn({2, 7, 3}, generator, at::kDouble).requires_grad_(true);
+  const at::Tensor f = samples.evaluate(v);
+  const at::Tensor u = v.select(2, 0), ux = v.select(2, 1), uxx = v.select(2, 2);
+  EXPECT_LT((f[0] - (-u[0] * ux[0] + 0.1 * uxx[0])).abs().max().item<double>(), 1e-14);
+  EXPECT_LT((f[1] - (0.5 - 2.0 * u[1] * u[1])).abs().max().item<double>(), 1e-14);
+  const at::Tensor gradient = torch::autograd::grad({f.sum()}, {v})[0];
+  EXPECT_LT((gradient[0].select(1, 0) + ux[0]).abs().max().item<double>(), 1e-14);  // -u_x
+  EXPECT_LT((gradient[0].select(1, 2) - 0.1).abs().max().item<double>(), 1e-14);
+  EXPECT_LT((gradient[1].select(1, 0) + 4.0 * u[1]).abs().max().item<double>(), 1e-14);
+  EXPECT_THAT(error_message([] {
+                solve::PolynomialSamples(kLibrary, at::zeros({2, 3}, at::kDouble));
+              }),
+              HasSubstr("[S, 10]"));
+}
+
+TEST(PolynomialSamples, solved_as_heat_equations_they_decay_as_the_exact_solutions) {
+  // u_t = c_s u_xx, u0 = sin(x) on [-pi, pi): u_s = exp(-c_s t) sin(x).
+  const std::vector<double> c = {0.05, 0.2, 0.4};
+  at::Tensor xi = at::zeros({3, kLibrary.size()}, at::kDouble);
+  for (std::int64_t s = 0; s < 3; ++s) xi[s][kLibrary.find("u_xx")] = c[s];
+  solve::PredictionProblem problem;
+  problem.grid = pde::PeriodicGrid(-M_PI, M_PI, 32);
+  problem.u0 = problem.grid.x().sin();
+  problem.solve.t_end = 2.0;
+  problem.solve.output_dt = 0.5;
+  problem.solve.stepper.dt = 0.01;
+  solve::PredictorOptions options;
+  const solve::Prediction prediction = solve::predict_with_samples(
+      std::make_shared<solve::PolynomialSamples>(kLibrary, xi), problem, options);
+  const solve::EnsembleSolution& ensemble = prediction.ensemble;
+  ASSERT_EQ(ensemble.u.size(0), 3);
+  EXPECT_EQ(ensemble.diverged_count(), 0);
+  EXPECT_EQ(ensemble.rejected_count(), 0);
+  EXPECT_EQ(prediction.discrepancy_variance, 0.0);
+  for (std::int64_t s = 0; s < 3; ++s)
+    for (std::int64_t k = 0; k < ensemble.t.size(0); ++k) {
+      const double t = ensemble.t[k].item<double>();
+      const at::Tensor exact = std::exp(-c[s] * t) * problem.u0;
+      EXPECT_LT((ensemble.u[s][k] - exact).abs().max().item<double>(), 1e-10)
+          << "sample " << s << ", t = " << t;
+    }
+}
