@@ -77,11 +77,11 @@ std::vector<double> solve_on(const NormalEquations& normal, const std::vector<do
   return xi;
 }
 
-/// STLSQ on normalised coefficients from the terms in `usable`.
-std::vector<double> thresholded_fit(const NormalEquations& normal,
-                                    const std::vector<double>& moments,
+/// STLSQ on normalised coefficients of target `target`, from the terms in `usable`.
+std::vector<double> thresholded_fit(const NormalEquations& normal, std::size_t target,
                                     const std::vector<std::int64_t>& usable, double threshold,
                                     int max_iterations) {
+  const std::vector<double>& moments = normal.moments[target];
   std::vector<std::int64_t> kept = usable;
   std::vector<double> xi(normal.terms, 0.0);
   for (int round = 0; round < max_iterations && !kept.empty(); ++round) {
@@ -137,6 +137,41 @@ std::size_t one_standard_error_choice(const std::vector<std::vector<double>>& er
   return chosen;
 }
 
+/// The normal equations of all rows, of each fold's rows, and of all rows but each fold's.
+struct FoldEquations {
+  NormalEquations all;
+  std::vector<NormalEquations> held_out, kept;  ///< [F]
+};
+
+FoldEquations fold_equations(const at::Tensor& theta, const at::Tensor& targets,
+                             const at::Tensor& fold, std::int64_t folds) {
+  FoldEquations equations{normal_equations(theta, targets), {}, {}};
+  for (std::int64_t k = 0; k < folds; ++k) {
+    const at::Tensor rows = (fold == k).nonzero().squeeze(1);
+    if (rows.numel() == 0)
+      throw std::invalid_argument("sparse regression: fold " + std::to_string(k) + " is empty");
+    equations.held_out.push_back(
+        normal_equations(theta.index_select(0, rows), targets.index_select(1, rows)));
+    equations.kept.push_back(difference(equations.all, equations.held_out.back()));
+  }
+  return equations;
+}
+
+/// The threshold of target `target` (candidates ascending): STLSQ on all folds but one,
+/// scored on the left-out one, chosen by the one-standard-error rule.
+double cross_validated_threshold(const FoldEquations& equations, std::size_t target,
+                                 const std::vector<std::int64_t>& usable,
+                                 const std::vector<double>& thresholds, int max_iterations) {
+  const std::size_t folds = equations.held_out.size();
+  std::vector<std::vector<double>> errors(folds, std::vector<double>(thresholds.size()));
+  for (std::size_t k = 0; k < folds; ++k)
+    for (std::size_t i = 0; i < thresholds.size(); ++i)
+      errors[k][i] = relative_squared_error(
+          equations.held_out[k], target,
+          thresholded_fit(equations.kept[k], target, usable, thresholds[i], max_iterations));
+  return thresholds[one_standard_error_choice(errors)];
+}
+
 void check_inputs(const at::Tensor& theta, const at::Tensor& targets, const at::Tensor& fold,
                   const SparseRegressionOptions& options) {
   auto fail = [](const std::string& rule) {
@@ -180,31 +215,15 @@ SparseFit sparse_regression(const at::Tensor& theta_in, const at::Tensor& target
   for (std::int64_t j = 0; j < theta.size(1); ++j)
     if (column_scale[j].item<double>() > 0) usable.push_back(j);
 
-  const NormalEquations all = normal_equations(theta, targets);
-  std::vector<NormalEquations> held_out, kept;
-  for (std::int64_t k = 0; k < folds; ++k) {
-    const at::Tensor rows = (fold == k).nonzero().squeeze(1);
-    if (rows.numel() == 0)
-      throw std::invalid_argument("sparse regression: fold " + std::to_string(k) + " is empty");
-    held_out.push_back(
-        normal_equations(theta.index_select(0, rows), targets.index_select(1, rows)));
-    kept.push_back(difference(all, held_out.back()));
-  }
-
+  const FoldEquations equations = fold_equations(theta, targets, fold, folds);
   SparseFit fit;
   fit.coefficients = at::zeros({targets.size(0), theta.size(1)}, theta.options());
   for (std::int64_t s = 0; s < targets.size(0); ++s) {
-    std::vector<std::vector<double>> errors(folds, std::vector<double>(thresholds.size()));
-    for (std::int64_t k = 0; k < folds; ++k)
-      for (std::size_t i = 0; i < thresholds.size(); ++i)
-        errors[k][i] =
-            relative_squared_error(held_out[k], s,
-                                   thresholded_fit(kept[k], kept[k].moments[s], usable,
-                                                   thresholds[i], options.max_iterations));
-    const double lambda = thresholds[one_standard_error_choice(errors)];
+    const double lambda =
+        cross_validated_threshold(equations, s, usable, thresholds, options.max_iterations);
     fit.thresholds.push_back(lambda);
     const std::vector<double> xi =
-        thresholded_fit(all, all.moments[s], usable, lambda, options.max_iterations);
+        thresholded_fit(equations.all, s, usable, lambda, options.max_iterations);
     for (std::int64_t j = 0; j < theta.size(1); ++j) fit.coefficients[s][j] = xi[j];
   }
   // Back to the units of theta and y: xi_j = xi~_j r / s_j.
