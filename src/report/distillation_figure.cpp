@@ -45,14 +45,17 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
     inclusion[0].push_back(static_cast<double>(i));
     inclusion[1].push_back(term.inclusion);
     if (!term.kept() || term.median == 0) continue;
-    const double scale = std::abs(term.median);
+    // Deviation from the median in % of |median|: intervals of terms of any size compare.
+    const auto percent = [&term](double value) {
+      return 100.0 * (value - term.median) / std::abs(term.median);
+    };
     intervals[0].push_back(static_cast<double>(i));
-    intervals[1].push_back(term.median / scale);
-    intervals[2].push_back(term.lower / scale);
-    intervals[3].push_back(term.upper / scale);
+    intervals[1].push_back(0.0);
+    intervals[2].push_back(percent(term.lower));
+    intervals[3].push_back(percent(term.upper));
     if (!std::isfinite(term.truth)) continue;
     truth[0].push_back(static_cast<double>(i));
-    truth[1].push_back(term.truth / scale);
+    truth[1].push_back(percent(term.truth));
   }
   if (inclusion[0].empty()) inclusion = {{0.0}, {0.0}};  // no sample kept a term
   write_column_blocks(writer.data_file("distill-inclusion.dat"), {inclusion});
@@ -60,6 +63,7 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
                          "set grid\n" + term_tics(file, shown) +
                          "set title 'inclusion probability (fraction of samples keeping the "
                          "term)'\nset yrange [0:1.05]\nset style fill solid 0.6\nset boxwidth 0.6\n"
+                         "set key bottom right box opaque\n"
                          "plot " +
                          FigureWriter::data_reference("distill-inclusion.dat") +
                          " using 1:2 with boxes lc 1 notitle, 0.5 with lines dt 2 lc 8 "
@@ -67,10 +71,12 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
   if (!intervals[0].empty()) {
     write_column_blocks(writer.data_file("distill-intervals.dat"), {intervals});
     commands +=
-        "set title 'kept terms: median and 95 % interval / |median|'\nset autoscale y\n"
-        "set key bottom right box opaque\nplot " +
+        "set title 'kept terms: 95 % interval and truth, relative to the median'\n"
+        "set ylabel '(coefficient - median) / |median| (%)'\nset autoscale y\n"
+        "set offsets 0, 0, graph 0.05, graph 0.05\n"
+        "set key top right box opaque\nplot " +
         FigureWriter::data_reference("distill-intervals.dat") +
-        " using 1:2:3:4 with yerrorbars pt 7 lw 2 lc 1 title 'posterior over samples'";
+        " using 1:2:3:4 with yerrorbars pt 7 lw 2 lc 1 title 'median and 95 % interval'";
     if (!truth[0].empty()) {
       write_column_blocks(writer.data_file("distill-truth.dat"), {truth});
       commands += ", " + FigureWriter::data_reference("distill-truth.dat") +
@@ -82,11 +88,12 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
   return {writer.draw("distill", {1400, 620}, commands), "Distilled equation",
           "The learned operator as an equation (`bhpm distill`): each operator sample fitted by "
           "sparse regression on monomials of (u, u_x, ...). Left: how often each term is kept; "
-          "the printed equation keeps those above 1/2. Right: each kept term's 95 % interval "
-          "relative to its median; a cross marks the true coefficient where the data's "
-          "equation is known. Explained: " +
+          "the printed equation keeps those above 1/2. Right: each kept term's 95 % interval as "
+          "a deviation from its median in % of the median; a cross marks the true coefficient "
+          "where the data's equation is known (outside the bar: the interval misses it). "
+          "Explained: " +
               util::format_percent(file.explained) + " of the posterior mean's variance" +
-              (file.warning ? " (too little: the operator is not in the library)" : "")};
+              (file.warning ? " (too little to read it as the learned physics)" : "")};
 }
 
 }  // namespace bhpm::report

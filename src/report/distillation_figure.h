@@ -2,9 +2,9 @@
 /// distill.png: the distilled equation of `bhpm distill` (docs/numerics.md, "Distilled
 /// equations"). Left: the inclusion probability of every term some sample kept (and of every
 /// true term, when the truth is known), against the 1/2 line that decides which terms the
-/// printed equation keeps. Right: each kept term's median and 95 % interval divided by
-/// |median|, so terms of any size share one axis, with the truth (true coefficient /
-/// |median|) marked where it is known.
+/// printed equation keeps. Right: each kept term's 95 % interval as a deviation from its
+/// median, (coefficient - median) / |median| in %, so terms of any size share one axis,
+/// with the truth marked the same way where it is known.
 
 #include <string>
 
