@@ -19,6 +19,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,7 +55,8 @@ struct DistilledTerm {
   double median = 0;     ///< of xi_sj over all samples
   double lower = 0;      ///< 2.5 % quantile
   double upper = 0;      ///< 97.5 % quantile
-  double truth = 0;      ///< least-squares coefficient of the true operator (NaN: unknown)
+  /// Least-squares coefficient of the true operator (NaN: unknown).
+  double truth = std::numeric_limits<double>::quiet_NaN();
   bool kept() const { return inclusion > 0.5; }
 };
 

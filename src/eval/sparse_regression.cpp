@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace bhpm::eval {
@@ -233,10 +234,17 @@ SparseFit sparse_regression(const at::Tensor& theta_in, const at::Tensor& target
 }
 
 at::Tensor least_squares(const at::Tensor& theta, const at::Tensor& targets) {
-  SparseRegressionOptions options;
-  options.thresholds = {0.0};
-  const at::Tensor two_folds = at::arange(theta.size(0), at::kLong).remainder(2);
-  return sparse_regression(theta, targets, two_folds, options).coefficients;
+  const at::Tensor column_scale = theta.square().mean(0).sqrt();
+  const at::Tensor scale = at::where(column_scale > 0, column_scale, 1.0);  // s [J]
+  const NormalEquations normal = normal_equations(theta / scale, targets);
+  std::vector<std::int64_t> all(static_cast<std::size_t>(theta.size(1)));
+  std::iota(all.begin(), all.end(), 0);
+  at::Tensor xi = at::zeros({targets.size(0), theta.size(1)}, theta.options());
+  for (std::int64_t s = 0; s < targets.size(0); ++s) {
+    const std::vector<double> row = solve_on(normal, normal.moments[s], all);
+    for (std::int64_t j = 0; j < theta.size(1); ++j) xi[s][j] = row[j];
+  }
+  return xi / scale;  // xi_j = xi~_j / s_j
 }
 
 }  // namespace bhpm::eval

@@ -46,7 +46,8 @@ SparseFit sparse_regression(const at::Tensor& theta, const at::Tensor& targets,
                             const at::Tensor& fold, const SparseRegressionOptions& options);
 
 /// Ordinary least squares of every row of `targets` [S, P] on all columns of `theta`
-/// [P, J] (the projection of a known function onto the library): xi [S, J].
+/// [P, J] (the projection of a known function onto the library), by the normal equations
+/// of normalised columns with the same 1e-12 relative ridge as STLSQ's fits: xi [S, J].
 at::Tensor least_squares(const at::Tensor& theta, const at::Tensor& targets);
 
 }  // namespace bhpm::eval

@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <string>
 #include <vector>
 
 namespace bhpm::io {
@@ -16,6 +17,15 @@ void write_tensor(const Hdf5Location& group, const std::string& name, const at::
     const at::Tensor values = data.to(at::kDouble).contiguous();
     group.write_array(name, values.data_ptr<double>(), shape, info);
   }
+}
+
+at::Tensor read_tensor(const Hdf5Location& group, const std::string& name, std::size_t rank) {
+  const Hdf5Array<double> array = group.read_doubles(name);
+  if (array.shape.size() != rank)
+    throw Hdf5Error(group.describe(name) + ": expected " + std::to_string(rank) +
+                    " dimensions, found " + std::to_string(array.shape.size()));
+  const std::vector<std::int64_t> sizes(array.shape.begin(), array.shape.end());
+  return at::tensor(array.values, at::kDouble).reshape(sizes);
 }
 
 }  // namespace bhpm::io

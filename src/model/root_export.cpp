@@ -92,13 +92,11 @@ at::Tensor read_root_inputs(const std::string& path) {
   if (!std::filesystem::exists(path))
     throw io::Hdf5Error(path + ": missing (the root inputs; `bhpm train` writes it)");
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
-  const io::Hdf5Array<double> v = file.read_doubles("root_inputs/v");
-  if (v.shape.size() != 3 || v.shape[0] * v.shape[1] == 0 || v.shape[2] == 0)
+  const at::Tensor v = io::read_tensor(file, "root_inputs/v", 3);
+  if (v.size(0) * v.size(1) == 0 || v.size(2) == 0)
     throw io::Hdf5Error(file.describe("root_inputs/v") +
                         ": must be [experiment, point, variable] with at least one row");
-  return at::tensor(v.values, at::kDouble)
-      .reshape({static_cast<std::int64_t>(v.shape[0]), static_cast<std::int64_t>(v.shape[1]),
-                static_cast<std::int64_t>(v.shape[2])});
+  return v;
 }
 
 }  // namespace bhpm::model

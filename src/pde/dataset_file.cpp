@@ -37,15 +37,6 @@ void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
                    {dims, "u (nondimensional)", "noise-free u at the point"});
 }
 
-at::Tensor read_tensor(const io::Hdf5Location& group, const std::string& name, std::size_t rank) {
-  const io::Hdf5Array<double> array = group.read_doubles(name);
-  if (array.shape.size() != rank)
-    throw io::Hdf5Error(group.describe(name) + ": expected " + std::to_string(rank) +
-                        " dimensions, found " + std::to_string(array.shape.size()));
-  std::vector<int64_t> sizes(array.shape.begin(), array.shape.end());
-  return at::tensor(array.values, at::kDouble).reshape(sizes);
-}
-
 void require_shape(bool ok, const io::Hdf5Location& group, const std::string& name,
                    const std::string& rule) {
   if (!ok) throw io::Hdf5Error(group.describe(name) + ": " + rule);
@@ -87,9 +78,9 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
   const io::Hdf5Location group = io::Hdf5Location::open_file(path).open_group(name);
   pde::ExperimentSet set;
   set.name = name;
-  set.x = read_tensor(group, "x", 1);
-  set.t = read_tensor(group, "t", 1);
-  set.u = read_tensor(group, "u", 3);
+  set.x = io::read_tensor(group, "x", 1);
+  set.t = io::read_tensor(group, "t", 1);
+  set.u = io::read_tensor(group, "u", 3);
   require_shape(set.u.size(1) == set.t.size(0) && set.u.size(2) == set.x.size(0), group, "u",
                 "shape must be [experiments, len(t), len(x)]");
   set.noise = group.number_attribute("noise");
@@ -111,7 +102,7 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
                                {"t", &set.sample_t},
                                {"u", &set.sample_u},
                                {"u_clean", &set.sample_u_clean}}) {
-    *target = read_tensor(samples, field, 2);
+    *target = io::read_tensor(samples, field, 2);
     require_shape(target->sizes() == set.sample_index.sizes(), samples, field,
                   "shape must equal that of measurements/index");
     require_shape(at::isfinite(*target).all().item<bool>(), samples, field, "contains NaN or Inf");
