@@ -9,6 +9,7 @@ packages=(
   libopenblas0-openmp      # OpenMP OpenBLAS, selected per binary by RPATH
   libopenblas-dev
   libhdf5-dev              # data and result files
+  zlib1g-dev               # bhpm import reads deflated NumPy .npz archives
   libtomlplusplus-dev      # configuration
   libcli11-dev             # command line
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)

@@ -19,6 +19,7 @@
 #include "model/leaf_data.h"
 #include "model/mean_drift.h"
 #include "pde/dataset_file.h"
+#include "pde/measured_experiment.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/stopwatch.h"
 
@@ -87,7 +88,8 @@ void attach_leave_one_out_roots(const std::string& run_dir, const TrainedRun& ru
     return;
   }
   const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
-  const model::LeafData data = model::leaf_data_from_set(set, count, set.sample_u.size(1), source);
+  const model::LeafData data = model::leaf_data_from_measurements(
+      pde::measured_experiments(set), count, set.sample_u.size(1), source);
   const model::RootOptions& root = run.config.root.root;
   for (std::int64_t e = 0; e < count; ++e) {
     gp::SparseVariationalGp posterior = trained_root(run_dir);
@@ -108,7 +110,7 @@ model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::Ru
   const std::int64_t experiments = set.u.size(0);
   const model::LeafModel leaves = trained_leaves(run_dir, config, experiments);
   const std::vector<nn::DomainBox> boxes(static_cast<std::size_t>(experiments),
-                                         model::experiment_box(set));
+                                         model::domain_box(pde::grid_window(set)));
   const model::MeanDrift drift = model::leaf_mean_drift(*leaves, boxes);
   std::printf(
       "spatial mean of u: the training leaves move it by %.3g %% of the variation of u "

@@ -16,6 +16,7 @@
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
+#include "cli/import_command.h"
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
          "may run on)")
       ->check(CLI::Range(1, bhpm::cli::kMaxThreads));
   bhpm::cli::setup_simulate(app);
+  bhpm::cli::setup_import(app);
   bhpm::cli::setup_fit_leaves(app);
   bhpm::cli::setup_train(app);
   bhpm::cli::setup_evaluate(app);

@@ -86,6 +86,18 @@ void calibrate_stage(const Pipeline& p) {
                   "calibrate");
 }
 
+/// `bhpm evaluate` of set `set_name` of the run's data, written to `output`.
+EvaluateOptions evaluation(const Pipeline& p, const std::string& output,
+                           const std::string& set_name) {
+  EvaluateOptions options;
+  options.run_dir = p.run.dir;
+  options.data_path = p.run.data();
+  options.output_path = output;
+  options.set_name = set_name;
+  options.quiet = p.options.quiet;
+  return options;
+}
+
 void evaluate_stage(const Pipeline& p) {
   const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
   if (config::up_to_date(p.run.held_out_metrics(), inputs) &&
@@ -93,11 +105,9 @@ void evaluate_stage(const Pipeline& p) {
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
                     p.run.training_metrics() + ")");
   announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
-  require_success(run_evaluate({p.run.dir, p.run.data(), p.run.held_out_metrics(), 0, "test", 0}),
-                  "evaluate");
+  require_success(run_evaluate(evaluation(p, p.run.held_out_metrics(), "test")), "evaluate");
   announce("evaluate: training experiments' whole grids -> " + p.run.training_metrics());
-  require_success(run_evaluate({p.run.dir, p.run.data(), p.run.training_metrics(), 0, "train", 0}),
-                  "evaluate");
+  require_success(run_evaluate(evaluation(p, p.run.training_metrics(), "train")), "evaluate");
 }
 
 void distill_stage(const Pipeline& p) {

@@ -88,8 +88,11 @@ int run_simulate(const SimulateOptions& options) {
   if (config.test_experiments > 0)
     sets.push_back(pde::simulate_experiment_set(
         grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
-  pde::write_dataset(options.output_path, sets,
-                     {equation.describe(), run.resolved_toml, "bhpm " BHPM_VERSION " simulate"});
+  pde::DatasetMetadata metadata;
+  metadata.equation = equation.describe();
+  metadata.config = run.resolved_toml;
+  metadata.created_by = "bhpm " BHPM_VERSION " simulate";
+  pde::write_dataset(options.output_path, sets, metadata);
   const double seconds = stopwatch.seconds();
   std::printf(
       "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "

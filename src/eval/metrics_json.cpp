@@ -103,6 +103,39 @@ std::string metrics_table(const OperatorMetrics& metrics) {
   return out;
 }
 
+std::string metrics_comparison_table(
+    const std::vector<std::pair<std::string, OperatorMetrics>>& columns) {
+  const auto pad = [](const std::string& text, std::size_t width) {
+    return text + std::string(text.size() < width ? width - text.size() : 1, ' ');
+  };
+  const auto row = [&](const std::string& label, const auto& cell) {
+    std::string line = pad(label, 16);
+    for (const auto& column : columns) line += pad(cell(column), 14);
+    return line.substr(0, line.find_last_not_of(' ') + 1) + "\n";
+  };
+  const auto metric = [](const auto& get) {
+    return
+        [get](const std::pair<std::string, OperatorMetrics>& column) { return get(column.second); };
+  };
+  std::string out = row("", [](const auto& column) { return column.first; });
+  out += row("points", metric([](const OperatorMetrics& m) { return std::to_string(m.points); }));
+  const auto significant = [&](double OperatorMetrics::*field) {
+    return metric(
+        [field](const OperatorMetrics& m) { return util::format_significant(m.*field, 4); });
+  };
+  out += row("RMSE", significant(&OperatorMetrics::rmse));
+  out += row("relative RMSE", significant(&OperatorMetrics::relative_rmse));
+  out += row("median NLPD", significant(&OperatorMetrics::median_nlpd));
+  out += row("mean NLPD", significant(&OperatorMetrics::mean_nlpd));
+  const auto& levels = columns.front().second.coverage;
+  for (std::size_t level = 0; level < levels.size(); ++level)
+    out += row("coverage " + util::format_significant(100.0 * levels[level].first, 6) + "%",
+               metric([level](const OperatorMetrics& m) {
+                 return util::format_fixed(100.0 * m.coverage.at(level).second, 1) + "%";
+               }));
+  return out;
+}
+
 OperatorScores read_operator_scores(const std::string& path) {
   const json document = parse_object(path);
   OperatorScores scores;

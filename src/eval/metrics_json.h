@@ -33,6 +33,16 @@ std::string metrics_json(const OperatorMetrics& metrics,
 ///   coverage        nominal 50%  empirical 48.7%
 std::string metrics_table(const OperatorMetrics& metrics);
 
+/// The metrics of several scorings side by side, one column each under its name:
+///                   truth         truth-free
+///   points          20100         16000
+///   RMSE            0.01234       0.01561
+///   ...
+///   coverage 95%    96.5%         93.1%
+/// Every column must have the coverage levels of the first.
+std::string metrics_comparison_table(
+    const std::vector<std::pair<std::string, OperatorMetrics>>& columns);
+
 /// A metrics file as readers (report, sweep) use it. A number the file lacks or stores as
 /// null is NaN; a string it lacks is "".
 struct OperatorScores {

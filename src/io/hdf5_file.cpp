@@ -183,6 +183,22 @@ bool Hdf5Location::has_attribute(const std::string& name) const {
   return H5Aexists(id(), name.c_str()) > 0;
 }
 
+namespace {
+
+herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* names) {
+  static_cast<std::vector<std::string>*>(names)->emplace_back(name);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::string> Hdf5Location::attribute_names() const {
+  std::vector<std::string> names;
+  if (H5Aiterate2(id(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect_attribute_name, &names) < 0)
+    throw Hdf5Error(describe() + ": cannot list the attributes");
+  return names;
+}
+
 std::string Hdf5Location::string_attribute(const std::string& name) const {
   if (!has_attribute(name)) throw Hdf5Error(describe() + ": attribute '" + name + "' is missing");
   Handle attribute(H5Aopen(id(), name.c_str(), H5P_DEFAULT), H5Aclose);

@@ -57,6 +57,8 @@ class Hdf5Location {
   std::string string_attribute(const std::string& name) const;
   double number_attribute(const std::string& name) const;
   bool has_attribute(const std::string& name) const;
+  /// The names of every attribute of this object, in the file's order.
+  std::vector<std::string> attribute_names() const;
 
   /// "file.h5:/group/name" for messages.
   std::string describe(const std::string& name = "") const;

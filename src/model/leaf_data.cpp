@@ -2,7 +2,9 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "util/random.h"
@@ -51,27 +53,41 @@ void validate(const LeafData& data, const std::string& source) {
   }
 }
 
-nn::DomainBox experiment_box(const pde::ExperimentSet& set) {
-  const int64_t n = set.x.size(0);
-  const double x0 = set.x[0].item<double>();
-  const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
-  return {x0, x0 + dx * static_cast<double>(n), set.t[0].item<double>(), set.t[-1].item<double>()};
+nn::DomainBox domain_box(const pde::MeasurementWindow& window) {
+  return {window.x_min, window.x_max, window.t_min, window.t_max};
 }
 
-LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
-                            std::int64_t points, const std::string& source) {
-  const std::int64_t available = set.sample_u.size(0), offered = set.sample_u.size(1);
+std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
+                           std::int64_t experiments) {
+  std::int64_t fewest = std::numeric_limits<std::int64_t>::max();
+  for (std::int64_t e = 0; e < experiments && e < static_cast<std::int64_t>(measured.size()); ++e)
+    fewest = std::min(fewest, measured[e].points());
+  return fewest;
+}
+
+LeafData leaf_data_from_measurements(const std::vector<pde::MeasuredExperiment>& measured,
+                                     std::int64_t experiments, std::int64_t points,
+                                     const std::string& source) {
+  const auto available = static_cast<std::int64_t>(measured.size());
   require(experiments >= 1 && experiments <= available, source,
-          "N = " + std::to_string(experiments) + " experiments requested, the set '" + set.name +
-              "' holds " + std::to_string(available));
-  require(points >= 1 && points <= offered, source,
-          "n_st = " + std::to_string(points) + " points requested, the set '" + set.name +
-              "' offers " + std::to_string(offered) + " per experiment");
+          "N = " + std::to_string(experiments) + " experiments requested, the set holds " +
+              std::to_string(available));
+  require(points >= 1, source, "n_st = " + std::to_string(points) + " points requested");
+  std::vector<at::Tensor> x, t, u;
   LeafData data;
-  data.x = set.sample_x.slice(0, 0, experiments).slice(1, 0, points).contiguous();
-  data.t = set.sample_t.slice(0, 0, experiments).slice(1, 0, points).contiguous();
-  data.u = set.sample_u.slice(0, 0, experiments).slice(1, 0, points).contiguous();
-  data.boxes.assign(static_cast<std::size_t>(experiments), experiment_box(set));
+  for (std::int64_t e = 0; e < experiments; ++e) {
+    const pde::MeasuredExperiment& experiment = measured[e];
+    require(experiment.points() >= points, source,
+            "experiment '" + experiment.name + "' has " + std::to_string(experiment.points()) +
+                " points, fewer than the n_st = " + std::to_string(points) + " each leaf needs");
+    x.push_back(experiment.x.slice(0, 0, points));
+    t.push_back(experiment.t.slice(0, 0, points));
+    u.push_back(experiment.u.slice(0, 0, points));
+    data.boxes.push_back(domain_box(experiment.window));
+  }
+  data.x = at::stack(x);
+  data.t = at::stack(t);
+  data.u = at::stack(u);
   validate(data, source);
   return data;
 }

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "nn/sine_mlp.h"
-#include "pde/experiment_set.h"
+#include "pde/measured_experiment.h"
 
 namespace bhpm::model {
 
@@ -25,15 +25,20 @@ struct LeafData {
 /// L, P >= 1, equal shapes, finite values and one finite box of positive extent per leaf.
 void validate(const LeafData& data, const std::string& source);
 
-/// The box of every experiment of a set: its periodic grid [x_0, x_0 + n dx] x [t_0, t_last].
-nn::DomainBox experiment_box(const pde::ExperimentSet& set);
+/// The leaf's box of an experiment's window.
+nn::DomainBox domain_box(const pde::MeasurementWindow& window);
 
-/// The first `experiments` experiments of a set and the first `points` of their
-/// measurements (measurement order is random, so this is a random subset), each on
-/// experiment_box(set). Throws
-/// std::invalid_argument naming `source` when the set offers fewer experiments or points.
-LeafData leaf_data_from_set(const pde::ExperimentSet& set, std::int64_t experiments,
-                            std::int64_t points, const std::string& source);
+/// The first `experiments` experiments and the first `points` measurements of each
+/// (stored in random order, so a random subset), each on its own window. Throws
+/// std::invalid_argument naming `source` (and the experiment) when there are fewer
+/// experiments, or an experiment has fewer points.
+LeafData leaf_data_from_measurements(const std::vector<pde::MeasuredExperiment>& measured,
+                                     std::int64_t experiments, std::int64_t points,
+                                     const std::string& source);
+
+/// The fewest points any of the first `experiments` experiments holds.
+std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
+                           std::int64_t experiments);
 
 /// Minibatch indices [L, B] for training step `iteration`: B = batch_size distinct points
 /// per leaf drawn from derive_seed(seed, stream, iteration) alone (so a resumed run draws

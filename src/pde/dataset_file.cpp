@@ -11,8 +11,8 @@ namespace bhpm::pde {
 
 namespace {
 
-constexpr const char* kFormat = "bhpm-dataset";
-constexpr std::int64_t kFormatVersion = 1;
+constexpr std::int64_t kGridVersion = 1;    ///< what write_dataset writes
+constexpr std::int64_t kNewestVersion = 2;  ///< version 2: pde/measured_dataset_file.h
 
 void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
   const io::Hdf5Location group = file.create_group(set.name);
@@ -49,8 +49,8 @@ void write_dataset(const std::string& path, const std::vector<pde::ExperimentSet
   io::AtomicFile output(path);
   {
     const io::Hdf5Location file = io::Hdf5Location::create_file(output.temporary_path());
-    file.set_attribute("format", std::string(kFormat));
-    file.set_attribute("format_version", kFormatVersion);
+    file.set_attribute("format", std::string(kDatasetFormat));
+    file.set_attribute("format_version", kGridVersion);
     file.set_attribute("equation", metadata.equation);
     file.set_attribute("config", metadata.config);
     file.set_attribute("created_by", metadata.created_by);
@@ -61,20 +61,32 @@ void write_dataset(const std::string& path, const std::vector<pde::ExperimentSet
 
 DatasetMetadata read_dataset_metadata(const std::string& path) {
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
-  if (!file.has_attribute("format") || file.string_attribute("format") != kFormat)
+  if (!file.has_attribute("format") || file.string_attribute("format") != kDatasetFormat)
     throw io::Hdf5Error(path + ": not a BHPM dataset (attribute 'format' is not '" +
-                        std::string(kFormat) + "')");
+                        std::string(kDatasetFormat) + "')");
   const double version = file.number_attribute("format_version");
-  if (version > static_cast<double>(kFormatVersion))
+  if (version > static_cast<double>(kNewestVersion) || version < 1)
     throw io::Hdf5Error(path + ": dataset format_version " + util::format_significant(version, 10) +
-                        " is newer than this program reads (" + std::to_string(kFormatVersion) +
+                        " is not one this program reads (1 to " + std::to_string(kNewestVersion) +
                         ")");
-  return {file.string_attribute("equation"), file.string_attribute("config"),
-          file.string_attribute("created_by")};
+  const auto optional = [&](const char* name) {
+    return file.has_attribute(name) ? file.string_attribute(name) : std::string();
+  };
+  DatasetMetadata metadata{optional("equation"), optional("config"), optional("created_by"),
+                           static_cast<std::int64_t>(version), optional("import")};
+  if (metadata.format_version == kGridVersion &&
+      (metadata.equation.empty() || metadata.config.empty()))
+    throw io::Hdf5Error(path +
+                        ": a version 1 dataset needs the attributes 'equation' and 'config'");
+  return metadata;
 }
 
 pde::ExperimentSet read_experiment_set(const std::string& path, const std::string& name) {
-  read_dataset_metadata(path);
+  if (read_dataset_metadata(path).format_version != kGridVersion)
+    throw io::Hdf5Error(path +
+                        ": measurements only (dataset format_version 2, from bhpm import): "
+                        "it has no solution grid, which this step needs (simulate's files have "
+                        "one)");
   const io::Hdf5Location group = io::Hdf5Location::open_file(path).open_group(name);
   pde::ExperimentSet set;
   set.name = name;

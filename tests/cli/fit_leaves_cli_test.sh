@@ -46,7 +46,7 @@ expect_error() {  # expect_error NAME TEXT ARGS...
 }
 expect_error "architecture mismatch names the field" "leaves.width = 8" -o "$work/run" --set leaves.width=16
 expect_error "too many experiments" "N = 3 experiments requested" -o "$work/other" --experiments 3
-expect_error "too many points" "n_st = 65 points requested" -o "$work/other" --points 65
+expect_error "too many points" "has 64 points, fewer than the n_st = 65 each leaf needs" -o "$work/other" --points 65
 expect_error "unknown key" "train_leaves.iteration" -o "$work/other" --set train_leaves.iteration=5
 
 cp "$work/data.h5" "$work/nan.h5"

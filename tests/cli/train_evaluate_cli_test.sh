@@ -52,7 +52,7 @@ check "a longer rerun resumes in the joint phase" $?
 
 "$bhpm" evaluate "$work/run" --data "$work/data.h5" > "$work/out" 2>&1
 check "evaluate exits 0" $?
-grep -q "median NLPD" "$work/out" && grep -q "nominal 95%" "$work/out"
+grep -q "median NLPD" "$work/out" && grep -q "coverage 95%" "$work/out"
 check "evaluate prints the table" $?
 
 "$python" - "$work/run/metrics.json" <<'PY'
@@ -136,7 +136,7 @@ expect_error() {  # expect_error NAME TEXT COMMAND ARGS...
 }
 expect_error "too many experiments" "N = 3 experiments requested" \
   train "$work/run.toml" --data "$work/data.h5" -o "$work/other" -q --experiments 3
-expect_error "too many points" "n_st = 129 points requested" \
+expect_error "too many points" "fewer than the n_st = 129 each leaf needs" \
   train "$work/run.toml" --data "$work/data.h5" -o "$work/other" -q --points 129
 expect_error "another root order is refused by name" "root.order = 2, the configuration asks for 3" \
   train "$work/run.toml" --data "$work/data.h5" -o "$work/run" -q --set root.order=3

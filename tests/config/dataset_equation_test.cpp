@@ -44,7 +44,8 @@ std::string simulate_dataset(const std::string& file_name, const std::string& eq
   const auto set = bhpm::pde::simulate_experiment_set(grid, equation, options);
   bhpm::pde::write_dataset(
       path, {set},
-      {equation.describe(), reader.resolved_toml() + "\n[train_leaves]\nsteps = 10\n", "test"});
+      {equation.describe(), reader.resolved_toml() + "\n[train_leaves]\nsteps = 10\n", "test", 1,
+       ""});
   return path;
 }
 
@@ -52,7 +53,7 @@ std::string simulate_dataset(const std::string& file_name, const std::string& eq
 std::string dataset_with_config(const std::string& file_name, const std::string& config) {
   const std::string path = simulate_dataset(file_name, "");
   const bhpm::pde::ExperimentSet set = bhpm::pde::read_experiment_set(path, "train");
-  bhpm::pde::write_dataset(path, {set}, {"u_t = ?", config, "test"});
+  bhpm::pde::write_dataset(path, {set}, {"u_t = ?", config, "test", 1, ""});
   return path;
 }
 

@@ -52,8 +52,8 @@ model::BhpmTrainingOptions small_options(const std::string& run_dir) {
 }
 
 const model::LeafData& small_data() {
-  static const model::LeafData data =
-      model::leaf_data_from_set(burgers_set(256, 0.0, 2), 2, 256, "burgers");
+  static const model::LeafData data = model::leaf_data_from_measurements(
+      pde::measured_experiments(burgers_set(256, 0.0, 2)), 2, 256, "burgers");
   return data;
 }
 

@@ -25,7 +25,8 @@ using namespace bhpm::testing_fixture;
 
 TEST(LeafTraining, noise_free_burgers_leaf_reproduces_u_and_its_derivatives) {
   const pde::ExperimentSet set = burgers_set(8192, 0.0);
-  const model::LeafData data = model::leaf_data_from_set(set, 1, 8192, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 1, 8192, "burgers");
   model::LeafModel leaves(leaf_options(1));
   model::LeafTrainingOptions options;
   options.iterations = 3000;  // reduced schedule: the paper runs 1e4 full-batch steps
@@ -57,7 +58,8 @@ TEST(LeafTraining, learned_noise_scale_recovers_epsilon) {
   // epsilon = 0.05 is overestimated by 30%.
   const double epsilon = 0.1;
   const pde::ExperimentSet set = burgers_set(8192, epsilon, 2);
-  const model::LeafData data = model::leaf_data_from_set(set, 2, 8192, "noisy burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 2, 8192, "noisy burgers");
   model::LeafModel leaves(leaf_options(2));
   model::LeafTrainingOptions options;
   options.iterations = 3000;
@@ -73,7 +75,8 @@ TEST(LeafTraining, learned_noise_scale_recovers_epsilon) {
 
 TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const pde::ExperimentSet set = burgers_set(512, 0.01, 2);
-  const model::LeafData data = model::leaf_data_from_set(set, 2, 512, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 2, 512, "burgers");
   model::LeafTrainingOptions options;
   options.iterations = 30;
   options.batch_size = 128;
@@ -97,7 +100,8 @@ TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
 
 TEST(LeafTraining, checkpoint_of_another_architecture_is_refused_by_name) {
   const pde::ExperimentSet set = burgers_set(256, 0.0, 1);
-  const model::LeafData data = model::leaf_data_from_set(set, 1, 256, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 1, 256, "burgers");
   model::LeafTrainingOptions options;
   options.iterations = 2;
   options.checkpoint_path = temp_path("arch.ckpt");
@@ -116,7 +120,8 @@ TEST(LeafTraining, checkpoint_of_another_architecture_is_refused_by_name) {
 
 TEST(LeafTraining, same_seed_same_result) {
   const pde::ExperimentSet set = burgers_set(256, 0.01, 1);
-  const model::LeafData data = model::leaf_data_from_set(set, 1, 256, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 1, 256, "burgers");
   model::LeafTrainingOptions options;
   options.iterations = 5;
   options.batch_size = 64;
@@ -127,9 +132,12 @@ TEST(LeafTraining, same_seed_same_result) {
 
 TEST(LeafData, bad_measurements_are_refused_with_the_reason) {
   const pde::ExperimentSet set = burgers_set(64, 0.0, 2);
-  EXPECT_THROW(model::leaf_data_from_set(set, 3, 64, "data.h5"), std::invalid_argument);
-  EXPECT_THROW(model::leaf_data_from_set(set, 2, 65, "data.h5"), std::invalid_argument);
-  model::LeafData data = model::leaf_data_from_set(set, 2, 64, "data.h5");
+  EXPECT_THROW(model::leaf_data_from_measurements(pde::measured_experiments(set), 3, 64, "data.h5"),
+               std::invalid_argument);
+  EXPECT_THROW(model::leaf_data_from_measurements(pde::measured_experiments(set), 2, 65, "data.h5"),
+               std::invalid_argument);
+  model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 2, 64, "data.h5");
   data.u[1][7] = NAN;
   try {
     model::validate(data, "data.h5");
@@ -145,7 +153,8 @@ TEST(LeafData, bad_measurements_are_refused_with_the_reason) {
 
 TEST(LeafTraining, bad_options_are_refused) {
   const pde::ExperimentSet set = burgers_set(64, 0.0, 1);
-  const model::LeafData data = model::leaf_data_from_set(set, 1, 64, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 1, 64, "burgers");
   model::LeafModel leaves(leaf_options(1, 8));
   model::LeafTrainingOptions options;
   options.learning_rate = -1;

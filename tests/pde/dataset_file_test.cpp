@@ -58,7 +58,7 @@ bhpm::pde::ExperimentSet small_set(const std::string& name) {
 }
 
 const bhpm::pde::DatasetMetadata kMetadata{"u_t = 0.1 u_xx + (-u*u_x)", "[solver]\nmodes = 32\n",
-                                           "bhpm test"};
+                                           "bhpm test", 1, ""};
 
 void expect_same(const at::Tensor& actual, const at::Tensor& expected, const char* what) {
   EXPECT_EQ(actual.scalar_type(), expected.scalar_type()) << what;
@@ -181,12 +181,12 @@ TEST(DatasetFile, newer_format_versions_are_refused) {
   {
     const auto file = bhpm::io::Hdf5Location::create_file(path);
     file.set_attribute("format", std::string("bhpm-dataset"));
-    file.set_attribute("format_version", static_cast<std::int64_t>(2));
+    file.set_attribute("format_version", static_cast<std::int64_t>(3));
   }
   try {
     bhpm::pde::read_dataset_metadata(path);
     FAIL() << "expected an error";
   } catch (const std::exception& error) {
-    EXPECT_THAT(error.what(), testing::HasSubstr("format_version 2"));
+    EXPECT_THAT(error.what(), testing::HasSubstr("format_version 3"));
   }
 }

@@ -1,0 +1,227 @@
+#include "io/npz_archive.h"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <stdexcept>
+
+namespace bhpm::io {
+
+namespace {
+
+constexpr std::uint32_t kEndOfDirectory = 0x06054b50;
+constexpr std::uint32_t kZip64Locator = 0x07064b50;
+constexpr std::uint32_t kZip64EndOfDirectory = 0x06064b50;
+constexpr std::uint32_t kDirectoryEntry = 0x02014b50;
+constexpr std::uint32_t kLocalHeader = 0x04034b50;
+constexpr std::uint32_t kMissing32 = 0xffffffff;
+
+/// Little-endian reads with bounds checks against the archive.
+class ByteReader {
+ public:
+  ByteReader(const std::vector<unsigned char>& bytes, const std::string& path)
+      : bytes_(bytes), path_(path) {}
+  std::uint64_t read(std::uint64_t at, int width) const {
+    if (at + static_cast<std::uint64_t>(width) > bytes_.size()) fail("truncated archive");
+    std::uint64_t value = 0;
+    for (int i = width - 1; i >= 0; --i) value = (value << 8) | bytes_[at + i];
+    return value;
+  }
+  [[noreturn]] void fail(const std::string& rule) const {
+    throw std::invalid_argument(path_ + ": not a readable .npz archive (" + rule + ")");
+  }
+
+ private:
+  const std::vector<unsigned char>& bytes_;
+  const std::string& path_;
+};
+
+std::uint64_t find_end_of_directory(const ByteReader& reader, std::uint64_t size) {
+  if (size < 22) reader.fail("too short for a ZIP file");
+  const std::uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;
+  for (std::uint64_t at = size - 22;; --at) {
+    if (reader.read(at, 4) == kEndOfDirectory) return at;
+    if (at == lowest) break;
+  }
+  reader.fail("no ZIP end-of-directory record");
+}
+
+/// The ZIP64 extra field's values for the fields whose 32-bit value is 0xffffffff.
+void read_zip64_extra(const ByteReader& reader, std::uint64_t extra, std::uint64_t length,
+                      std::uint64_t& size, std::uint64_t& compressed, std::uint64_t& offset) {
+  for (std::uint64_t at = extra; at + 4 <= extra + length;) {
+    const std::uint64_t id = reader.read(at, 2), field = reader.read(at + 2, 2);
+    if (id == 1) {
+      std::uint64_t next = at + 4;
+      for (std::uint64_t* value : {&size, &compressed, &offset})
+        if (*value == kMissing32) *value = reader.read(next, 8), next += 8;
+      return;
+    }
+    at += 4 + field;
+  }
+}
+
+/// The .npy header's value for `key` in its Python dict literal.
+std::string header_value(const std::string& header, const std::string& key) {
+  const std::regex pattern("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
+  std::smatch match;
+  return std::regex_search(header, match, pattern) ? match[1].str() : std::string();
+}
+
+std::string utf32_to_utf8(const unsigned char* data, std::size_t characters) {
+  std::string text;
+  for (std::size_t i = 0; i < characters; ++i) {
+    std::uint32_t c = 0;
+    std::memcpy(&c, data + 4 * i, 4);
+    if (c == 0) break;
+    if (c < 0x80) {
+      text += static_cast<char>(c);
+    } else if (c < 0x800) {
+      text += static_cast<char>(0xc0 | (c >> 6));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    } else if (c < 0x10000) {
+      text += static_cast<char>(0xe0 | (c >> 12));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    } else {
+      text += static_cast<char>(0xf0 | (c >> 18));
+      text += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
+      text += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+      text += static_cast<char>(0x80 | (c & 0x3f));
+    }
+  }
+  return text;
+}
+
+template <typename T>
+void append_numbers(const unsigned char* data, std::size_t count, std::vector<double>& out) {
+  for (std::size_t i = 0; i < count; ++i) {
+    T value;
+    std::memcpy(&value, data + i * sizeof(T), sizeof(T));
+    out.push_back(static_cast<double>(value));
+  }
+}
+
+}  // namespace
+
+NpzArchive::NpzArchive(const std::string& path) : path_(path) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) throw std::invalid_argument(path + ": cannot open the file for reading");
+  bytes_.assign(std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>());
+  const ByteReader reader(bytes_, path_);
+  const std::uint64_t end = find_end_of_directory(reader, bytes_.size());
+  std::uint64_t entries = reader.read(end + 10, 2), directory = reader.read(end + 16, 4);
+  if ((entries == 0xffff || directory == kMissing32) && end >= 20 &&
+      reader.read(end - 20, 4) == kZip64Locator) {
+    const std::uint64_t record = reader.read(end - 20 + 8, 8);
+    if (reader.read(record, 4) != kZip64EndOfDirectory) reader.fail("bad ZIP64 directory");
+    entries = reader.read(record + 32, 8);
+    directory = reader.read(record + 48, 8);
+  }
+  for (std::uint64_t at = directory, i = 0; i < entries; ++i) {
+    if (reader.read(at, 4) != kDirectoryEntry) reader.fail("bad directory entry");
+    Member member;
+    member.method = static_cast<std::uint16_t>(reader.read(at + 10, 2));
+    member.compressed = reader.read(at + 20, 4);
+    member.size = reader.read(at + 24, 4);
+    member.offset = reader.read(at + 42, 4);
+    const std::uint64_t name_length = reader.read(at + 28, 2), extra = reader.read(at + 30, 2),
+                        comment = reader.read(at + 32, 2);
+    if (at + 46 + name_length > bytes_.size()) reader.fail("truncated directory");
+    std::string name(bytes_.begin() + at + 46, bytes_.begin() + at + 46 + name_length);
+    read_zip64_extra(reader, at + 46 + name_length, extra, member.size, member.compressed,
+                     member.offset);
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
+      members_[name.substr(0, name.size() - 4)] = member;
+    at += 46 + name_length + extra + comment;
+  }
+}
+
+std::vector<std::string> NpzArchive::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, member] : members_) names.push_back(name);
+  return names;
+}
+
+std::vector<unsigned char> NpzArchive::member_bytes(const std::string& name,
+                                                    const Member& member) const {
+  const ByteReader reader(bytes_, path_);
+  if (reader.read(member.offset, 4) != kLocalHeader) reader.fail("bad local header of " + name);
+  const std::uint64_t data =
+      member.offset + 30 + reader.read(member.offset + 26, 2) + reader.read(member.offset + 28, 2);
+  if (data + member.compressed > bytes_.size()) reader.fail("truncated member " + name);
+  if (member.method == 0) return {bytes_.begin() + data, bytes_.begin() + data + member.size};
+  if (member.method != 8) reader.fail(name + " uses ZIP method " + std::to_string(member.method));
+  std::vector<unsigned char> out(member.size);
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) reader.fail("zlib could not start");
+  z.next_in = const_cast<unsigned char*>(bytes_.data() + data);
+  z.avail_in = static_cast<uInt>(member.compressed);
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  const int status = inflate(&z, Z_FINISH);
+  inflateEnd(&z);
+  if (status != Z_STREAM_END || z.total_out != member.size)
+    reader.fail("member " + name + " does not inflate to its size");
+  return out;
+}
+
+NpyArray NpzArchive::array(const std::string& name) const {
+  const auto found = members_.find(name);
+  if (found == members_.end())
+    throw std::invalid_argument(path_ + ": no array '" + name + "' in the archive");
+  const std::vector<unsigned char> bytes = member_bytes(name, found->second);
+  const std::string where = path_ + ": array '" + name + "'";
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
+    throw std::invalid_argument(where + " is not an .npy array");
+  const bool wide = bytes[6] >= 2;
+  const std::size_t length = wide ? bytes[8] | bytes[9] << 8 | bytes[10] << 16 | bytes[11] << 24
+                                  : bytes[8] | bytes[9] << 8;
+  const std::size_t start = (wide ? 12 : 10) + length;
+  if (start > bytes.size()) throw std::invalid_argument(where + ": truncated header");
+  const std::string header(bytes.begin() + (wide ? 12 : 10), bytes.begin() + start);
+  const std::string descr = header_value(header, "descr"), shape = header_value(header, "shape");
+  if (header_value(header, "fortran_order") != "False")
+    throw std::invalid_argument(where + " is Fortran-ordered (save a C-ordered array)");
+  const std::regex one_dimensional(R"(\(\s*(\d+)\s*,?\s*\))");
+  std::smatch match;
+  if (!std::regex_match(shape, match, one_dimensional))
+    throw std::invalid_argument(where + " has shape " + shape + " (one dimension is needed)");
+  const std::size_t count = std::stoull(match[1].str());
+  const std::regex type(R"('([<|=])([fiuU])(\d+)')");
+  if (!std::regex_match(descr, match, type))
+    throw std::invalid_argument(where + " has dtype " + descr +
+                                " (little-endian floats, integers or Unicode strings are read)");
+  const char kind = match[2].str()[0];
+  const std::size_t width = std::stoull(match[3].str());
+  const std::size_t item = kind == 'U' ? 4 * width : width;
+  if (start + count * item > bytes.size()) throw std::invalid_argument(where + ": truncated data");
+  const unsigned char* data = bytes.data() + start;
+  NpyArray array;
+  if (kind == 'U') {
+    array.is_text = true;
+    for (std::size_t i = 0; i < count; ++i)
+      array.strings.push_back(utf32_to_utf8(data + i * item, width));
+  } else if (kind == 'f' && width == 8) {
+    append_numbers<double>(data, count, array.numbers);
+  } else if (kind == 'f' && width == 4) {
+    append_numbers<float>(data, count, array.numbers);
+  } else if (kind == 'i' && width == 8) {
+    append_numbers<std::int64_t>(data, count, array.numbers);
+  } else if (kind == 'i' && width == 4) {
+    append_numbers<std::int32_t>(data, count, array.numbers);
+  } else if (kind == 'u' && width == 8) {
+    append_numbers<std::uint64_t>(data, count, array.numbers);
+  } else if (kind == 'u' && width == 4) {
+    append_numbers<std::uint32_t>(data, count, array.numbers);
+  } else {
+    throw std::invalid_argument(where + " has dtype " + descr +
+                                " (float32/64, int32/64, uint32/64 or Unicode are read)");
+  }
+  return array;
+}
+
+}  // namespace bhpm::io

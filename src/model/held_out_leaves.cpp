@@ -1,0 +1,53 @@
+#include "model/held_out_leaves.h"
+
+#include <ATen/ATen.h>
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+#include "model/leaf_laplace.h"
+#include "util/random.h"
+
+namespace bhpm::model {
+
+std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every) {
+  if (every < 2 || every > data.points())
+    throw std::invalid_argument(
+        "keeping back every " + std::to_string(every) +
+        "-th point needs 2 <= every <= P = " + std::to_string(data.points()));
+  const at::Tensor index = at::arange(data.points(), at::kLong);
+  const at::Tensor kept = (index.remainder(every) == every - 1);
+  const at::Tensor fitted_columns = index.masked_select(~kept),
+                   kept_columns = index.masked_select(kept);
+  const auto columns = [&](const at::Tensor& which) {
+    return LeafData{data.x.index_select(1, which), data.t.index_select(1, which),
+                    data.u.index_select(1, which), data.boxes};
+  };
+  return {columns(fitted_columns), columns(kept_columns)};
+}
+
+LeafModel fit_held_out_leaves(const LeafData& fitted, LeafModelOptions options,
+                              LeafTrainingOptions schedule, std::uint64_t seed,
+                              const TrainingCallback& progress) {
+  const std::uint64_t own_seed = util::derive_seed(seed, "held_out_leaves", 0);
+  options.network.leaves = fitted.leaves();
+  options.network.seed = own_seed;
+  schedule.seed = own_seed;
+  schedule.checkpoint_path.clear();
+  LeafModel leaves(options);
+  train_leaves(*leaves, fitted, schedule, progress);
+  return leaves;
+}
+
+gp::MarginalNormal leaf_predictive(const LeafModelImpl& leaves, const LeafData& fitted,
+                                   const LeafData& points) {
+  const torch::NoGradGuard no_grad;
+  const at::Tensor covariance = last_layer_covariance(leaves, fitted);
+  const at::Tensor row_covariance =
+      root_row_covariance(leaves, covariance, points, 1);  // [L, B, 3, 3]: (u, u_x, u_t)
+  const at::Tensor mean = leaves.network().forward(points.x, points.t, points.boxes);
+  const at::Tensor noise = leaves.noise_scale().square().unsqueeze(1).expand_as(mean);
+  return {mean.reshape({-1}), (row_covariance.select(3, 0).select(2, 0) + noise).reshape({-1})};
+}
+
+}  // namespace bhpm::model
