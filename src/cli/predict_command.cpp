@@ -16,6 +16,7 @@
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
 #include "pde/initial_condition.h"
+#include "pde/sampled_initial_condition.h"
 #include "pde/term_library.h"
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
@@ -72,6 +73,14 @@ Problem problem_from_expression(const config::RunConfig& config, const std::stri
   return out;
 }
 
+Problem problem_from_samples(const config::RunConfig& config, const std::string& path) {
+  const config::SimulateConfig& simulate = config.simulate;
+  const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
+  return {{grid, pde::initial_condition_from_csv(grid, path), simulate.solve},
+          {},
+          "u0 interpolated from " + path};
+}
+
 Problem problem_from_experiment(const config::RunConfig& config, const std::string& text) {
   const ExperimentReference reference = parse_reference(text);
   if (!std::filesystem::exists(reference.file))
@@ -87,12 +96,12 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
 }
 
 Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config) {
-  if (!options.initial_condition.empty()) {
-    Problem problem = problem_from_expression(config, options.initial_condition);
-    if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
-    return problem;
-  }
-  return problem_from_experiment(config, options.initial_from);
+  if (!options.initial_from.empty()) return problem_from_experiment(config, options.initial_from);
+  Problem problem = options.initial_file.empty()
+                        ? problem_from_expression(config, options.initial_condition)
+                        : problem_from_samples(config, options.initial_file);
+  if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
+  return problem;
 }
 
 void print_summary(const solve::Prediction& prediction, const solve::EnsembleStatistics& statistics,
@@ -197,7 +206,13 @@ void setup_predict(CLI::App& app) {
   auto* from =
       command->add_option("--ic-from", options->initial_from,
                           "u0 from a stored experiment: FILE:EXPERIMENT or FILE:SET/EXPERIMENT");
-  ic->excludes(from);
+  auto* file = command
+                   ->add_option("--ic-file", options->initial_file,
+                                "u0 sampled at points: a CSV with columns x and u over one "
+                                "period of the domain, interpolated to the grid")
+                   ->check(CLI::ExistingFile);
+  ic->excludes(from)->excludes(file);
+  from->excludes(file);
   command->add_option("-o,--output", options->output_path,
                       "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
   auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
@@ -215,10 +230,11 @@ void setup_predict(CLI::App& app) {
   command->add_option("--set", options->overrides,
                       "Override a setting, e.g. --set predict.features=2048");
   command->add_flag("-q,--quiet", options->quiet, "No progress on stderr, only the summary");
-  command->callback([options, ic, from] {
-    if (ic->count() == 0 && from->count() == 0)
+  command->callback([options, ic, from, file] {
+    if (ic->count() == 0 && from->count() == 0 && file->count() == 0)
       throw std::invalid_argument(
-          "predict: give the initial condition with --ic EXPR or --ic-from FILE:EXPERIMENT");
+          "predict: give the initial condition with --ic EXPR, --ic-file U0.csv or --ic-from "
+          "FILE:EXPERIMENT");
     throw CLI::RuntimeError(run_predict(*options));
   });
 }

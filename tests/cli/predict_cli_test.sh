@@ -114,6 +114,30 @@ expect_refusal() {  # expect_refusal NAME PATTERN ARGS...
 }
 expect_refusal "an expression that does not parse" "--ic" "$work/run" --ic "sin(x" -o "$work/refused.h5"
 mkdir -p "$work/empty"
+"$python" - "$work" <<'PY'
+import math, sys
+work = sys.argv[1]
+with open(f"{work}/u0.csv", "w") as f:  # one period of [-8, 8), 40 irregular samples
+    f.write("x,u\n")
+    for i in range(40):
+        x = -8 + 16 * (i + 0.3 * math.sin(i)) / 40
+        f.write(f"{x!r},{0.3 * math.sin(math.pi * x / 8)!r}\n")
+with open(f"{work}/ramp.csv", "w") as f:  # not periodic: a ramp over the domain
+    f.write("x,u\n" + "".join(f"{-8 + 0.5 * i},{0.1 * i}\n" for i in range(32)))
+PY
+"$bhpm" predict "$work/run" --ic-file "$work/u0.csv" -o "$work/sampled.h5" -q \
+  > "$work/out" 2>&1
+check "predict from an initial condition sampled at points (--ic-file)" $?
+"$python" - "$work/sampled.h5" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1]) as f:
+    x, u0 = f["x"][:], f["u0"][:]
+    assert "interpolated from" in f.attrs["initial_condition"]
+    assert np.max(np.abs(u0 - 0.3 * np.sin(np.pi * x / 8))) < 0.01, np.max(np.abs(u0 - 0.3 * np.sin(np.pi * x / 8)))
+PY
+check "the sampled initial condition is interpolated to the grid" $?
+expect_refusal "an initial condition that is not periodic" "u0 is not periodic on \[-8, 8)" \
+  "$work/run" --ic-file "$work/ramp.csv" -o "$work/refused.h5"
 expect_refusal "a folder without a trained root" "no trained model" "$work/empty" --ic "sin(x)" -o "$work/refused.h5"
 expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(x)" --samples 0 -o "$work/refused.h5"
 expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(x)" --tolerance -1 -o "$work/refused.h5"

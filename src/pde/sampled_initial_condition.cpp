@@ -1,0 +1,101 @@
+#include "pde/sampled_initial_condition.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "io/csv_reader.h"
+#include "util/number_format.h"
+
+namespace bhpm::pde {
+
+namespace {
+
+std::string number(double value) { return util::format_significant(value, 6); }
+
+/// Samples sorted by x, x_max folded onto x_min.
+void sort_samples(const PeriodicGrid& grid, std::vector<double>& x, std::vector<double>& u,
+                  const std::string& source) {
+  for (double& value : x)
+    if (value == grid.x_max()) value = grid.x_min();
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
+  std::vector<double> sorted_x, sorted_u;
+  for (const std::size_t i : order) {
+    if (!sorted_x.empty() && sorted_x.back() == x[i])
+      throw std::invalid_argument(source + ": two samples at x = " + number(x[i]) +
+                                  (x[i] == grid.x_min() ? " (x_max is x_min on a period)" : ""));
+    sorted_x.push_back(x[i]);
+    sorted_u.push_back(u[i]);
+  }
+  x = std::move(sorted_x);
+  u = std::move(sorted_u);
+}
+
+void check_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
+                    const std::vector<double>& u, const std::string& source) {
+  double steepest = 0;
+  for (std::size_t i = 1; i < x.size(); ++i)
+    steepest = std::max(steepest, std::abs(u[i] - u[i - 1]) / (x[i] - x[i - 1]));
+  const auto [low, high] = std::minmax_element(u.begin(), u.end());
+  const double jump = std::abs(u.front() - u.back());
+  const double gap = x.front() - grid.x_min() + grid.x_max() - x.back();
+  if (jump > 0.01 * (*high - *low) && jump / gap > 4.0 * steepest)
+    throw std::invalid_argument(
+        source + ": u0 is not periodic on [" + number(grid.x_min()) + ", " + number(grid.x_max()) +
+        ") (the solvers are periodic): it jumps from u = " + number(u.back()) +
+        " at x = " + number(x.back()) + " to u = " + number(u.front()) +
+        " at x = " + number(x.front()) + " across the period boundary");
+}
+
+}  // namespace
+
+at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
+                                std::vector<double> u, const std::string& source) {
+  if (x.size() < 2 || x.size() != u.size())
+    throw std::invalid_argument(source + ": at least 2 samples (x, u) are needed");
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(u[i]))
+      throw std::invalid_argument(source + ": sample " + std::to_string(i) + " is NaN or Inf");
+    if (x[i] < grid.x_min() || x[i] > grid.x_max())
+      throw std::invalid_argument(source + ": x = " + number(x[i]) + " lies outside the domain [" +
+                                  number(grid.x_min()) + ", " + number(grid.x_max()) +
+                                  "] (set domain.x_min and domain.x_max)");
+  }
+  sort_samples(grid, x, u, source);
+  check_periodic(grid, x, u, source);
+  // Extend by one period on each side so that every grid point has neighbours.
+  std::vector<double> xs = {x.back() - grid.length()}, us = {u.back()};
+  xs.insert(xs.end(), x.begin(), x.end());
+  us.insert(us.end(), u.begin(), u.end());
+  xs.push_back(x.front() + grid.length());
+  us.push_back(u.front());
+  const at::Tensor points = grid.x();
+  at::Tensor u0 = at::empty_like(points);
+  for (std::int64_t j = 0; j < points.size(0); ++j) {
+    const double at_x = points[j].item<double>();
+    const auto right = std::upper_bound(xs.begin(), xs.end(), at_x) - xs.begin();
+    const double weight = (at_x - xs[right - 1]) / (xs[right] - xs[right - 1]);
+    u0[j] = (1 - weight) * us[right - 1] + weight * us[right];
+  }
+  return u0;
+}
+
+at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path) {
+  io::CsvReader reader(path);
+  const std::size_t x_column = reader.column("x"), u_column = reader.column("u");
+  std::vector<double> x, u;
+  while (reader.next()) {
+    x.push_back(reader.number(x_column));
+    u.push_back(reader.number(u_column));
+    if (!std::isfinite(x.back()) || !std::isfinite(u.back()))
+      throw std::invalid_argument(reader.where() + ": x and u must be finite");
+  }
+  return interpolate_periodic(grid, std::move(x), std::move(u), path);
+}
+
+}  // namespace bhpm::pde

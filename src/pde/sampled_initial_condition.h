@@ -1,0 +1,29 @@
+#pragma once
+/// An initial condition measured at points: a CSV of (x, u) samples of one period,
+/// interpolated to the periodic grid the prediction is solved on (`bhpm predict
+/// --ic-file`; docs/importing-data.md, "Predicting from data").
+
+#include <ATen/core/Tensor.h>
+
+#include <string>
+#include <vector>
+
+#include "pde/periodic_grid.h"
+
+namespace bhpm::pde {
+
+/// u0 [n] at the grid points from samples (x_j, u_j) in [x_min, x_max]: piecewise linear in
+/// x, across the period boundary too (a sample at x_max stands for x_min). Throws
+/// std::invalid_argument naming `source` for fewer than 2 samples, a value NaN or Inf, x
+/// outside the domain, two samples at one x (x_max and x_min count as one), and for
+/// samples that are not periodic on the domain: a jump across the period boundary larger
+/// than 1 % of u's range and steeper than 4 times the steepest slope between neighbouring
+/// samples inside the domain.
+at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
+                                std::vector<double> u, const std::string& source);
+
+/// Reads columns `x` and `u` of the CSV at `path` (io/csv_reader.h) and interpolates them
+/// as interpolate_periodic does; errors name the file and the line.
+at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path);
+
+}  // namespace bhpm::pde

@@ -1,0 +1,93 @@
+// An initial condition from samples (pde/sampled_initial_condition.h): second-order
+// convergence of the periodic piecewise-linear interpolation, exact values at samples on
+// grid points, the period boundary, and the refusals (not periodic, outside the domain,
+// repeated x, too few samples).
+
+#include <ATen/ATen.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <vector>
+
+#include "pde/sampled_initial_condition.h"
+
+using testing::HasSubstr;
+
+namespace {
+
+const double kPi = std::acos(-1.0);
+
+/// max |interpolant - u| on a 256-point grid of [0, 2 pi) from m random samples of
+/// u = sin(x) + 0.5 cos(2 x) (sorted uniform points, shuffled order).
+double interpolation_error(int m) {
+  const bhpm::pde::PeriodicGrid grid(0.0, 2 * kPi, 256);
+  std::vector<double> x, u;
+  for (int i = 0; i < m; ++i) {
+    const double xi = (i + 0.5 + 0.3 * std::sin(7.0 * i)) * 2 * kPi / m;  // irregular spacing
+    x.push_back(xi);
+    u.push_back(std::sin(xi) + 0.5 * std::cos(2 * xi));
+  }
+  std::swap(x[0], x[m / 2]);
+  std::swap(u[0], u[m / 2]);
+  const at::Tensor u0 = bhpm::pde::interpolate_periodic(grid, x, u, "samples");
+  const at::Tensor exact = at::sin(grid.x()) + 0.5 * at::cos(2 * grid.x());
+  return (u0 - exact).abs().max().item<double>();
+}
+
+template <typename Action>
+std::string error_of(const Action& action) {
+  try {
+    action();
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(SampledInitialCondition, converges_at_second_order) {
+  const double coarse = interpolation_error(32), fine = interpolation_error(64);
+  EXPECT_LT(coarse, 0.03);
+  EXPECT_NEAR(std::log2(coarse / fine), 2.0, 0.35);
+}
+
+TEST(SampledInitialCondition, keeps_samples_on_grid_points_and_wraps_the_period) {
+  const bhpm::pde::PeriodicGrid grid(-1.0, 1.0, 8);  // x = -1, -0.75, ..., 0.75
+  // Samples u(-1) = 0 and u(0.5) = 2: slope 4/3 over [-1, 0.5], then -4 across the wrap.
+  const at::Tensor u0 = bhpm::pde::interpolate_periodic(grid, {0.5, -1.0}, {2.0, 0.0}, "two");
+  const std::vector<double> expected = {0.0, 1 / 3.0, 2 / 3.0, 1.0, 4 / 3.0, 5 / 3.0, 2.0, 1.0};
+  for (int j = 0; j < 8; ++j) EXPECT_NEAR(u0[j].item<double>(), expected[j], 1e-14) << j;
+  // A sample at x_max stands for x_min.
+  const at::Tensor same = bhpm::pde::interpolate_periodic(grid, {0.5, 1.0}, {2.0, 0.0}, "two");
+  EXPECT_TRUE(at::allclose(same, u0));
+}
+
+TEST(SampledInitialCondition, refuses_what_is_not_one_period_of_samples) {
+  const bhpm::pde::PeriodicGrid grid(0.0, 1.0, 16);
+  std::vector<double> x, ramp;
+  for (int i = 0; i < 20; ++i) x.push_back(i / 20.0), ramp.push_back(i / 20.0);
+  EXPECT_THAT(error_of([&] { bhpm::pde::interpolate_periodic(grid, x, ramp, "ramp.csv"); }),
+              HasSubstr("ramp.csv: u0 is not periodic on [0, 1) (the solvers are periodic): it "
+                        "jumps from u = 0.95 at x = 0.95 to u = 0 at x = 0"));
+  EXPECT_THAT(error_of([&] {
+                bhpm::pde::interpolate_periodic(grid, {0.0, 1.5}, {1, 2}, "far");
+              }),
+              HasSubstr("far: x = 1.5 lies outside the domain [0, 1]"));
+  EXPECT_THAT(error_of([&] {
+                bhpm::pde::interpolate_periodic(grid, {0.0, 1.0, 0.5}, {1, 1, 2}, "end");
+              }),
+              HasSubstr("end: two samples at x = 0 (x_max is x_min on a period)"));
+  EXPECT_THAT(error_of([&] { bhpm::pde::interpolate_periodic(grid, {0.5}, {1}, "one"); }),
+              HasSubstr("at least 2 samples"));
+  EXPECT_THAT(error_of([&] {
+                bhpm::pde::interpolate_periodic(grid, {0.1, 0.5}, {NAN, 1}, "nan");
+              }),
+              HasSubstr("nan: sample 0 is NaN or Inf"));
+  const std::string path = testing::TempDir() + "u0.csv";
+  std::ofstream(path) << "x,value\n0,1\n0.5,2\n";
+  EXPECT_THAT(error_of([&] { bhpm::pde::initial_condition_from_csv(grid, path); }),
+              HasSubstr("u0.csv: line 1: no column 'u'"));
+}
