@@ -10,18 +10,13 @@
 #include <fstream>
 
 #include "pde/initial_condition.h"
+#include "support/text_file.h"
 #include "util/random.h"
 
 using namespace bhpm::pde;
 using testing::HasSubstr;
 
 namespace {
-
-std::string write_text(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 template <typename F>
 std::string error_of(F&& f) {
@@ -115,19 +110,20 @@ TEST(InitialConditions, expression_errors_name_the_field) {
 
 TEST(InitialConditions, file_values_of_the_right_length) {
   const PeriodicGrid grid(0, 1, 4);
-  const std::string path = write_text("ic_ok.txt", "1.5 -2\n3e-1\n  4\n");
+  const std::string path =
+      bhpm::testing_support::write_text_file("ic_ok.txt", "1.5 -2\n3e-1\n  4\n");
   const at::Tensor u0 = initial_condition_from_file(grid, path, "initial_condition.file");
   EXPECT_TRUE(at::allclose(u0, at::tensor({1.5, -2.0, 0.3, 4.0}, at::kDouble)));
 }
 
 TEST(InitialConditions, file_errors_name_the_field_and_the_count) {
   const PeriodicGrid grid(0, 1, 4);
-  const std::string short_file = write_text("ic_short.txt", "1 2 3");
+  const std::string short_file = bhpm::testing_support::write_text_file("ic_short.txt", "1 2 3");
   EXPECT_THAT(
       error_of([&] { initial_condition_from_file(grid, short_file, "initial_condition.file"); }),
       testing::AllOf(HasSubstr("initial_condition.file"), HasSubstr("holds 3 values"),
                      HasSubstr("4 points")));
-  const std::string bad = write_text("ic_bad.txt", "1 2 abc 4");
+  const std::string bad = bhpm::testing_support::write_text_file("ic_bad.txt", "1 2 abc 4");
   EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, bad, "initial_condition.file"); }),
               HasSubstr("value 3 ('abc')"));
   EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, "/nonexistent/u0.txt", "f"); }),

@@ -18,29 +18,15 @@
 #include "pde/measurement_sources.h"
 #include "pde/measurement_table.h"
 #include "pde/periodic_grid.h"
+#include "support/error_message.h"
+#include "support/text_file.h"
 
 using testing::HasSubstr;
 
 namespace {
 
-std::string write_text(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-template <typename Action>
-std::string error_of(const Action& action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "no error";
-}
-
 bhpm::pde::MeasurementTable read_csv(const std::string& name, const std::string& text) {
-  return bhpm::pde::read_measurement_file(write_text(name, text),
+  return bhpm::pde::read_measurement_file(bhpm::testing_support::write_text_file(name, text),
                                           bhpm::pde::MeasurementFileType::kCsv, {});
 }
 
@@ -86,39 +72,39 @@ TEST(MeasurementTable, groups_rows_into_experiments_in_a_seeded_random_order) {
 }
 
 TEST(MeasurementTable, refuses_bad_values_repeats_and_degenerate_experiments) {
-  EXPECT_THAT(error_of([] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([] {
                 group_experiments(read_csv("nan.csv", "experiment,x,t,u\na,0,0,1\na,1,1,nan\n"), 0);
               }),
               HasSubstr("nan.csv: line 3, column 'u': nan is not a measurement (NaN or Inf)"));
-  EXPECT_THAT(error_of([] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([] {
                 group_experiments(read_csv("inf.csv", "experiment,x,t,u\na,0,inf,1\na,1,1,1\n"), 0);
               }),
               HasSubstr("inf.csv: line 2, column 't'"));
   EXPECT_THAT(
-      error_of([] {
+      bhpm::testing_support::error_message<std::exception>([] {
         group_experiments(
             read_csv("repeat.csv", "experiment,x,t,u\na,0,0,1\nb,0,0,1\na,1,1,2\na,0,0,3\n"), 0);
       }),
       HasSubstr("repeat.csv: experiment 'a': line 2 and line 5 measure the same point (x, t) = "
                 "(0, 0)"));
   EXPECT_THAT(
-      error_of([] {
+      bhpm::testing_support::error_message<std::exception>([] {
         group_experiments(
             read_csv("flat.csv", "experiment,x,t,u\na,0.5,0,1\na,0.5,1,2\na,0.5,2,2\n"), 0);
       }),
       HasSubstr("flat.csv: experiment 'a': all its 3 points have x = 0.5: zero extent in x"));
-  EXPECT_THAT(error_of([] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([] {
                 group_experiments(read_csv("instant.csv", "experiment,x,t,u\na,0,3,1\na,1,3,2\n"),
                                   0);
               }),
               HasSubstr("zero extent in t"));
-  EXPECT_THAT(error_of([] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([] {
                 group_experiments(
                     read_csv("single.csv", "experiment,x,t,u\na,0,0,1\nb,0,0,1\nb,1,1,1\n"), 0);
               }),
               HasSubstr("single.csv: experiment 'a' has 1 point"));
   EXPECT_THAT(
-      error_of([] {
+      bhpm::testing_support::error_message<std::exception>([] {
         group_experiments(read_csv("sigma.csv", "experiment,x,t,u,sigma\na,0,0,1,0\na,1,1,1,1\n"),
                           0);
       }),
@@ -127,22 +113,25 @@ TEST(MeasurementTable, refuses_bad_values_repeats_and_degenerate_experiments) {
 
 TEST(MeasurementSources, refuse_missing_columns_unknown_types_and_absent_arrays) {
   EXPECT_THAT(
-      error_of([] { read_csv("nox.csv", "experiment,position,t,u\na,0,0,1\n"); }),
+      bhpm::testing_support::error_message<std::exception>(
+          [] { read_csv("nox.csv", "experiment,position,t,u\na,0,0,1\n"); }),
       HasSubstr("nox.csv: line 1: no column 'x' (the header has: experiment, position, t, u)"));
   bhpm::pde::MeasurementColumns renamed;
   renamed.x = "position";
-  EXPECT_EQ(bhpm::pde::read_measurement_file(
-                write_text("renamed.csv", "experiment,position,t,u\na,0,0,1\n"),
-                bhpm::pde::MeasurementFileType::kCsv, renamed)
-                .x,
-            std::vector<double>{0});
+  EXPECT_EQ(
+      bhpm::pde::read_measurement_file(bhpm::testing_support::write_text_file(
+                                           "renamed.csv", "experiment,position,t,u\na,0,0,1\n"),
+                                       bhpm::pde::MeasurementFileType::kCsv, renamed)
+          .x,
+      std::vector<double>{0});
   renamed.sigma_required = true;
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([&] {
                 bhpm::pde::read_measurement_file(testing::TempDir() + "renamed.csv",
                                                  bhpm::pde::MeasurementFileType::kCsv, renamed);
               }),
               HasSubstr("no column 'sigma'"));
-  EXPECT_THAT(error_of([] { bhpm::pde::measurement_file_type("data/sensors.txt", ""); }),
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [] { bhpm::pde::measurement_file_type("data/sensors.txt", ""); }),
               HasSubstr("data/sensors.txt: unknown file type '.txt' (known: .csv, .npz"));
   EXPECT_EQ(bhpm::pde::measurement_file_type("a.NC", ""), bhpm::pde::MeasurementFileType::kHdf5);
   EXPECT_EQ(bhpm::pde::measurement_file_type("a.txt", "csv"), bhpm::pde::MeasurementFileType::kCsv);
@@ -154,7 +143,7 @@ TEST(MeasurementSources, refuse_missing_columns_unknown_types_and_absent_arrays)
     for (const char* name : {"experiment", "x", "t"})
       file.write_array(name, values.data(), {3}, {});
   }
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([&] {
                 bhpm::pde::read_measurement_file(path, bhpm::pde::MeasurementFileType::kHdf5, {});
               }),
               HasSubstr("arrays.h5: no array 'u' (name the arrays with --column"));
@@ -214,7 +203,8 @@ TEST(MeasuredDatasetFile, round_trips_ragged_experiments_with_sigma_and_attribut
   }
   EXPECT_EQ(train[0].attributes,
             (std::vector<std::pair<std::string, std::string>>{{"units", "m/s"}}));
-  EXPECT_THAT(error_of([&] { bhpm::pde::read_experiment_set(path, "train"); }),
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [&] { bhpm::pde::read_experiment_set(path, "train"); }),
               HasSubstr("measured.h5: measurements only (dataset format_version 2"));
 }
 
@@ -251,9 +241,11 @@ TEST(LeafData, takes_the_first_points_of_ragged_experiments_each_on_its_window) 
   EXPECT_EQ(data.boxes[1].x_min, 5);
   EXPECT_EQ(data.boxes[1].t_max, 3);
   EXPECT_THAT(
-      error_of([&] { bhpm::model::leaf_data_from_measurements(experiments, 3, 3, "ragged.h5"); }),
+      bhpm::testing_support::error_message<std::exception>(
+          [&] { bhpm::model::leaf_data_from_measurements(experiments, 3, 3, "ragged.h5"); }),
       HasSubstr("ragged.h5: experiment 'b' has 2 points, fewer than the n_st = 3 each leaf needs"));
-  EXPECT_THAT(
-      error_of([&] { bhpm::model::leaf_data_from_measurements(experiments, 4, 2, "ragged.h5"); }),
-      HasSubstr("N = 4 experiments requested, the set holds 3"));
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([&] {
+                bhpm::model::leaf_data_from_measurements(experiments, 4, 2, "ragged.h5");
+              }),
+              HasSubstr("N = 4 experiments requested, the set holds 3"));
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pde/sampled_initial_condition.h"
+#include "support/error_message.h"
 
 using testing::HasSubstr;
 
@@ -34,16 +35,6 @@ double interpolation_error(int m) {
   const at::Tensor u0 = bhpm::pde::interpolate_periodic(grid, x, u, "samples");
   const at::Tensor exact = at::sin(grid.x()) + 0.5 * at::cos(2 * grid.x());
   return (u0 - exact).abs().max().item<double>();
-}
-
-template <typename Action>
-std::string error_of(const Action& action) {
-  try {
-    action();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "no error";
 }
 
 }  // namespace
@@ -69,25 +60,28 @@ TEST(SampledInitialCondition, refuses_what_is_not_one_period_of_samples) {
   const bhpm::pde::PeriodicGrid grid(0.0, 1.0, 16);
   std::vector<double> x, ramp;
   for (int i = 0; i < 20; ++i) x.push_back(i / 20.0), ramp.push_back(i / 20.0);
-  EXPECT_THAT(error_of([&] { bhpm::pde::interpolate_periodic(grid, x, ramp, "ramp.csv"); }),
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>(
+                  [&] { bhpm::pde::interpolate_periodic(grid, x, ramp, "ramp.csv"); }),
               HasSubstr("ramp.csv: u0 is not periodic on [0, 1) (the solvers are periodic): it "
                         "jumps from u = 0.95 at x = 0.95 to u = 0 at x = 0"));
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>([&] {
                 bhpm::pde::interpolate_periodic(grid, {0.0, 1.5}, {1, 2}, "far");
               }),
               HasSubstr("far: x = 1.5 lies outside the domain [0, 1]"));
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>([&] {
                 bhpm::pde::interpolate_periodic(grid, {0.0, 1.0, 0.5}, {1, 1, 2}, "end");
               }),
               HasSubstr("end: two samples at x = 0 (x_max is x_min on a period)"));
-  EXPECT_THAT(error_of([&] { bhpm::pde::interpolate_periodic(grid, {0.5}, {1}, "one"); }),
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>(
+                  [&] { bhpm::pde::interpolate_periodic(grid, {0.5}, {1}, "one"); }),
               HasSubstr("at least 2 samples"));
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>([&] {
                 bhpm::pde::interpolate_periodic(grid, {0.1, 0.5}, {NAN, 1}, "nan");
               }),
               HasSubstr("nan: sample 0 is NaN or Inf"));
   const std::string path = testing::TempDir() + "u0.csv";
   std::ofstream(path) << "x,value\n0,1\n0.5,2\n";
-  EXPECT_THAT(error_of([&] { bhpm::pde::initial_condition_from_csv(grid, path); }),
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>(
+                  [&] { bhpm::pde::initial_condition_from_csv(grid, path); }),
               HasSubstr("u0.csv: line 1: no column 'u'"));
 }
