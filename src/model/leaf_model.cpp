@@ -20,6 +20,15 @@ LeafModelImpl::LeafModelImpl(const LeafModelOptions& options) : options_(options
 
 at::Tensor LeafModelImpl::noise_scale() const { return at::exp(log_noise_); }
 
+void LeafModelImpl::set_noise_scale(const at::Tensor& sigma) {
+  if (sigma.sizes() != log_noise_.sizes() || !(sigma > 0).all().item<bool>() ||
+      !at::isfinite(sigma).all().item<bool>())
+    throw std::invalid_argument("leaf noise scales: " + std::to_string(log_noise_.size(0)) +
+                                " positive finite values are needed");
+  const at::NoGradGuard no_grad;
+  log_noise_.copy_(sigma.log());
+}
+
 at::Tensor LeafModelImpl::negative_log_likelihood(const at::Tensor& predicted,
                                                   const at::Tensor& measured) const {
   const at::Tensor log_sigma = log_noise_.unsqueeze(1);      // [L, 1]

@@ -22,6 +22,8 @@ class LeafModelImpl : public torch::nn::Module {
 
   /// sigma [L].
   at::Tensor noise_scale() const;
+  /// Sets sigma [L] (positive, finite; no graph): for the profile step of phase 1.
+  void set_noise_scale(const at::Tensor& sigma);
 
   /// Negative log-likelihood per point, per leaf [L]:
   ///   mean_j [ log sigma_i + 0.5 log(2 pi) + (u_hat_ij - u_ij)^2 / (2 sigma_i^2) ],

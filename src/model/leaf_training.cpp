@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace bhpm::model {
@@ -45,7 +46,23 @@ LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
                           }};
   };
   const PhaseResult result = run_adam_phase(phase, options, progress);
+  model.set_noise_scale(profiled_noise_scale(model, data));
   return {result.resumed_from, result.final_loss};
+}
+
+at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,
+                                std::int64_t chunk) {
+  const at::NoGradGuard no_grad;
+  at::Tensor squares = at::zeros({data.leaves()}, at::kDouble);
+  for (std::int64_t start = 0; start < data.points(); start += chunk) {
+    const std::int64_t length = std::min(chunk, data.points() - start);
+    const at::Tensor x = data.x.narrow(1, start, length), t = data.t.narrow(1, start, length);
+    const at::Tensor residual =
+        data.u.narrow(1, start, length) - model.network().forward(x, t, data.boxes);
+    squares += residual.square().sum(1);
+  }
+  const at::Tensor floor = 1e-24 * data.u.square().mean(1).clamp_min(1.0);
+  return (squares / static_cast<double>(data.points())).clamp_min(floor).sqrt();
 }
 
 }  // namespace bhpm::model

@@ -38,8 +38,18 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
 /// Appends ("sigma[i]", sigma_i) for every leaf to a progress report's terms.
 void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms);
 
-/// Trains `model` on `data` (validated first). Throws std::invalid_argument for bad
-/// options or data, io::CheckpointError for a checkpoint of another architecture, and
+/// The maximiser of Eq. 2 in each sigma_i for the leaf's network as it is: the RMS of its
+/// residuals over every measurement, sigma_i^2 = mean_j (u_hat_ij - u_i(x_j, t_j))^2
+/// (floored at 1e-12 relative to the data's scale, so that an exact fit stays finite);
+/// computed in chunks of at most `chunk` points per leaf.
+at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,
+                                std::int64_t chunk = 65536);
+
+/// Trains `model` on `data` (validated first), then sets each sigma_i to
+/// profiled_noise_scale (docs/numerics.md, "Leaf noise scales": Adam on log sigma lags the
+/// network's fit by a factor 10-40, which would weaken the leaves' data term in the joint
+/// objective and inflate their Laplace covariance by its square). Throws std::invalid_argument for
+/// bad options or data, io::CheckpointError for a checkpoint of another architecture, and
 /// TrainingError naming the phase and iteration when the objective is not finite (the
 /// last good checkpoint is left as it was).
 LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,

@@ -73,6 +73,23 @@ TEST(LeafTraining, learned_noise_scale_recovers_epsilon) {
   for (int i = 0; i < 2; ++i) EXPECT_NEAR(sigma[i].item<double>(), epsilon, 0.2 * epsilon);
 }
 
+TEST(LeafTraining, ends_with_each_noise_scale_at_the_rms_residual_of_its_leaf) {
+  const pde::ExperimentSet set = burgers_set(512, 0.0, 2);
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 2, 512, "burgers");
+  model::LeafModel leaves(leaf_options(2, 16));
+  model::LeafTrainingOptions options;
+  options.iterations = 50;
+  model::train_leaves(*leaves, data, options);
+  const at::Tensor residual =
+      data.u - leaves->network().forward(data.x, data.t, data.boxes).detach();
+  const at::Tensor rms = residual.square().mean(1).sqrt();
+  EXPECT_TRUE(at::allclose(leaves->noise_scale(), rms, 1e-12, 0));
+  // Chunked as the training computes it, or whole: the same.
+  EXPECT_TRUE(at::allclose(model::profiled_noise_scale(*leaves, data, 100), rms, 1e-12, 0));
+  EXPECT_THROW(leaves->set_noise_scale(at::zeros({2}, at::kDouble)), std::invalid_argument);
+}
+
 TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const pde::ExperimentSet set = burgers_set(512, 0.01, 2);
   const model::LeafData data =
