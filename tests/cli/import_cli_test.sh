@@ -146,8 +146,8 @@ expect_refusal "an unknown --column field is refused" "unknown field 'time'" "$w
 # Truth-free scoring against the truth: simulated Burgers data, its held-out experiments
 # once as simulate wrote them (version 1, with the true operator) and once imported from a
 # CSV of ragged subsets of their measurements (450 and 600 points, no truth). Measured:
-# RMSE 0.0515 against the truth, 0.0512 truth-free on the same file; the test allows a
-# factor 2 either way for the imported subsets.
+# RMSE 0.0514 against the truth, 0.0513 truth-free on the import; the test allows a
+# factor 2 either way.
 cat > "$work/burgers.toml" <<'TOML'
 seed = 3
 [equation]
