@@ -65,6 +65,7 @@ struct Scoring {
   eval::OperatorMetrics metrics;
   std::vector<double> per_experiment;
   std::vector<std::pair<std::string, std::string>> context;
+  std::string true_equation;  ///< "" for scorings without a truth
 };
 
 /// The root against the true operator on the set's stored grids (paper section 3).
@@ -77,10 +78,11 @@ Scoring truth_scoring(const EvaluateOptions& options, const gp::SparseVariationa
       eval::held_out_operator_data(set, equation, order, options.max_points);
   const gp::MarginalNormal predictive =
       eval::root_predictive(root, test.inputs, predictive_noise(options));
-  return {eval::operator_metrics(predictive.mean, predictive.variance, test.target),
-          eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0)),
-          {{"target", "the true operator on the stored grids"},
-           {"true_equation", equation.describe()}}};
+  return {
+      eval::operator_metrics(predictive.mean, predictive.variance, test.target),
+      eval::rmse_per_experiment(predictive.mean, test.target, test.experiment, set.u.size(0)),
+      {{"target", "the true operator on the stored grids"}, {"true_equation", equation.describe()}},
+      equation.describe()};
 }
 
 /// Leaves of the set's own, fitted to all but every kKeepBackEvery-th measurement.
@@ -124,7 +126,8 @@ Scoring leaf_target_scoring(const EvaluateOptions& options, const gp::SparseVari
       eval::root_predictive(root, inputs, predictive_noise(options));
   return {eval::operator_metrics(predictive.mean, predictive.variance, target),
           eval::rmse_per_experiment(predictive.mean, target, experiment, fit.fitted.leaves()),
-          {{"target", "held-out leaves' u_t (truth-free: phase 1 leaves of the scored set)"}}};
+          {{"target", "held-out leaves' u_t (truth-free: phase 1 leaves of the scored set)"}},
+          ""};
 }
 
 /// The held-out leaves' predictive against the measurements kept back from their fit.
@@ -137,7 +140,8 @@ Scoring kept_back_scoring(const HeldOutFit& fit) {
   return {eval::operator_metrics(predictive.mean, predictive.variance, measured),
           eval::rmse_per_experiment(predictive.mean, measured, experiment, fit.kept_back.leaves()),
           {{"target", "measurements kept back from the held-out leaves' fit"},
-           {"predictive", "u_leaf + sigma_leaf^2 + last-layer Laplace variance"}}};
+           {"predictive", "u_leaf + sigma_leaf^2 + last-layer Laplace variance"}},
+          ""};
 }
 
 void write_scoring(const std::string& path, const Scoring& scoring,
@@ -192,18 +196,19 @@ int run_evaluate(const EvaluateOptions& options) {
   const TrainedRun run = load_trained_run(options.run_dir, options.overrides);
   const bool has_truth = !pde::read_dataset_metadata(options.data_path).config.empty();
   use_threads(0);
+  const std::string learned_mean = model::describe_root_mean(*run.root->mean());
   const std::vector<std::pair<std::string, std::string>> context = {
       {"run_dir", options.run_dir},
       {"data", options.data_path},
       {"set", options.set_name},
       {"predictive", predictive_name(options)},
-      {"learned_mean", model::describe_root_mean(*run.root->mean())}};
+      {"learned_mean", learned_mean}};
   std::vector<std::pair<std::string, eval::OperatorMetrics>> columns;
   if (has_truth) {
     const Scoring truth = truth_scoring(options, *run.root);
     write_scoring(output, truth, context);
     columns.emplace_back("truth", truth.metrics);
-    std::printf("true operator: %s\n", truth.context.back().second.c_str());
+    std::printf("true operator: %s\n", truth.true_equation.c_str());
   }
   if (!has_truth || options.truth_free) {
     const HeldOutFit fit = fit_scored_leaves(options, run.config);
@@ -217,7 +222,7 @@ int run_evaluate(const EvaluateOptions& options) {
     columns.emplace_back("leaves (u)", leaves.metrics);
   }
   std::printf("scored: %s (%s set)\nlearned mean:  %s\n%s", options.data_path.c_str(),
-              options.set_name.c_str(), context.back().second.c_str(),
+              options.set_name.c_str(), learned_mean.c_str(),
               eval::metrics_comparison_table(columns).c_str());
   std::printf("metrics: %s\n", output.c_str());
   return 0;

@@ -35,10 +35,6 @@ void check_context(const std::vector<std::pair<std::string, std::string>>& conte
 /// stated here so the rule does not depend on it).
 ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : nullptr; }
 
-std::string table_line(const std::string& label, const std::string& value) {
-  return label + std::string(label.size() < 16 ? 16 - label.size() : 1, ' ') + value + "\n";
-}
-
 /// The number under `key` of `object`; NaN when absent or null.
 double number_at(const json& object, const std::string& key, const std::string& where) {
   const auto found = object.find(key);
@@ -88,19 +84,6 @@ std::string metrics_json(const OperatorMetrics& metrics,
   for (const double rmse : per_experiment_rmse) per_experiment.push_back(number(rmse));
   document["rmse_per_experiment"] = per_experiment;
   return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::string metrics_table(const OperatorMetrics& metrics) {
-  std::string out = table_line("points", std::to_string(metrics.points));
-  out += table_line("RMSE", util::format_significant(metrics.rmse, 4));
-  out += table_line("relative RMSE", util::format_significant(metrics.relative_rmse, 4));
-  out += table_line("median NLPD", util::format_significant(metrics.median_nlpd, 4));
-  out += table_line("mean NLPD", util::format_significant(metrics.mean_nlpd, 4));
-  for (const auto& [level, fraction] : metrics.coverage)
-    out +=
-        table_line("coverage", "nominal " + util::format_significant(100.0 * level, 6) +
-                                   "%  empirical " + util::format_fixed(100.0 * fraction, 1) + "%");
-  return out;
 }
 
 std::string metrics_comparison_table(

@@ -1,7 +1,7 @@
 #pragma once
 /// metrics.json, the operator metrics of `bhpm evaluate` (docs/run-folder.md,
 /// "metrics.json"): the one owner of the file, its writer and its reader (nlohmann-json),
-/// and the same metrics as a table for the terminal.
+/// and the metrics of one or more scorings as a table for the terminal.
 
 #include <string>
 #include <utility>
@@ -25,13 +25,6 @@ namespace bhpm::eval {
 std::string metrics_json(const OperatorMetrics& metrics,
                          const std::vector<std::pair<std::string, std::string>>& context,
                          const std::vector<double>& per_experiment_rmse);
-
-/// An aligned text table, one metric per line and one line per coverage level:
-///   points          20100
-///   RMSE            0.01234
-///   ...
-///   coverage        nominal 50%  empirical 48.7%
-std::string metrics_table(const OperatorMetrics& metrics);
 
 /// The metrics of several scorings side by side, one column each under its name:
 ///                   truth         truth-free

@@ -16,14 +16,11 @@ std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_
         "keeping back every " + std::to_string(every) +
         "-th point needs 2 <= every <= P = " + std::to_string(data.points()));
   const at::Tensor index = at::arange(data.points(), at::kLong);
-  const at::Tensor kept = (index.remainder(every) == every - 1);
-  const at::Tensor fitted_columns = index.masked_select(~kept),
-                   kept_columns = index.masked_select(kept);
+  const at::Tensor kept = index.remainder(every) == every - 1;
   const auto columns = [&](const at::Tensor& which) {
-    return LeafData{data.x.index_select(1, which), data.t.index_select(1, which),
-                    data.u.index_select(1, which), data.boxes};
+    return select_points(data, which.unsqueeze(0).expand({data.leaves(), -1}).contiguous());
   };
-  return {columns(fitted_columns), columns(kept_columns)};
+  return {columns(index.masked_select(~kept)), columns(index.masked_select(kept))};
 }
 
 LeafModel fit_held_out_leaves(const LeafData& fitted, LeafModelOptions options,

@@ -103,10 +103,6 @@ void write_measured_dataset(const std::string& path, const std::vector<MeasuredE
   output.commit();
 }
 
-bool has_set(const std::string& path, const std::string& name) {
-  return io::Hdf5Location::open_file(path).has(name);
-}
-
 std::vector<MeasuredExperiment> read_measured_set(const std::string& path,
                                                   const std::string& name) {
   if (read_dataset_metadata(path).format_version >= kMeasuredVersion)

@@ -22,9 +22,6 @@ void write_measured_dataset(const std::string& path, const std::vector<MeasuredE
                             const std::vector<MeasuredExperiment>& test,
                             const DatasetMetadata& metadata);
 
-/// Whether file `path` holds set `name`.
-bool has_set(const std::string& path, const std::string& name);
-
 /// The measurements of set `name` from a version 1 file (simulate's measured points, on
 /// the grid's window) or a version 2 file; every experiment validated. Errors name the
 /// file, the group and the rule.

@@ -74,15 +74,15 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
   us.insert(us.end(), u.begin(), u.end());
   xs.push_back(x.front() + grid.length());
   us.push_back(u.front());
-  const at::Tensor points = grid.x();
-  at::Tensor u0 = at::empty_like(points);
-  for (std::int64_t j = 0; j < points.size(0); ++j) {
-    const double at_x = points[j].item<double>();
-    const auto right = std::upper_bound(xs.begin(), xs.end(), at_x) - xs.begin();
-    const double weight = (at_x - xs[right - 1]) / (xs[right] - xs[right - 1]);
+  const at::Tensor points = grid.x().contiguous();
+  const double* grid_x = points.data_ptr<double>();
+  std::vector<double> u0(static_cast<std::size_t>(points.size(0)));
+  for (std::size_t j = 0; j < u0.size(); ++j) {
+    const auto right = std::upper_bound(xs.begin(), xs.end(), grid_x[j]) - xs.begin();
+    const double weight = (grid_x[j] - xs[right - 1]) / (xs[right] - xs[right - 1]);
     u0[j] = (1 - weight) * us[right - 1] + weight * us[right];
   }
-  return u0;
+  return at::tensor(u0, at::kDouble);
 }
 
 at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path) {

@@ -13,8 +13,8 @@
 #include "eval/metrics_json.h"
 #include "support/error_message.h"
 
+using bhpm::eval::metrics_comparison_table;
 using bhpm::eval::metrics_json;
-using bhpm::eval::metrics_table;
 using bhpm::eval::OperatorMetrics;
 using bhpm::eval::read_operator_scores;
 using bhpm::testing_support::error_message;
@@ -117,14 +117,17 @@ TEST(MetricsJson, context_keys_must_not_clash) {
               AllOf(HasSubstr("\"data\""), HasSubstr("unique")));
 }
 
-TEST(MetricsJson, table_has_one_aligned_line_per_metric) {
-  EXPECT_EQ(metrics_table(example()),
-            "points          20100\n"
-            "RMSE            0.25\n"
-            "relative RMSE   0.125\n"
-            "median NLPD     -1.5\n"
-            "mean NLPD       2.75\n"
-            "coverage        nominal 50%  empirical 48.7%\n"
-            "coverage        nominal 90%  empirical 87.5%\n"
-            "coverage        nominal 95%  empirical 93.8%\n");
+TEST(MetricsJson, table_has_one_aligned_line_per_metric_and_a_column_per_scoring) {
+  bhpm::eval::OperatorMetrics other = example();
+  other.rmse = 0.5;
+  EXPECT_EQ(metrics_comparison_table({{"truth", example()}, {"truth-free", other}}),
+            "                truth         truth-free\n"
+            "points          20100         20100\n"
+            "RMSE            0.25          0.5\n"
+            "relative RMSE   0.125         0.125\n"
+            "median NLPD     -1.5          -1.5\n"
+            "mean NLPD       2.75          2.75\n"
+            "coverage 50%    48.7%         48.7%\n"
+            "coverage 90%    87.5%         87.5%\n"
+            "coverage 95%    93.8%         93.8%\n");
 }
