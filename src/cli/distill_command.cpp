@@ -20,6 +20,7 @@
 #include "io/atomic_file.h"
 #include "model/bhpm_model.h"
 #include "model/root_export.h"
+#include "pde/dataset_file.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -62,11 +63,12 @@ DistillPoints distill_points(const std::string& root_file, std::int64_t max_poin
 }
 
 /// The dataset whose stored equation gives the truth column: --data, else RUN_DIR/data.h5
-/// when it exists, else none.
+/// when it exists and knows its equation (a simulation's), else none.
 std::string truth_dataset(const DistillCommandOptions& options) {
   if (!options.data_path.empty()) return options.data_path;
   const std::string data = config::RunLayout{options.run_dir}.data();
-  return std::filesystem::exists(data) ? data : "";
+  return std::filesystem::exists(data) && !pde::read_dataset_metadata(data).config.empty() ? data
+                                                                                           : "";
 }
 
 /// The true operator at v [P, D] when the dataset's equation reads no derivative beyond

@@ -27,9 +27,9 @@ namespace bhpm::cli {
 
 struct DistillCommandOptions {
   std::string run_dir;
-  std::string output_path;                  ///< "" = RUN_DIR/distill.json
-  std::string data_path;                    ///< "" = RUN_DIR/data.h5 when it exists
-  std::string config_path;                  ///< "" = the configuration stored in RUN_DIR/joint.ckpt
+  std::string output_path;  ///< "" = RUN_DIR/distill.json
+  std::string data_path;    ///< "" = RUN_DIR/data.h5 when it exists and knows its equation
+  std::string config_path;  ///< "" = the configuration stored in RUN_DIR/joint.ckpt
   std::vector<std::string> overrides;       ///< "section.key=value" from --set
   std::vector<std::string> flag_overrides;  ///< "distill.key=value" from --samples, --degree
   bool quiet = false;

@@ -28,6 +28,7 @@ int run_fit_leaves(const TrainingCommandOptions& options) {
   config::LeafConfig& config = inputs.config.leaves;
   config.model.network.leaves = n;
   config.training.checkpoint_path = config::RunLayout{options.run_dir}.leaves_checkpoint();
+  config.training.history_path = config::RunLayout{options.run_dir}.history("leaves");
   model::LeafModel leaves(config.model);
   const model::LeafTrainingResult result =
       model::train_leaves(*leaves, inputs.data, config.training, training_printer(options.quiet));

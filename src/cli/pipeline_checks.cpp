@@ -1,8 +1,12 @@
 #include "cli/pipeline_checks.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
+
+#include "pde/dataset_file.h"
 
 namespace bhpm::cli {
 
@@ -16,23 +20,66 @@ void require_section(const config::RunConfig& config, const std::string& source,
     throw config::ConfigError(source + ": missing section [" + section + "]: " + why);
 }
 
+/// The held-out experiments the predict stage can solve from their stored truth: the
+/// simulation's test set, or run.data's when it names a dataset with solution grids.
+std::int64_t predictable_experiments(const config::RunConfig& config, const std::string& source) {
+  const std::string& data = config.pipeline.data;
+  if (data.empty()) return config.simulate.test_experiments;
+  if (pde::read_dataset_metadata(data).format_version != 1) {
+    if (!config.pipeline.predict_experiments.empty())
+      throw config::ConfigError(
+          source + ": run.predict_experiments: " + data +
+          " holds measurements only (dataset format_version 2): no held-out experiment has a "
+          "solution grid to start from and compare with; set predict_experiments = [] and give "
+          "initial conditions with run.predict_ic_files");
+    return 0;
+  }
+  return pde::dataset_experiments(data, "test");
+}
+
+/// run.data must name a readable dataset; its name is kept in errors.
+void require_dataset(const config::RunConfig& config, const std::string& source) {
+  const std::string& data = config.pipeline.data;
+  if (!fs::is_regular_file(data))
+    throw config::ConfigError(source + ": run.data: " + data +
+                              " does not exist (make it with "
+                              "`bhpm import` or `bhpm simulate`)");
+  try {
+    pde::read_dataset_metadata(data);
+  } catch (const std::exception& error) {
+    throw config::ConfigError(source + ": run.data: " + error.what());
+  }
+}
+
 void require_complete_configuration(const config::RunConfig& config, const std::string& source) {
   const config::PipelineConfig& pipeline = config.pipeline;
-  if (pipeline.runs("simulate")) {
+  if (!pipeline.data.empty()) require_dataset(config, source);
+  if (pipeline.runs("simulate") && pipeline.data.empty()) {
     require_section(config, source, "equation", "the simulate stage needs the PDE to simulate");
     require_section(config, source, "data",
                     "the simulate stage needs the experiments to draw (train_experiments, "
                     "test_experiments, n_st, noise)");
   }
+  for (const std::string& file : pipeline.predict_ic_files)
+    if (pipeline.runs("predict") && !fs::is_regular_file(file))
+      throw config::ConfigError(source + ": run.predict_ic_files: " + file + " does not exist");
   if (pipeline.runs("refinement"))
     require_section(config, source, "refinement_study", "the refinement stage needs its settings");
   if (!pipeline.runs("predict")) return;
+  const std::int64_t held_out = predictable_experiments(config, source);
   for (const std::int64_t e : pipeline.predict_experiments)
-    if (e >= config.simulate.test_experiments)
+    if (e >= held_out)
       throw config::ConfigError(source + ": run.predict_experiments: experiment " +
-                                std::to_string(e) + " is not among the data.test_experiments = " +
-                                std::to_string(config.simulate.test_experiments) +
-                                " held-out experiments");
+                                std::to_string(e) + " is not among the " +
+                                std::to_string(held_out) + " held-out experiments of " +
+                                (pipeline.data.empty() ? "data.test_experiments" : pipeline.data));
+}
+
+bool same_bytes(const std::string& a, const std::string& b) {
+  if (fs::file_size(a) != fs::file_size(b)) return false;
+  std::ifstream first(a, std::ios::binary), second(b, std::ios::binary);
+  return std::equal(std::istreambuf_iterator<char>(first), std::istreambuf_iterator<char>(),
+                    std::istreambuf_iterator<char>(second));
 }
 
 void refuse_if_foreign(const std::string& path, const std::string& stored,
@@ -73,7 +120,11 @@ void require_stage_inputs(const config::RunConfig& config, const config::RunLayo
 
 void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run) {
   const std::string& current = config.resolved_toml;
-  if (fs::exists(run.data()))
+  if (fs::exists(run.data()) && !config.pipeline.data.empty() &&
+      !same_bytes(run.data(), config.pipeline.data))
+    throw std::runtime_error(run.data() + " is not a copy of run.data = " + config.pipeline.data +
+                             "; give `bhpm run` a new folder (-o) or remove that file");
+  if (fs::exists(run.data()) && config.pipeline.data.empty())
     refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), current,
                       config::data_sections());
   for (const auto& checkpoint : run.checkpoints())

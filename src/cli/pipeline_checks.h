@@ -12,8 +12,10 @@
 namespace bhpm::cli {
 
 /// read_run_config's rules plus the sections the listed stages need ([equation] and
-/// [data] to simulate, [refinement_study] for the refinement stage) and the predicted
-/// experiments' range. Throws config::ConfigError naming the file, the field and the rule.
+/// [data] to simulate unless run.data names a dataset, [refinement_study] for the
+/// refinement stage), run.data and run.predict_ic_files present, and the predicted
+/// experiments among the held-out ones that have a truth grid. Throws config::ConfigError
+/// naming the file, the field and the rule.
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                               const std::vector<std::string>& overrides);
 
@@ -22,8 +24,9 @@ config::RunConfig read_pipeline_configuration(const std::string& config_path,
 void require_stage_inputs(const config::RunConfig& config, const config::RunLayout& run);
 
 /// Throws std::runtime_error naming the file and the settings that differ when data.h5,
-/// a checkpoint or root.h5 in RUN_DIR was made by another configuration: they are
-/// expensive, and reusing or overwriting another configuration's would be silent harm.
+/// a checkpoint or root.h5 in RUN_DIR was made by another configuration, or when data.h5
+/// is not a byte-for-byte copy of run.data: they are expensive, and reusing or overwriting
+/// another configuration's would be silent harm.
 void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run);
 
 }  // namespace bhpm::cli

@@ -17,12 +17,14 @@
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
+#include "cli/run_log.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
 #include "config/run_config.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "io/atomic_file.h"
+#include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/stopwatch.h"
 
@@ -52,7 +54,26 @@ void require_success(int exit_code, const std::string& stage) {
 
 // --- the stages ------------------------------------------------------------------------
 
+/// True when the run's dataset holds solution grids (simulate's version 1 files): the
+/// calibrate stage, the training grids' scores and predictions with a truth need them.
+bool has_solution_grids(const Pipeline& p) {
+  return pde::read_dataset_metadata(p.run.data()).format_version == 1;
+}
+
+/// run.data copied into the run folder (pipeline_checks.h refuses a data.h5 that differs).
+void copy_dataset(const Pipeline& p) {
+  const std::string& source = p.config.pipeline.data;
+  if (fs::exists(p.run.data()))
+    return announce("simulate: up to date (" + p.run.data() + " is a copy of run.data = " + source +
+                    ")");
+  announce("simulate: replaced by run.data: copying " + source + " -> " + p.run.data());
+  io::AtomicFile copy(p.run.data());
+  fs::copy_file(source, copy.temporary_path(), fs::copy_options::overwrite_existing);
+  copy.commit();
+}
+
 void simulate_stage(const Pipeline& p) {
+  if (!p.config.pipeline.data.empty()) return copy_dataset(p);
   if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
   announce("simulate -> " + p.run.data());
   require_success(
@@ -75,6 +96,10 @@ void train_stage(const Pipeline& p) {
 
 void calibrate_stage(const Pipeline& p) {
   const std::string output = p.run.discrepancy();
+  if (!has_solution_grids(p))
+    return announce("calibrate: skipped: " + p.run.data() +
+                    " holds measurements only, and the calibration predicts the training "
+                    "experiments' solution grids (the bands carry the root's posterior alone)");
   if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
       config::stored_differences(output, solve::read_discrepancy_file(output).config,
                                  p.config.resolved_toml, config::prediction_sections())
@@ -104,8 +129,13 @@ void evaluate_stage(const Pipeline& p) {
       config::up_to_date(p.run.training_metrics(), inputs))
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
                     p.run.training_metrics() + ")");
+  if (config::up_to_date(p.run.held_out_metrics(), inputs) && !has_solution_grids(p))
+    return announce("evaluate: up to date (" + p.run.held_out_metrics() + ")");
   announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
   require_success(run_evaluate(evaluation(p, p.run.held_out_metrics(), "test")), "evaluate");
+  if (!has_solution_grids(p))
+    return announce("evaluate: the training experiments have no solution grids to score on (" +
+                    p.run.data() + " holds measurements only)");
   announce("evaluate: training experiments' whole grids -> " + p.run.training_metrics());
   require_success(run_evaluate(evaluation(p, p.run.training_metrics(), "train")), "evaluate");
 }
@@ -120,33 +150,58 @@ void distill_stage(const Pipeline& p) {
   announce("distill: the learned operator as an equation -> " + output);
   DistillCommandOptions distill;
   distill.run_dir = p.run.dir;
-  distill.data_path = fs::exists(p.run.data()) ? p.run.data() : "";
+  // data_path stays empty: distill takes RUN_DIR/data.h5's equation as the truth when it has one
   distill.config_path = p.options.config_path;
   distill.overrides = p.options.overrides;
   distill.quiet = p.options.quiet;
   require_success(run_distill(distill), "distill");
 }
 
+/// True when `output` exists, is newer than its inputs and was made by the same
+/// prediction settings.
+bool prediction_up_to_date(const Pipeline& p, const std::string& output,
+                           std::vector<std::string> inputs) {
+  inputs.insert(inputs.end(), {p.run.data(), p.run.root()});
+  if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
+  return config::up_to_date(output, inputs) &&
+         config::stored_differences(output, config::stored_hdf5_config(output),
+                                    p.config.resolved_toml, config::prediction_sections())
+             .empty();
+}
+
+/// `bhpm predict` into `output` with the run's configuration; the initial condition is
+/// set by the caller.
+PredictCommandOptions prediction(const Pipeline& p, const std::string& output) {
+  PredictCommandOptions predict;
+  predict.run_dir = p.run.dir;
+  predict.output_path = output;
+  predict.config_path = p.options.config_path;
+  predict.overrides = p.options.overrides;
+  predict.quiet = p.options.quiet;
+  return predict;
+}
+
 void predict_stage(const Pipeline& p) {
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
-    std::vector<std::string> inputs = {p.run.data(), p.run.root()};
-    if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
-    if (config::up_to_date(output, inputs) &&
-        config::stored_differences(output, config::stored_hdf5_config(output),
-                                   p.config.resolved_toml, config::prediction_sections())
-            .empty()) {
+    if (prediction_up_to_date(p, output, {})) {
       announce("predict: up to date (" + output + ")");
       continue;
     }
     announce("predict: held-out experiment " + std::to_string(e) + " -> " + output);
-    PredictCommandOptions predict;
-    predict.run_dir = p.run.dir;
+    PredictCommandOptions predict = prediction(p, output);
     predict.initial_from = p.run.data() + ":test/" + std::to_string(e);
-    predict.output_path = output;
-    predict.config_path = p.options.config_path;
-    predict.overrides = p.options.overrides;
-    predict.quiet = p.options.quiet;
+    require_success(run_predict(predict), "predict");
+  }
+  for (const std::string& file : p.config.pipeline.predict_ic_files) {
+    const std::string output = p.run.prediction_from_file(fs::path(file).stem().string());
+    if (prediction_up_to_date(p, output, {file})) {
+      announce("predict: up to date (" + output + ")");
+      continue;
+    }
+    announce("predict: initial condition " + file + " -> " + output);
+    PredictCommandOptions predict = prediction(p, output);
+    predict.initial_file = file;
     require_success(run_predict(predict), "predict");
   }
 }
@@ -211,6 +266,26 @@ void setup_run(CLI::App& app) {
   command->callback([options] { throw CLI::RuntimeError(run_pipeline(*options)); });
 }
 
+namespace {
+
+/// The command line as a user would type it, for run.log's header.
+std::string command_line(const RunCommandOptions& options) {
+  std::string line = "bhpm run " + options.config_path + " -o " + options.run_dir;
+  for (const std::string& setting : options.overrides) line += " --set " + setting;
+  if (options.threads > 0) line += " --threads " + std::to_string(options.threads);
+  return line + (options.quiet ? " -q" : "");
+}
+
+void run_stages(const Pipeline& pipeline) {
+  for (const std::string& stage : pipeline.config.pipeline.stages) {
+    const util::Stopwatch stage_stopwatch;
+    stage_runners().at(stage)(pipeline);
+    std::printf("== %s: %.1f s\n", stage.c_str(), stage_stopwatch.seconds());
+  }
+}
+
+}  // namespace
+
 int run_pipeline(const RunCommandOptions& options) {
   const util::Stopwatch stopwatch;
   const config::RunConfig config =
@@ -222,10 +297,12 @@ int run_pipeline(const RunCommandOptions& options) {
   fs::create_directories(options.run_dir);
   write_resolved_configuration(pipeline.run, config.resolved_toml);
   if (options.threads > 0) limit_threads(options.threads);  // else `bhpm --threads` or none
-  for (const std::string& stage : config.pipeline.stages) {
-    const util::Stopwatch stage_stopwatch;
-    stage_runners().at(stage)(pipeline);
-    std::printf("== %s: %.1f s\n", stage.c_str(), stage_stopwatch.seconds());
+  RunLog log(pipeline.run.log(), command_line(options));
+  try {
+    run_stages(pipeline);
+  } catch (const std::exception& error) {
+    log.write_to_log_only(std::string("error: ") + error.what() + "\n");
+    throw;
   }
   std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), stopwatch.seconds());
   return 0;

@@ -1,6 +1,7 @@
 #include "config/pipeline_config.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "util/name_list.h"
@@ -37,15 +38,33 @@ std::vector<std::string> ordered_stages(ConfigSection& section,
   return ordered;
 }
 
+std::string from_base(const std::string& path, const std::string& base_dir) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (std::filesystem::path(base_dir) / path).string();
+}
+
 }  // namespace
 
-PipelineConfig read_pipeline_config(ConfigReader& reader) {
+PipelineConfig read_pipeline_config(ConfigReader& reader, const std::string& base_dir) {
   PipelineConfig config;
   ConfigSection section = reader.section("run");
   config.stages = ordered_stages(
       section, section.strings(
                    "stages", {"simulate", "train", "calibrate", "evaluate", "predict", "report"}));
   config.predict_experiments = section.integers("predict_experiments", {0});
+  config.data = from_base(section.string("data", ""), base_dir);
+  std::set<std::string> stems;
+  for (const std::string& file : section.strings("predict_ic_files", {})) {
+    const std::string stem = std::filesystem::path(file).stem().string();
+    section.require(!stem.empty() && stems.insert(stem).second, "predict_ic_files",
+                    "each file needs a name of its own (its stem names the prediction file)",
+                    "\"" + file + "\"");
+    section.require(stem.rfind("test-", 0) != 0, "predict_ic_files",
+                    "a file's stem may not start with \"test-\" (prediction-test-<e>.h5 are the "
+                    "held-out experiments' predictions)",
+                    "\"" + file + "\"");
+    config.predict_ic_files.push_back(from_base(file, base_dir));
+  }
   std::set<std::int64_t> seen;
   for (const std::int64_t e : config.predict_experiments) {
     section.require(e >= 0, "predict_experiments", "indices must be >= 0", std::to_string(e));

@@ -18,7 +18,7 @@ RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
   config.predict = read_predict_config(reader);
   config.predict.options.seed = config.simulate.seed;
   config.distill = read_distill_config(reader);
-  config.pipeline = read_pipeline_config(reader);
+  config.pipeline = read_pipeline_config(reader, base_dir);
   config.refinement_study = read_refinement_study_config(reader, config.simulate.seed);
   config.given_sections = reader.given_sections();
   reader.reject_unknown_keys();
@@ -58,6 +58,9 @@ model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config, std::i
     options.leaf_training.checkpoint_path = run.leaves_checkpoint();
     options.exact_training.checkpoint_path = run.exact_gp_checkpoint();
     options.joint_training.checkpoint_path = run.joint_checkpoint();
+    options.leaf_training.history_path = run.history("leaves");
+    options.exact_training.history_path = run.history("exact_gp");
+    options.joint_training.history_path = run.history("joint");
   }
   options.config = config.resolved_toml;
   return options;

@@ -17,6 +17,18 @@ std::string RunLayout::prediction(std::int64_t test_experiment) const {
   return file("prediction-test-" + std::to_string(test_experiment) + ".h5");
 }
 
+std::string RunLayout::prediction_from_file(const std::string& initial_condition_stem) const {
+  return file("prediction-" + initial_condition_stem + ".h5");
+}
+
+std::string RunLayout::history(const std::string& phase) const {
+  return file("history-" + phase + ".csv");
+}
+
+std::vector<std::string> RunLayout::histories() const {
+  return {history("leaves"), history("exact_gp"), history("joint")};
+}
+
 std::vector<std::string> RunLayout::predictions() const {
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

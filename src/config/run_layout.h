@@ -4,11 +4,14 @@
 /// in it. `bhpm run` reuses an output only when those sections agree with its own.
 ///
 ///   RUN_DIR/run.toml                        the resolved configuration of the latest run
+///   RUN_DIR/run.log                         what `bhpm run` printed (appended per run)
 ///   RUN_DIR/data.h5                         simulate (docs/dataset-format.md)
 ///   RUN_DIR/{leaves,exact_gp,joint}.ckpt, root.h5    train (docs/run-folder.md)
+///   RUN_DIR/history-{leaves,exact_gp,joint}.csv      train: each phase's objective terms
 ///   RUN_DIR/metrics.json, metrics-train.json         evaluate (held-out / training grids)
 ///   RUN_DIR/distill.json                    distill (the learned operator as an equation)
 ///   RUN_DIR/prediction-test-<e>.h5          predict, one per run.predict_experiments
+///   RUN_DIR/prediction-<stem>.h5            predict, one per run.predict_ic_files
 ///   RUN_DIR/prediction.h5                   bhpm predict's default output
 ///   RUN_DIR/refinement.h5                   refinement (Fig. 3 study)
 ///   RUN_DIR/report/                         report (index.html, figures)
@@ -30,7 +33,9 @@ struct RunLayout {
   std::string root() const { return file("root.h5"); }
   std::string held_out_metrics() const { return file("metrics.json"); }
   std::string training_metrics() const { return file("metrics-train.json"); }
-  std::string prediction(std::int64_t test_experiment) const;       ///< bhpm run's
+  std::string prediction(std::int64_t test_experiment) const;  ///< bhpm run's
+  /// bhpm run's prediction from the initial-condition file <stem>.csv (run.predict_ic_files).
+  std::string prediction_from_file(const std::string& initial_condition_stem) const;
   std::string prediction() const { return file("prediction.h5"); }  ///< bhpm predict's default
   /// Every existing dir/prediction*.h5 (bhpm run's and bhpm predict's), sorted by name.
   std::vector<std::string> predictions() const;
@@ -40,13 +45,19 @@ struct RunLayout {
   /// The learned operator as an equation with intervals (`bhpm distill`).
   std::string distillation() const { return file("distill.json"); }
   std::string report() const { return file("report"); }
-  std::string log() const { return file("run.log"); }  ///< a sweep member's output
+  /// Everything `bhpm run` printed, appended per invocation (cli/run_log.h); a sweep
+  /// member's whole output.
+  std::string log() const { return file("run.log"); }
   /// The training phases' checkpoints (model/bhpm_training.h).
   std::string leaves_checkpoint() const { return file("leaves.ckpt"); }
   std::string exact_gp_checkpoint() const { return file("exact_gp.ckpt"); }
   std::string joint_checkpoint() const { return file("joint.ckpt"); }
   /// leaves.ckpt, exact_gp.ckpt, joint.ckpt, in the order of the phases.
   std::vector<std::string> checkpoints() const;
+  /// A training phase's history ("leaves", "exact_gp", "joint"): model/training_history.h.
+  std::string history(const std::string& phase) const;
+  /// history-leaves.csv, history-exact_gp.csv, history-joint.csv, in the order of the phases.
+  std::vector<std::string> histories() const;
 };
 
 /// Sections a stored output depends on ("" = the top-level keys, i.e. the seed).

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "io/atomic_file.h"
 #include "io/checkpoint.h"
 #include "model/module_checkpoint.h"
 #include "model/optimizer_state.h"
@@ -17,8 +18,10 @@ namespace bhpm::model {
 namespace {
 
 io::Checkpoint make_checkpoint(const AdamPhase& phase, torch::optim::Adam& adam,
-                               std::int64_t iteration, const AdamSchedule& schedule) {
+                               std::int64_t iteration, const AdamSchedule& schedule,
+                               const TrainingHistory& history) {
   io::Checkpoint checkpoint;
+  history.store(checkpoint);
   store_parameters(*phase.module, "", checkpoint);
   checkpoint.tensors["optimizer"] = optimizer_state_bytes(adam);
   checkpoint.integers["iteration"] = iteration;
@@ -28,8 +31,10 @@ io::Checkpoint make_checkpoint(const AdamPhase& phase, torch::optim::Adam& adam,
   return checkpoint;
 }
 
-/// Loads parameters and Adam's state; returns the iteration the checkpoint reached.
-std::int64_t restore(const AdamPhase& phase, torch::optim::Adam& adam, const std::string& path) {
+/// Loads parameters, Adam's state and the history; returns the iteration the checkpoint
+/// reached.
+std::int64_t restore(const AdamPhase& phase, torch::optim::Adam& adam, const std::string& path,
+                     TrainingHistory& history) {
   const io::Checkpoint checkpoint = io::load_checkpoint(path);
   const std::string& stored_phase = checkpoint.string("phase", path);
   if (stored_phase != phase.name)
@@ -43,7 +48,10 @@ std::int64_t restore(const AdamPhase& phase, torch::optim::Adam& adam, const std
   }
   load_parameters(*phase.module, "", checkpoint, path);
   load_optimizer_state(adam, checkpoint.tensor("optimizer", path));
-  return checkpoint.integer("iteration", path);
+  history = TrainingHistory::restore(checkpoint, path);
+  const std::int64_t iteration = checkpoint.integer("iteration", path);
+  history.truncate_after(iteration);
+  return iteration;
 }
 
 void set_learning_rate(torch::optim::Adam& adam, double rate) {
@@ -101,6 +109,7 @@ void validate(const AdamSchedule& s, const std::string& phase) {
   require(s.checkpoint_every >= 1, "checkpoint_every must be >= 1",
           static_cast<double>(s.checkpoint_every));
   require(s.report_every >= 1, "report_every must be >= 1", static_cast<double>(s.report_every));
+  require(s.history_every >= 1, "history_every must be >= 1", static_cast<double>(s.history_every));
 }
 
 double learning_rate_at(const AdamSchedule& s, std::int64_t iteration) {
@@ -116,7 +125,11 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
                           torch::optim::AdamOptions(schedule.learning_rate));
   PhaseResult result;
   if (!schedule.checkpoint_path.empty() && std::filesystem::exists(schedule.checkpoint_path))
-    result.resumed_from = restore(phase, adam, schedule.checkpoint_path);
+    result.resumed_from = restore(phase, adam, schedule.checkpoint_path, result.history);
+  const auto write_history = [&] {
+    if (!schedule.history_path.empty())
+      io::write_text_atomically(schedule.history_path, result.history.csv());
+  };
 
   const RateMeter meter(result.resumed_from);
   for (std::int64_t iteration = result.resumed_from; iteration < schedule.iterations;) {
@@ -127,6 +140,9 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
     adam.step();
     ++iteration;
     result.final_loss = objective.loss.item<double>();
+    if (iteration % schedule.history_every == 0 || iteration == schedule.iterations)
+      result.history.append(iteration, learning_rate_at(schedule, iteration - 1), result.final_loss,
+                            objective.terms ? objective.terms() : ProgressTerms{});
     if (progress && (iteration % schedule.report_every == 0 || iteration == schedule.iterations)) {
       TrainingProgress report{phase.name,
                               iteration,
@@ -142,9 +158,11 @@ PhaseResult run_adam_phase(const AdamPhase& phase, const AdamSchedule& schedule,
         (iteration % schedule.checkpoint_every == 0 || iteration == schedule.iterations)) {
       require_finite_parameters(phase, schedule, iteration);
       io::save_checkpoint(schedule.checkpoint_path,
-                          make_checkpoint(phase, adam, iteration, schedule));
+                          make_checkpoint(phase, adam, iteration, schedule, result.history));
+      write_history();
     }
   }
+  write_history();
   return result;
 }
 

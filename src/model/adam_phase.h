@@ -6,10 +6,10 @@
 /// root GP (phase 2) and the joint ELBO (phase 3) differ in nothing else.
 ///
 /// A checkpoint holds the module's named parameters ("param/<name>"), Adam's state, the
-/// iteration, the phase name, the architecture strings it must agree on, and the
-/// resolved configuration. A run restarted on the same path resumes and ends with the
-/// numbers of an uninterrupted run, provided the objective draws its randomness from the
-/// iteration number alone (e.g. derive_seed(seed, name, iteration)).
+/// iteration, the phase name, the architecture strings it must agree on, the phase's
+/// history so far (model/training_history.h) and the resolved configuration. A run restarted on the
+/// same path resumes and ends with the numbers of an uninterrupted run, provided the objective
+/// draws its randomness from the iteration number alone (e.g. derive_seed(seed, name, iteration)).
 
 #include <ATen/core/Tensor.h>
 
@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/training_history.h"
 #include "model/training_progress.h"
 
 namespace torch::nn {
@@ -38,7 +39,11 @@ struct AdamSchedule {
   std::string checkpoint_path;           ///< "" = no checkpoints
   std::int64_t checkpoint_every = 1000;  ///< steps between checkpoints (>= 1)
   std::int64_t report_every = 100;       ///< steps between progress reports (>= 1)
-  std::string config;                    ///< resolved configuration, stored in checkpoints
+  /// The phase's curve as CSV (model/training_history.h), rewritten with every checkpoint
+  /// and after the last step; "" = kept only in the checkpoint and the result.
+  std::string history_path;
+  std::int64_t history_every = 10;  ///< steps between history rows (>= 1)
+  std::string config;               ///< resolved configuration, stored in checkpoints
 };
 
 /// Throws std::invalid_argument naming `phase`, the field and the rule.
@@ -71,6 +76,7 @@ struct AdamPhase {
 struct PhaseResult {
   std::int64_t resumed_from = 0;  ///< iteration read from an existing checkpoint (0: fresh)
   double final_loss = 0;          ///< loss at the last step taken (0 when none was)
+  TrainingHistory history;        ///< every row, the resumed checkpoint's included
 };
 
 /// Raised when a phase cannot go on: the message names the phase and the iteration, says

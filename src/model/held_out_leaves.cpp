@@ -31,6 +31,7 @@ LeafModel fit_held_out_leaves(const LeafData& fitted, LeafModelOptions options,
   options.network.seed = own_seed;
   schedule.seed = own_seed;
   schedule.checkpoint_path.clear();
+  schedule.history_path.clear();  // the run's leaves keep theirs
   LeafModel leaves(options);
   train_leaves(*leaves, fitted, schedule, progress);
   return leaves;

@@ -81,6 +81,13 @@ DatasetMetadata read_dataset_metadata(const std::string& path) {
   return metadata;
 }
 
+std::int64_t dataset_experiments(const std::string& path, const std::string& name) {
+  read_dataset_metadata(path);
+  const io::Hdf5Location file = io::Hdf5Location::open_file(path);
+  if (!file.has(name)) return 0;
+  return static_cast<std::int64_t>(file.open_group(name).number_attribute("experiments"));
+}
+
 pde::ExperimentSet read_experiment_set(const std::string& path, const std::string& name) {
   if (read_dataset_metadata(path).format_version != kGridVersion)
     throw io::Hdf5Error(path +

@@ -40,4 +40,8 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
 /// program reads.
 DatasetMetadata read_dataset_metadata(const std::string& path);
 
+/// The number of experiments in set `name` ("train" or "test") of a dataset file of either
+/// version (its `experiments` attribute); 0 when the file has no such set.
+std::int64_t dataset_experiments(const std::string& path, const std::string& name);
+
 }  // namespace bhpm::pde

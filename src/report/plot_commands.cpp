@@ -38,15 +38,29 @@ ColourScale colour_scale_for(std::pair<double, double> range) {
   return {low, high, false};
 }
 
-std::string heatmap_commands(const HeatmapPanel& panel) {
+namespace {
+
+/// Title, axes and colour bar of a panel of u over (x, t): everything before its plot.
+std::string field_panel_setup(const HeatmapPanel& panel) {
   return std::string("set title ") + gnuplot_string(panel.title) + "\n" + "set xlabel " +
          gnuplot_string(kXLabel) + "\n" + "set ylabel " + gnuplot_string(kTLabel) + "\n" +
          "set cblabel " + gnuplot_string(panel.colour_label) + "\n" +
          range_command("cb", panel.scale.low, panel.scale.high) +
          (panel.scale.diverging ? kDivergingPalette : kSequentialPalette) +
          "set autoscale xfix\nset autoscale yfix\nset tics out\n" +
-         "set lmargin 10\nset rmargin 15\n" +  // room for the colour bar's ticks and label
-         "plot " + FigureWriter::data_reference(panel.data) + " binary matrix with image notitle\n";
+         "set lmargin 10\nset rmargin 15\n";  // room for the colour bar's ticks and label
+}
+
+}  // namespace
+
+std::string heatmap_commands(const HeatmapPanel& panel) {
+  return field_panel_setup(panel) + "plot " + FigureWriter::data_reference(panel.data) +
+         " binary matrix with image notitle\n";
+}
+
+std::string scatter_commands(const HeatmapPanel& panel) {
+  return field_panel_setup(panel) + "plot " + FigureWriter::data_reference(panel.data) +
+         " using 1:2:3 with points pt 7 ps 0.35 lc palette notitle\n";
 }
 
 std::string multiplot_commands(int rows, int columns, const std::string& title) {

@@ -37,6 +37,10 @@ struct HeatmapPanel {
 };
 std::string heatmap_commands(const HeatmapPanel& panel);
 
+/// The same panel for scattered measurements: a text data file of columns x, t, u
+/// (plot_data.h's write_column_blocks), each point coloured by u.
+std::string scatter_commands(const HeatmapPanel& panel);
+
 /// `set multiplot layout ROWS,COLUMNS` with an overall title; close with "unset multiplot".
 std::string multiplot_commands(int rows, int columns, const std::string& title);
 

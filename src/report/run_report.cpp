@@ -13,6 +13,7 @@
 #include "report/prediction_figures.h"
 #include "report/refinement_figure.h"
 #include "report/root_inputs_figure.h"
+#include "report/training_figure.h"
 
 namespace bhpm::report {
 
@@ -92,12 +93,27 @@ void add_predictions(FigureWriter& writer, const ReportOptions& options, ReportC
     content.page.figures.push_back(draw_calibration_figure(writer, calibrations));
 }
 
+void add_training_curves(FigureWriter& writer, const ReportOptions& options,
+                         ReportContent& content) {
+  const config::RunLayout run = run_layout(options);
+  std::vector<TrainingCurve> curves;
+  for (const std::string phase : {"leaves", "exact_gp", "joint"})
+    if (fs::exists(run.history(phase))) curves.push_back({phase, run.history(phase)});
+  if (curves.empty())
+    content.page.omitted.push_back("training.png: no " + run.file("history-*.csv") +
+                                   " (run `bhpm train`; runs trained before training histories "
+                                   "existed have none)");
+  else
+    content.page.figures.push_back(draw_training_figure(writer, curves));
+}
+
 void add_figures(FigureWriter& writer, const ReportOptions& options, ReportContent& content) {
   if (content.data_path.empty())
     content.page.omitted.push_back("datasets.png: no dataset (" + run_layout(options).data() +
                                    " is absent; pass --data)");
   else
     content.page.figures.push_back(draw_dataset_figure(writer, content.data_path));
+  add_training_curves(writer, options, content);
   const std::string root = run_layout(options).root();
   if (fs::exists(root))
     content.page.figures.push_back(draw_root_inputs_figure(writer, root));

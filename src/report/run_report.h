@@ -5,6 +5,7 @@
 ///
 /// Figures (each omitted, with the reason listed, when its input file is absent):
 ///   datasets.png              the dataset's experiments (dataset_figure.h)
+///   training.png              RUN_DIR/history-*.csv's training curves (training_figure.h)
 ///   root-inputs.png           root.h5's root inputs and inducing inputs (root_inputs_figure.h)
 ///   distill.png               RUN_DIR/distill.json's terms and intervals (distillation_figure.h)
 ///   <stem>.png, <stem>-std.png  per RUN_DIR/prediction*.h5 (prediction_figures.h)

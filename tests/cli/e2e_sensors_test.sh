@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # End to end on the shipped example of users' own data (configs/sensors.toml's comment,
 # README "Your own data"): examples/sensors/burgers-sensors.csv imported with one tank held
-# out, trained on a short schedule, scored without a truth, the operator distilled, a
-# prediction from the sampled initial condition examples/sensors/u0.csv, and the report.
-# Every file present, every score finite; about two minutes on 2 cores. The configuration's
+# out, then `bhpm run` with run.data: trained on a short schedule, scored without a truth,
+# the operator distilled, a prediction from the sampled initial condition
+# examples/sensors/u0.csv, and the report with the measurements' scatter plots and the
+# training curves. Every file present, every score finite, run.log kept, a rerun up to
+# date, another dataset in the folder refused; about two minutes on 2 cores. The configuration's
 # own schedule (1m40s of training): with 1500 leaf steps instead of 4000 the leaves keep
 # noise scales near 0.07 and every operator sample blows up or is rejected as ill-posed.
 source "$(dirname "$0")/common.sh"
@@ -14,24 +16,46 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 check "import the shipped CSV" $?
 grep -q "5500 points in 3 experiments (train 2, test 1)" "$work/out"
 check "three tanks, one held out" $?
-"$bhpm" train "$root/configs/sensors.toml" --data "$work/data.h5" -o "$work/run" -q > "$work/out" 2>&1
-check "train on it" $?
-"$bhpm" evaluate "$work/run" --data "$work/data.h5" -q > "$work/evaluate.out" 2>&1
-check "evaluate without a truth" $?
-cat "$work/evaluate.out"
-"$bhpm" distill "$work/run" -q > /dev/null 2>&1
-check "distill" $?
-"$bhpm" predict "$work/run" --ic-file "$root/examples/sensors/u0.csv" --samples 4 \
-  --set predict.features=512 -q > "$work/predict.out" 2>&1
-check "predict from the sampled initial condition" $?
-"$bhpm" report "$work/run" > /dev/null 2>&1
-check "report" $?
+"$bhpm" run "$root/configs/sensors.toml" -o "$work/run" --set "run.data=$work/data.h5" \
+  --set predict.samples=4 --set predict.features=512 -q > "$work/run.out" 2>&1
+check "bhpm run on the imported data (run.data replaces simulate)" $?
+cat "$work/run.out"
+grep -q "== simulate: replaced by run.data: copying $work/data.h5" "$work/run.out" &&
+  cmp -s "$work/data.h5" "$work/run/data.h5"
+check "the simulate stage copied the dataset" $?
 
-for file in joint.ckpt root.h5 metrics.json metrics-leaves.json distill.json prediction.h5 \
-            report/index.html report/root-inputs.png report/prediction.png report/distill.png; do
+for file in joint.ckpt root.h5 metrics.json metrics-leaves.json distill.json prediction-u0.h5 \
+            history-leaves.csv history-exact_gp.csv history-joint.csv run.log \
+            report/index.html report/datasets.png report/training.png report/root-inputs.png \
+            report/prediction-u0.png report/distill.png; do
   [ -s "$work/run/$file" ]
   check "$file written" $?
 done
+[ ! -e "$work/run/metrics-train.json" ] && [ ! -e "$work/run/discrepancy.json" ]
+check "no training-grid scores and no calibration without solution grids" $?
+grep -q "Data: the measurements" "$work/run/report/index.html"
+check "the report draws the measurements as scatter plots" $?
+grep -q "^== train" "$work/run/run.log" && grep -q "^=== .*: bhpm run .*sensors.toml" "$work/run/run.log"
+check "run.log holds the job's output under its command line" $?
+
+"$bhpm" run "$root/configs/sensors.toml" -o "$work/run" --set "run.data=$work/data.h5" \
+  --set predict.samples=4 --set predict.features=512 -q > "$work/rerun.out" 2>&1 &&
+  grep -q "== simulate: up to date" "$work/rerun.out" && grep -q "== train: up to date" "$work/rerun.out" &&
+  [ "$(grep -c "^=== " "$work/run/run.log")" -eq 2 ]
+check "a rerun is up to date and appends to run.log" $?
+
+"$bhpm" import "$root/examples/sensors/burgers-sensors.csv" -o "$work/other.h5" --hold-out 1 --seed 3 \
+  > /dev/null 2>&1
+"$bhpm" run "$root/configs/sensors.toml" -o "$work/run" --set "run.data=$work/other.h5" -q \
+  > "$work/out" 2>&1
+[ $? -ne 0 ] && grep -q "data.h5 is not a copy of run.data = $work/other.h5" "$work/out"
+check "another dataset in the same run folder is refused" $?
+"$bhpm" run "$root/configs/sensors.toml" -o "$work/run2" --set "run.data=$work/data.h5" \
+  --set "run.predict_experiments=[0]" -q > "$work/out" 2>&1
+[ $? -ne 0 ] && grep -q "run.predict_experiments: .* holds measurements only" "$work/out" &&
+  [ ! -e "$work/run2" ]
+check "predicting a held-out experiment without a solution grid is refused before any work" $?
+
 "$python" - "$work/run" <<'PY'
 import json, math, sys
 import h5py
@@ -41,7 +65,7 @@ for name in ["metrics.json", "metrics-leaves.json"]:
     values = [m["rmse"], m["median_nlpd"], m["mean_nlpd"]] + list(m["coverage"].values())
     assert all(math.isfinite(v) for v in values), (name, m)
     assert "true_equation" not in m, name
-with h5py.File(f"{run}/prediction.h5") as f:
+with h5py.File(f"{run}/prediction-u0.h5") as f:
     assert f.attrs["samples"] == 4 and f.attrs["diverged"] == 0
     assert "interpolated from" in f.attrs["initial_condition"]
     mean = f["statistics/mean"][:]

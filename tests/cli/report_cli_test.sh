@@ -9,6 +9,11 @@ source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
 train_heat_run
+for phase in leaves exact_gp joint; do
+  [ "$(head -c 34 "$work/run/history-$phase.csv")" = "iteration,learning_rate,objective," ] &&
+    [ "$(tail -n 1 "$work/run/history-$phase.csv" | cut -d, -f1)" != "iteration" ]
+  check "training wrote history-$phase.csv with rows" $?
+done
 "$bhpm" evaluate "$work/run" --data "$work/data.h5" >/dev/null 2>&1
 check "evaluate it" $?
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" -o "$work/run/prediction-test-0.h5" -q >/dev/null 2>&1
@@ -21,7 +26,7 @@ check "a tiny refinement study" $?
 
 "$bhpm" report "$work/run" --data "$work/data.h5" > "$work/out" 2>&1
 check "report exits 0" $?
-figures="datasets root-inputs distill prediction-test-0 prediction-test-0-std refinement"
+figures="datasets training root-inputs distill prediction-test-0 prediction-test-0-std refinement"
 for figure in $figures; do
   [ "$(head -c 8 "$work/run/report/$figure.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
   check "$figure.png is a PNG" $?

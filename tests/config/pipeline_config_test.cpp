@@ -23,7 +23,7 @@ bhpm::config::PipelineConfig pipeline(const std::string& text,
                                       const std::vector<std::string>& overrides = {}) {
   ConfigReader reader = ConfigReader::from_string(text, "run.toml");
   for (const auto& o : overrides) reader.apply_override(o);
-  return bhpm::config::read_pipeline_config(reader);
+  return bhpm::config::read_pipeline_config(reader, "/configs");
 }
 
 std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
@@ -43,6 +43,18 @@ TEST(PipelineConfig, defaults_to_the_whole_job_and_orders_listed_stages) {
   EXPECT_THAT(listed.predict_experiments, ElementsAre(2, 0));
   EXPECT_TRUE(listed.runs("evaluate"));
   EXPECT_FALSE(listed.runs("train"));
+}
+
+TEST(PipelineConfig, takes_the_dataset_and_initial_condition_files_from_the_configuration_folder) {
+  EXPECT_EQ(pipeline("").data, "");
+  EXPECT_TRUE(pipeline("").predict_ic_files.empty());
+  const auto given = pipeline(
+      "[run]\ndata = \"../out/data.h5\"\npredict_ic_files = [\"u0.csv\", \"/abs/u1.csv\"]\n");
+  EXPECT_EQ(given.data, "/configs/../out/data.h5");
+  EXPECT_THAT(given.predict_ic_files, ElementsAre("/configs/u0.csv", "/abs/u1.csv"));
+  EXPECT_EQ(pipeline("", {"run.data=/data/sensors.h5"}).data, "/data/sensors.h5");
+  EXPECT_THAT(error_of("[run]\npredict_ic_files = [\"a/u0.csv\", \"b/u0.csv\"]\n"),
+              HasSubstr("run.predict_ic_files: each file needs a name of its own"));
 }
 
 TEST(PipelineConfig, an_override_may_list_stages_separated_by_commas) {
