@@ -65,6 +65,15 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   for (const solve::CandidateFit& fit : calibration.candidates)
     std::printf("T = %.3g: tau^2 = %.4g, misfit of the spread over time %.3g\n", fit.timescale,
                 fit.variance, fit.misfit);
+  std::printf("spread inflation: kappa = %.4g, misfit of the spread over time %.3g\n",
+              calibration.inflation_fit.factor, calibration.inflation_fit.misfit);
+  if (calibration.inflation != 1.0) {
+    std::printf(
+        "model discrepancy: the posterior's spread about its mean scaled by kappa = %.4g in "
+        "variance (sqrt: %.3g), the least misfit\n",
+        calibration.inflation, std::sqrt(calibration.inflation));
+    return;
+  }
   std::printf(
       "model discrepancy: tau^2 = %.4g (tau = %.3g; sigma_f^2 = %.4g), timescale T = %.3g "
       "(0: constant in time), on derivatives of order <= %lld\n",

@@ -59,15 +59,18 @@ std::optional<solve::DiscrepancyFile> stored_discrepancy(const std::string& run_
   return solve::read_discrepancy_file(path);
 }
 
-/// Sets tau^2, T and the order of options from predict.discrepancy: "fixed" the configuration's,
-/// "none" tau = 0, "calibrated" the stored file's (tau = 0 with a warning without one).
+/// Sets kappa, tau^2, T and the order of options from predict.discrepancy: "fixed" the
+/// configuration's, "none" kappa = 1 and tau = 0, "calibrated" the stored file's (none, with
+/// a warning, without one).
 void set_discrepancy(solve::PredictorOptions& options, const config::PredictConfig& predict,
                      const std::optional<solve::DiscrepancyFile>& stored,
                      const std::string& run_dir) {
   if (predict.discrepancy == "fixed") return;  // options are the configuration's
   options.discrepancy_variance = 0.0;
+  options.spread_inflation = 1.0;
   if (predict.discrepancy == "none") return;
   if (stored) {
+    options.spread_inflation = stored->inflation;
     options.discrepancy_variance = stored->variance;
     options.discrepancy_timescale = stored->timescale;
     options.discrepancy_order = stored->order;

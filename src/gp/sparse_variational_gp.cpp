@@ -82,6 +82,11 @@ MarginalNormal SparseVariationalGpImpl::predict(const at::Tensor& x) const {
   return {mean, variance};
 }
 
+at::Tensor SparseVariationalGpImpl::mean_weights() const {
+  const at::NoGradGuard no_grad;
+  return at::mv(inverse_inducing_factor().t(), variational_mean_);
+}
+
 MarginalNormal SparseVariationalGpImpl::marginals(const at::Tensor& x) const {
   MarginalNormal q = predict(x);
   q.variance = q.variance.clamp_min(0.0);

@@ -97,6 +97,8 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   void set_optimal_variational_distribution(const at::Tensor& x, const at::Tensor& y,
                                             const at::Tensor& extra_noise_variance = {});
 
+  /// alpha = L_zz^{-T} m [M]: the posterior mean of f is mu(x) + k(x, Z) alpha; detached.
+  at::Tensor mean_weights() const;
   /// q(u) = N(mu(Z) + L_zz m, L_zz S L_zz^T): mean [M], covariance [M, M].
   MultivariateNormal inducing_distribution() const;
   /// One draw v = m + L_S xi [M] of the whitened inducing variables (xi: M normals from

@@ -16,7 +16,9 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 4;
+constexpr std::int64_t kFormatVersion = 5;
+/// The oldest version read: version 4 is version 5 without spread inflation.
+constexpr std::int64_t kOldestVersion = 4;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
 at::Tensor values_at_measurements(const at::Tensor& sound,
@@ -202,6 +204,19 @@ CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>&
   return fit;
 }
 
+InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double noise_variance) {
+  InflationFit fit;
+  const std::vector<SpreadBin> bins = spread_bins(spreads, noise_variance);
+  if (bins.empty()) return fit;
+  double log_ratio = 0;
+  for (const SpreadBin& bin : bins) log_ratio += std::log(bin.error / bin.without);
+  fit.factor = std::max(1.0, std::exp(log_ratio / static_cast<double>(bins.size())));
+  fit.misfit = 0;
+  for (const SpreadBin& bin : bins)
+    fit.misfit += std::pow(std::log(fit.factor * bin.without / bin.error), 2);
+  return fit;
+}
+
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
                                              const PredictorOptions& options, double noise_variance,
@@ -249,6 +264,14 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     throw std::runtime_error(
         "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
         "diverged nor rejected as ill-posed) with and without the reference discrepancy");
+  std::vector<CandidateSpread> constant;  // the T = 0 ensembles: their plain spread
+  for (const std::vector<CandidateSpread>& experiment : calibration.experiments)
+    constant.push_back(experiment.front());
+  calibration.inflation_fit = fit_inflation(constant, noise_variance);
+  if (calibration.inflation_fit.misfit < calibration.candidates[best].misfit) {
+    calibration.inflation = calibration.inflation_fit.factor;
+    return calibration;  // tau^2 = 0, T = 0
+  }
   calibration.variance = calibration.candidates[best].variance;
   calibration.timescale = calibration.candidates[best].timescale;
   return calibration;
@@ -259,6 +282,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   nlohmann::ordered_json document;
   document["format"] = kFormat;
   document["format_version"] = kFormatVersion;
+  document["inflation"] = calibration.inflation;
   document["variance"] = calibration.variance;
   document["timescale"] = calibration.timescale;
   document["order"] = calibration.order;
@@ -275,6 +299,11 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
                           {"misfit", std::isfinite(fit.misfit) ? nlohmann::ordered_json(fit.misfit)
                                                                : nlohmann::ordered_json()}});
   document["candidates"] = candidates;
+  const InflationFit& inflation = calibration.inflation_fit;
+  document["inflation_candidate"] = {
+      {"factor", inflation.factor},
+      {"misfit", std::isfinite(inflation.misfit) ? nlohmann::ordered_json(inflation.misfit)
+                                                 : nlohmann::ordered_json()}};
   document["time_bins"] = kTimeBins;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
@@ -306,7 +335,7 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   if (version > kFormatVersion)
     throw std::runtime_error(path + ": format_version is newer than " +
                              std::to_string(kFormatVersion));
-  if (version < kFormatVersion)
+  if (version < kOldestVersion)
     throw std::runtime_error(path + ": format_version " + std::to_string(version) +
                              " holds a discrepancy of an earlier form (versions 1-2: a "
                              "widened inducing draw; 3: a field on every derivative of u); run "
@@ -322,10 +351,21 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   const auto order = document.find("order");
   if (order == document.end() || !order->is_number_integer() || order->get<std::int64_t>() < 0)
     throw std::runtime_error(path + ": \"order\" must be an integer >= 0");
+  double inflation = 1.0;
+  if (version >= 5) {
+    const auto factor = document.find("inflation");
+    if (factor == document.end() || !factor->is_number() || !std::isfinite(factor->get<double>()) ||
+        factor->get<double>() < 1.0)
+      throw std::runtime_error(path + ": \"inflation\" must be a number >= 1");
+    inflation = factor->get<double>();
+  }
   const auto conserve_mean = document.find("conserve_mean");
   if (conserve_mean != document.end() && !conserve_mean->is_boolean())
     throw std::runtime_error(path + ": \"conserve_mean\" must be true or false");
-  return {variance->get<double>(), timescale->get<double>(), order->get<std::int64_t>(),
+  return {inflation,
+          variance->get<double>(),
+          timescale->get<double>(),
+          order->get<std::int64_t>(),
           conserve_mean != document.end() && conserve_mean->get<bool>(),
           document.value("config", std::string())};
 }

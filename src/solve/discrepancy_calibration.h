@@ -38,7 +38,15 @@
 ///      tau^2 is positive). A discrepancy constant in time (T = 0) moves a solution
 ///      coherently, so its spread grows over the horizon faster than a leaf-biased f's
 ///      error does;
-///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy").
+///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy");
+///   5. the other form, the posterior's own spread scaled (gp/inflated_samples.h): V0 ->
+///      kappa V0 with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over the bins of T = 0 (the
+///      minimiser of sum ln^2(kappa V0_ek / E_ek)), kappa >= 1. It is chosen over the best
+///      tau^2 when its misfit is smaller: where the plain spread already follows the error
+///      over the horizon and from experiment to experiment, a factor on it carries over to
+///      a new initial condition, whose posterior spread is smaller or larger with its
+///      distance from the data, as a tau^2 fitted to left-out experiments does not
+///      (docs/numerics.md, "Spread inflation").
 
 #include <ATen/core/Tensor.h>
 
@@ -95,9 +103,17 @@ struct CandidateFit {
   double misfit = NAN;   ///< misfit(T); NaN when no bin has both sides positive
 };
 
+/// Step 5: the spread's factor and its misfit.
+struct InflationFit {
+  double factor = 1;    ///< kappa >= 1
+  double misfit = NAN;  ///< sum ln^2(kappa V0_ek / E_ek); NaN when no bin is left
+};
+
 struct DiscrepancyCalibration {
   double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
-  double variance = 0;            ///< tau^2 of the chosen T
+  double inflation = 1;           ///< kappa when step 5 was chosen, else 1
+  InflationFit inflation_fit;     ///< step 5's fit, chosen or not
+  double variance = 0;            ///< tau^2 of the chosen T (0 when kappa was chosen)
   double timescale = 0;           ///< the chosen T
   std::int64_t order = 0;         ///< m: the highest derivative the discrepancy depends on
   double noise_variance = 0;      ///< epsilon^2
@@ -121,7 +137,10 @@ struct DiscrepancyCalibration {
 CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>& spreads,
                            double noise_variance, double scale);
 
-/// Steps 1-4 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
+/// Step 5 from the spreads of the T = 0 ensembles (fit_candidate's bins).
+InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double noise_variance);
+
+/// Steps 1-5 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
 /// discrepancy variance and timescale are ignored); experiment e is predicted by its
 /// leave_one_out_root when it has one, else by `root` (whose sigma_f^2 is the reference). Throws
 /// std::invalid_argument for no experiment, fewer than 2 samples or bad indices, std::runtime_error
@@ -132,12 +151,13 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 4; docs/run-folder.md), with the resolved configuration text.
+/// 5; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 
 /// What `bhpm predict` and `bhpm run` read back from a file of write_discrepancy_file.
 struct DiscrepancyFile {
+  double inflation = 1;        ///< kappa (1 in version 4 files, which had no such form)
   double variance = 0;         ///< tau^2
   double timescale = 0;        ///< T (0: constant in time)
   std::int64_t order = 0;      ///< m (PredictorOptions::discrepancy_order)
@@ -146,8 +166,9 @@ struct DiscrepancyFile {
 };
 
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of
-/// another format, of an earlier version (whose discrepancy had another form: calibrate
-/// again) or without a valid "variance", "timescale" and "order".
+/// another format, of a version before 4 (whose discrepancy had another form: calibrate
+/// again) or without a valid "variance", "timescale" and "order" (and, from version 5,
+/// "inflation" >= 1).
 DiscrepancyFile read_discrepancy_file(const std::string& path);
 
 }  // namespace bhpm::solve

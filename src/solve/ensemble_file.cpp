@@ -84,6 +84,7 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
     file.set_attribute("rejected_steps", ensemble.rejected_steps);
     file.set_attribute("discrepancy_variance", record.prediction->discrepancy_variance);
     file.set_attribute("discrepancy_timescale", record.prediction->discrepancy_timescale);
+    file.set_attribute("spread_inflation", record.prediction->spread_inflation);
     file.set_attribute("discrepancy_order", record.prediction->discrepancy_order);
     file.set_attribute("conserve_mean", std::int64_t{record.prediction->conserve_mean});
     file.set_attribute("outside_coverage", record.outside_coverage);

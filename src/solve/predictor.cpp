@@ -11,6 +11,7 @@
 
 #include "gp/conditioned_gp.h"
 #include "gp/discrepancy_field.h"
+#include "gp/inflated_samples.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/well_posedness.h"
 #include "util/name_list.h"
@@ -211,6 +212,14 @@ void validate(const PredictorOptions& options) {
   if (!std::isfinite(options.discrepancy_timescale) || options.discrepancy_timescale < 0.0)
     throw std::invalid_argument("predict: discrepancy_timescale must be >= 0 (got " +
                                 util::format_significant(options.discrepancy_timescale, 6) + ")");
+  if (!std::isfinite(options.spread_inflation) || options.spread_inflation <= 0.0)
+    throw std::invalid_argument("predict: spread_inflation must be > 0 (got " +
+                                util::format_significant(options.spread_inflation, 6) + ")");
+  if (options.spread_inflation != 1.0 && options.discrepancy_variance > 0.0)
+    throw std::invalid_argument(
+        "predict: spread_inflation (" + util::format_significant(options.spread_inflation, 6) +
+        ") and discrepancy_variance (" + util::format_significant(options.discrepancy_variance, 6) +
+        ") are two forms of the model discrepancy: set one of them");
   if (options.discrepancy_order < 0)
     throw std::invalid_argument("predict: discrepancy_order must be >= 0 (got " +
                                 std::to_string(options.discrepancy_order) + ")");
@@ -234,15 +243,27 @@ Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& 
   return with_well_posedness_check(make_solver(problem, options, progress), problem, options);
 }
 
+/// `solve` under the samples with their spread about the root's posterior mean scaled by
+/// sqrt(kappa) (gp/inflated_samples.h); `solve` itself when kappa = 1.
+Solver with_spread_inflation(Solver solve, const gp::SparseVariationalGpImpl& root, double kappa) {
+  if (kappa == 1.0) return solve;
+  return
+      [solve = std::move(solve), &root, kappa](std::shared_ptr<const gp::FunctionSamples> samples) {
+        return solve(std::make_shared<gp::InflatedSamples>(std::move(samples), root, kappa));
+      };
+}
+
 }  // namespace
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProblem& problem, const PredictorOptions& options,
                             const PredictionProgress& progress) {
   const at::NoGradGuard no_grad;
-  const Solver solve = checked_solver(problem, options, progress);
+  const Solver solve = with_spread_inflation(checked_solver(problem, options, progress), root,
+                                             options.spread_inflation);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
   Prediction prediction = sample(root, problem, options, solve, progress);
+  prediction.spread_inflation = options.spread_inflation;
   prediction.discrepancy_variance = options.discrepancy_variance;
   prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.discrepancy_order = options.discrepancy_order;

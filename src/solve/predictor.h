@@ -8,10 +8,11 @@
 /// L_c < delta_c; solve/operator_refinement.h); "pathwise" draws whole functions at once
 /// (gp/pathwise_samples.h), no refinement loop. Solvers: "spectral" (ETDRK4 on the
 /// periodic grid, solve/spectral_ensemble.h) and "pinn" (appendix C, solve/pinn_solver.h).
-/// Every sample carries the model discrepancy tau^2 (PredictorOptions::discrepancy_variance;
-/// docs/numerics.md, "Model discrepancy"), and before each solve every sample's
-/// linearisation about u0 is checked: ill-posed samples are rejected, never averaged in
-/// (solve/well_posedness.h).
+/// Every sample carries the model discrepancy: a term of variance tau^2
+/// (PredictorOptions::discrepancy_variance) or its spread about the posterior mean scaled
+/// (PredictorOptions::spread_inflation; docs/numerics.md, "Model discrepancy"), and before each
+/// solve every sample's linearisation about u0 is checked: ill-posed samples are rejected, never
+/// averaged in (solve/well_posedness.h).
 
 #include <ATen/core/Tensor.h>
 
@@ -51,6 +52,12 @@ struct PredictorOptions {
   /// sample's principal part, and a negative one in u_xx is anti-diffusion: ill-posed
   /// (docs/numerics.md, "Model discrepancy"). `bhpm calibrate` fits tau^2 with it.
   std::int64_t discrepancy_order = 1;
+  /// kappa > 0: every sample's deviation from the root's posterior mean is scaled by
+  /// sqrt(kappa), so the ensemble has kappa times the posterior's covariance
+  /// (gp/inflated_samples.h; docs/numerics.md, "Spread inflation"); 1: none. The other
+  /// calibrated form of the model discrepancy: `bhpm calibrate` chooses this one or tau^2,
+  /// never both (validate refuses kappa != 1 with tau^2 > 0).
+  double spread_inflation = 1.0;
   /// Largest growth factor of the fastest resolved wave over the horizon, relative to the
   /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
   /// as ill-posed (solve/well_posedness.h).
@@ -84,6 +91,7 @@ struct Prediction {
   double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
   double discrepancy_timescale = 0;       ///< its T (0: constant in time)
   std::int64_t discrepancy_order = 0;     ///< the highest derivative it depends on
+  double spread_inflation = 1;            ///< kappa: the posterior spread's scale in variance
   bool conserve_mean = false;             ///< the samples were projected to conserve <u>_x
 };
 

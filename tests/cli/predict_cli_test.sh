@@ -24,8 +24,9 @@ check "without bhpm calibrate, predict warns that the band carries no model disc
 "$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 -q \
   > "$work/out" 2>&1
 check "calibrate the model discrepancy on the training experiments" $?
-grep -q "model discrepancy: tau^2 = " "$work/out" && [ -f "$work/run/discrepancy.json" ]
-check "calibrate prints tau^2 and writes RUN_DIR/discrepancy.json" $?
+grep -q "spread inflation: kappa = " "$work/out" && grep -q "^model discrepancy: " "$work/out" &&
+  [ -f "$work/run/discrepancy.json" ]
+check "calibrate prints both forms' fits, its choice, and writes RUN_DIR/discrepancy.json" $?
 grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
 grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
@@ -69,6 +70,10 @@ assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >
 assert len(calibration["training_experiments"]) == 2
 assert calibration["leave_one_out"] is True
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
+assert calibration["format_version"] == 5 and calibration["inflation"] >= 1
+assert f.attrs["spread_inflation"] == calibration["inflation"]
+assert calibration["inflation"] == 1 or calibration["variance"] == 0  # one form, never both
+assert calibration["inflation_candidate"]["factor"] >= 1
 assert f.attrs["discrepancy_timescale"] == calibration["timescale"]
 assert calibration["order"] == 1 and f.attrs["discrepancy_order"] == 1  # u and u_x only
 timescales = [c["timescale"] for c in calibration["candidates"]]  # 0, then fractions of t_end

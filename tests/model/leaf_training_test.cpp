@@ -1,11 +1,13 @@
 // Phase 1: leaves fitted alone. A leaf trained on a noise-free Burgers experiment
 // reproduces u, u_x and u_xx of the true solution; with noisy data its learned noise
-// scale recovers epsilon; checkpoints resume to the same numbers; bad input is refused.
+// scale recovers epsilon; checkpoints resume to the same numbers and the same training
+// history; bad input is refused.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -17,6 +19,7 @@
 #include "nn/taylor_forward.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
+#include "support/text_file.h"
 
 using namespace bhpm;
 using testing::HasSubstr;
@@ -90,6 +93,7 @@ TEST(LeafTraining, ends_with_each_noise_scale_at_the_rms_residual_of_its_leaf) {
   EXPECT_THROW(leaves->set_noise_scale(at::zeros({2}, at::kDouble)), std::invalid_argument);
 }
 
+// Parameters and the history file (model/training_history.h) both end as in one run.
 TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   const pde::ExperimentSet set = burgers_set(512, 0.01, 2);
   const model::LeafData data =
@@ -98,13 +102,18 @@ TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   options.iterations = 30;
   options.batch_size = 128;
   options.checkpoint_every = 10;
+  options.history_every = 5;
+  const std::string straight_history = temp_path("straight.csv");
+  const std::string resumed_history = temp_path("interrupted.csv");
 
   model::LeafModel straight(leaf_options(2, 16));
   options.checkpoint_path = temp_path("straight.ckpt");
+  options.history_path = straight_history;
   model::train_leaves(*straight, data, options);
 
   model::LeafModel first(leaf_options(2, 16));
   options.checkpoint_path = temp_path("interrupted.ckpt");
+  options.history_path = resumed_history;
   options.iterations = 20;  // "killed" after 20 iterations
   model::train_leaves(*first, data, options);
   model::LeafModel second(leaf_options(2, 16));  // a fresh process
@@ -113,6 +122,11 @@ TEST(LeafTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
   EXPECT_EQ(result.resumed_from, 20);
   const auto a = straight->named_parameters(), b = second->named_parameters();
   for (const auto& item : a) EXPECT_TRUE(at::equal(item.value(), b[item.key()])) << item.key();
+
+  const std::string expected = bhpm::testing_support::read_text_file(straight_history);
+  EXPECT_EQ(std::count(expected.begin(), expected.end(), '\n'), 1 + 6);  // header, 6 rows
+  EXPECT_THAT(expected, HasSubstr("iteration,learning_rate,objective,nll,sigma[0],sigma[1]\n"));
+  EXPECT_EQ(bhpm::testing_support::read_text_file(resumed_history), expected);
 }
 
 TEST(LeafTraining, checkpoint_of_another_architecture_is_refused_by_name) {

@@ -1,6 +1,7 @@
-// Step 3 of the discrepancy calibration (solve/discrepancy_calibration.h): tau^2 minimises
-// sum_{e,k} ln^2((V0_ek + tau^2 G_ek) / E_ek), checked against closed-form minimisers, and
-// one experiment whose plain spread exceeds its error does not cancel another's deficit.
+// Steps 3 and 5 of the discrepancy calibration (solve/discrepancy_calibration.h): tau^2
+// minimises sum_{e,k} ln^2((V0_ek + tau^2 G_ek) / E_ek), checked against closed-form
+// minimisers, and one experiment whose plain spread exceeds its error does not cancel
+// another's deficit; the spread's factor kappa is the geometric mean of E / V0.
 
 #include <gtest/gtest.h>
 
@@ -73,4 +74,19 @@ TEST(DiscrepancyFit, no_variance_when_the_spread_already_covers_the_error_or_not
   const solve::CandidateFit none = solve::fit_candidate(0.0, {left_out}, 0.0, 1e-5);
   EXPECT_EQ(none.variance, 0.0);
   EXPECT_TRUE(std::isnan(none.misfit));
+}
+
+TEST(InflationFit, is_the_geometric_mean_of_error_over_spread_and_never_narrows) {
+  // E / V0 = 4 and 16: kappa = 8, misfit ln^2(8 / 4) + ln^2(8 / 16).
+  const solve::InflationFit fit =
+      solve::fit_inflation({one_bin(4e-6, 1e-6, 0.0), one_bin(32e-6, 2e-6, 0.0)}, 0.0);
+  EXPECT_NEAR(fit.factor, 8.0, 1e-12);
+  EXPECT_NEAR(fit.misfit, 2.0 * std::pow(std::log(2.0), 2), 1e-12);
+  // A spread wider than the error keeps the posterior's (kappa = 1), with its misfit.
+  const solve::InflationFit wide = solve::fit_inflation({one_bin(1e-6, 4e-6, 0.0)}, 0.0);
+  EXPECT_EQ(wide.factor, 1.0);
+  EXPECT_NEAR(wide.misfit, std::pow(std::log(4.0), 2), 1e-12);
+  solve::CandidateSpread left_out = one_bin(5e-6, 1e-6, 0.0);
+  left_out.sound_samples = 1;
+  EXPECT_TRUE(std::isnan(solve::fit_inflation({left_out}, 0.0).misfit));
 }
