@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "cli/child_processes.h"
@@ -21,6 +20,7 @@
 #include "eval/sweep_summary.h"
 #include "io/atomic_file.h"
 #include "report/sweep_figure.h"
+#include "util/comma_list.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -50,9 +50,8 @@ Variation parse_variation(const std::string& text) {
   if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
     throw std::invalid_argument("sweep --vary '" + text + "': expected section.key=v1,v2,...");
   Variation variation{text.substr(0, equals), {}};
-  std::istringstream values(text.substr(equals + 1));
   std::set<std::string> seen;
-  for (std::string value; std::getline(values, value, ',');) {
+  for (const std::string& value : util::split_at_commas(text.substr(equals + 1))) {
     if (value.empty() || !seen.insert(value).second)
       throw std::invalid_argument("sweep --vary " + variation.key +
                                   ": values must be distinct and non-empty (got '" +

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/comma_list.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
 
@@ -297,8 +298,7 @@ std::vector<std::string> ConfigSection::strings(const std::string& key,
   if (const toml::node* node = lookup(key)) {
     values.clear();
     if (const auto text = node->value<std::string>()) {
-      std::istringstream parts(*text);
-      for (std::string part; std::getline(parts, part, ',');) values.push_back(part);
+      values = util::split_at_commas(*text);
     } else if (const toml::array* array = node->as_array()) {
       for (const toml::node& element : *array) {
         if (!element.is_string()) type_error(key, "an array of strings", *node);

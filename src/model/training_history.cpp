@@ -2,10 +2,10 @@
 
 #include <ATen/ATen.h>
 
-#include <sstream>
 #include <stdexcept>
 
 #include "io/checkpoint.h"
+#include "util/comma_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::model {
@@ -18,19 +18,6 @@ std::vector<std::string> row_columns(const ProgressTerms& terms) {
   return columns;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ",") + name;
-  return text;
-}
-
-std::vector<std::string> split_at_commas(const std::string& text) {
-  std::vector<std::string> names;
-  std::stringstream stream(text);
-  for (std::string name; std::getline(stream, name, ',');) names.push_back(name);
-  return names;
-}
-
 }  // namespace
 
 void TrainingHistory::append(std::int64_t iteration, double learning_rate, double objective,
@@ -39,8 +26,8 @@ void TrainingHistory::append(std::int64_t iteration, double learning_rate, doubl
   if (columns_.empty()) columns_ = columns;
   if (columns != columns_)
     throw std::invalid_argument("training history: iteration " + std::to_string(iteration) +
-                                " reports the terms " + joined(columns) + ", earlier ones " +
-                                joined(columns_));
+                                " reports the terms " + util::join_with_commas(columns) +
+                                ", earlier ones " + util::join_with_commas(columns_));
   std::vector<double> row = {static_cast<double>(iteration), learning_rate, objective};
   for (const auto& [name, value] : terms) row.push_back(value);
   rows_.push_back(std::move(row));
@@ -51,7 +38,7 @@ void TrainingHistory::truncate_after(std::int64_t iteration) {
 }
 
 std::string TrainingHistory::csv() const {
-  std::string text = joined(columns_) + "\n";
+  std::string text = util::join_with_commas(columns_) + "\n";
   for (const auto& row : rows_) {
     for (std::size_t c = 0; c < row.size(); ++c)
       text += (c ? "," : "") + util::format_significant(row[c], 10);
@@ -61,7 +48,7 @@ std::string TrainingHistory::csv() const {
 }
 
 void TrainingHistory::store(io::Checkpoint& checkpoint) const {
-  checkpoint.strings["history_columns"] = joined(columns_);
+  checkpoint.strings["history_columns"] = util::join_with_commas(columns_);
   at::Tensor table = at::zeros(
       {static_cast<std::int64_t>(rows_.size()), static_cast<std::int64_t>(columns_.size())},
       at::kDouble);
@@ -75,7 +62,7 @@ TrainingHistory TrainingHistory::restore(const io::Checkpoint& checkpoint,
                                          const std::string& source) {
   TrainingHistory history;
   if (!checkpoint.tensors.count("history")) return history;
-  history.columns_ = split_at_commas(checkpoint.string("history_columns", source));
+  history.columns_ = util::split_at_commas(checkpoint.string("history_columns", source));
   const at::Tensor table = checkpoint.tensor("history", source).to(at::kDouble).contiguous();
   if (table.dim() != 2 || table.size(1) != static_cast<std::int64_t>(history.columns_.size()))
     throw io::CheckpointError(source + ": history has " + std::to_string(table.size(-1)) +

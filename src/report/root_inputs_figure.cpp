@@ -1,7 +1,6 @@
 #include "report/root_inputs_figure.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include "report/input_file.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
+#include "util/comma_list.h"
 
 namespace bhpm::report {
 
@@ -16,9 +16,7 @@ namespace {
 
 /// The names of the columns of v, from the `variables` attribute ("u,u_x,u_xx").
 std::vector<std::string> variable_names(const io::Hdf5Location& file, std::size_t columns) {
-  std::vector<std::string> names;
-  std::stringstream text(file.string_attribute("variables"));
-  for (std::string name; std::getline(text, name, ',');) names.push_back(name);
+  const std::vector<std::string> names = util::split_at_commas(file.string_attribute("variables"));
   if (names.size() != columns)
     throw std::runtime_error(file.describe() + ": attribute 'variables' names " +
                              std::to_string(names.size()) + " columns, root_inputs/v has " +
