@@ -34,6 +34,8 @@ left out of every number. With X the sound samples (m of them), mean and std ove
              (below 0.5 throughout: the truth lies further out than the members)
   diverged   samples with samples/diverged == 1 (the sound samples have neither flag)
   rejected   samples with samples/rejected == 1 (ill-posed along the initial condition)
+  repaired   samples with samples/repaired == 1 (ill-posed, solved with added diffusion;
+             they are sound samples and scored)
   outside    the file's attribute `outside_coverage`: fraction of the path (x, t) where the
              root's posterior variance exceeds a tenth of its prior variance ("-" without it)
   seconds    wall time of the prediction from FOLDER/timings.csv (experiment,seconds,
@@ -83,8 +85,8 @@ def text_attribute(value):
 
 
 def read_prediction(path):
-    """Sound samples [m, T-1, n], truth [T-1, n], diverged and rejected counts, the
-    fraction of the path outside the data's coverage (NaN when the file has none)."""
+    """Sound samples [m, T-1, n], truth [T-1, n], diverged, rejected and repaired counts,
+    the fraction of the path outside the data's coverage (NaN when the file has none)."""
     try:
         f = h5py.File(path, "r")
     except OSError as error:
@@ -103,6 +105,7 @@ def read_prediction(path):
         truth = f["truth/u"][()]
         rejected = (f["samples/rejected"][()].astype(np.int64) if "samples/rejected" in f
                     else np.zeros_like(diverged))
+        repaired = int(np.sum(f["samples/repaired"][()] == 1)) if "samples/repaired" in f else 0
         outside = float(f.attrs.get("outside_coverage", math.nan))
     if u.ndim != 3 or truth.shape != u.shape[1:] or diverged.shape != u.shape[:1] \
             or rejected.shape != diverged.shape:
@@ -111,7 +114,7 @@ def read_prediction(path):
                          f"{truth.shape} do not fit")
     sound = (diverged == 0) & (rejected == 0)
     return (u[sound, 1:], truth[1:], int(np.sum(diverged == 1)), int(np.sum(rejected == 1)),
-            outside)
+            repaired, outside)
 
 
 def fair_crps(sound, truth):
@@ -264,6 +267,7 @@ def summarise(rows, failed):
             "median_relative_l2": finite_median([r["relative_l2"] for r in rows]),
             "diverged": sum(r["diverged"] for r in rows),
             "rejected": sum(r["rejected"] for r in rows),
+            "repaired": sum(r["repaired"] for r in rows),
             "failed_predictions": len(failed),
             "calibrated_reference": calibrated_reference(median_members),
             "member_as_truth": member_as_truth_summary(rows)}
@@ -291,9 +295,9 @@ def number(value, digits=3):
 def print_table(rows, failed):
     header = ("experiment", "rel L2", "cov50", "cov90", "cov95", "cal cov95", "cal in",
               "rank", "err/spread", "e/s early", "e/s late", "CRPS", "diverged", "rejected",
-              "outside", "seconds")
+              "repaired", "outside", "seconds")
     line = ("{:>10} {:>9} {:>6} {:>6} {:>6} {:>11} {:>6} {:>5} {:>10} {:>9} {:>8} {:>9} {:>8}"
-            " {:>8} {:>7} {:>8}")
+            " {:>8} {:>8} {:>7} {:>8}")
     lines = []
     for r in rows:
         c = r["coverage"]
@@ -305,7 +309,7 @@ def print_table(rows, failed):
             number(ref["within_0.90_0.99"], 2), number(ref["truth_rank"], 2),
             number(r["error_spread_ratio"]),
             number(r["error_spread_early"]), number(r["error_spread_late"]), number(r["crps"]),
-            r["diverged"], r["rejected"], number(r["outside"], 2), number(r["seconds"], 4))))
+            r["diverged"], r["rejected"], r["repaired"], number(r["outside"], 2), number(r["seconds"], 4))))
     for f in failed:
         lines.append((f["experiment"], f"{f['experiment']:>10} prediction failed "
                       f"(exit {f['exit_code']}) after {number(f['seconds'], 4)} s"))
@@ -330,6 +334,7 @@ def print_summary(s):
     print(f"median rel L2 of the mean       {number(s['median_relative_l2'])}")
     print(f"diverged samples                {s['diverged']}")
     print(f"rejected samples                {s['rejected']}")
+    print(f"repaired samples                {s['repaired']}")
     print(f"failed predictions              {s['failed_predictions']}")
     ref = s["calibrated_reference"]
     c = ref["coverage"]
@@ -390,11 +395,12 @@ def calibrate(folder):
         raise InputError(f"{folder}: no prediction-test-*.h5 files{note}")
     rows = []
     for experiment, path in files:
-        sound, truth, diverged, rejected, outside = read_prediction(path)
+        sound, truth, diverged, rejected, repaired, outside = read_prediction(path)
         seconds = timings[experiment][0] if experiment in timings else None
         rows.append({"experiment": experiment, "file": os.path.basename(path),
                      "sound_samples": sound.shape[0], **scores(sound, truth),
-                     "diverged": diverged, "rejected": rejected, "outside": outside,
+                     "diverged": diverged, "rejected": rejected, "repaired": repaired,
+                     "outside": outside,
                      "seconds": seconds})
     return rows, failed
 

@@ -107,10 +107,15 @@ Problem make_problem(const PredictCommandOptions& options, const config::RunConf
 void print_summary(const solve::Prediction& prediction, const solve::EnsembleStatistics& statistics,
                    const std::optional<solve::TruthComparison>& comparison) {
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
-  std::printf("samples: %lld, diverged: %lld, rejected as ill-posed: %lld\n",
+  std::printf("samples: %lld, diverged: %lld, rejected as ill-posed: %lld, repaired: %lld\n",
               static_cast<long long>(ensemble.u.size(0)),
               static_cast<long long>(ensemble.diverged_count()),
-              static_cast<long long>(ensemble.rejected_count()));
+              static_cast<long long>(ensemble.rejected_count()),
+              static_cast<long long>(ensemble.repaired_count()));
+  if (ensemble.repaired_count() > 0)
+    std::printf(
+        "  repaired: ill-posed along u0, solved with added diffusion a u_xx, a up to %.3g\n",
+        ensemble.added_diffusion.max().item<double>());
   for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
     if (!ensemble.failures[s].empty())
       std::printf("  sample %zu %s: %s\n", s,

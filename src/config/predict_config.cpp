@@ -72,6 +72,7 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   section.require(std::isfinite(o.max_amplification) && o.max_amplification > 1.0,
                   "max_amplification", "must be > 1",
                   util::format_significant(o.max_amplification, 10));
+  o.ill_posed = section.one_of("ill_posed", o.ill_posed, solve::ill_posed_treatments());
   config.conservation = section.one_of("conservation", config.conservation, conservation_choices());
   config.dt = section.number("dt", config.dt);
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",

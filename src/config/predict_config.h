@@ -34,7 +34,10 @@
 ///                               with the root's posterior fitted without its rows (at least
 ///                               2 training experiments), as a new initial condition would be
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
-///                               resolved wave more than this over the horizon are rejected
+///                               resolved wave more than this over the horizon are ill-posed
+///   ill_posed = "repair"        "repair": an ill-posed sample is solved with the least added
+///                               diffusion a u_xx that brings it within max_amplification
+///                               (solve/stabilised_samples.h); "reject": it is left out
 ///   conservation = "auto"       "auto": each sample is projected onto dynamics that conserve
 ///                               the spatial mean of u when the training leaves do
 ///                               (RUN_DIR/discrepancy.json, `bhpm calibrate`; model/mean_drift.h),

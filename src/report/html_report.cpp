@@ -69,7 +69,7 @@ std::string prediction_row(const PredictionSummary& summary) {
   return "<tr>" + cell(summary.file, false) + cell(summary.initial_condition, false) +
          cell(summary.sampler + " / " + summary.solver, false) +
          cell(util::format_number(summary.samples)) + cell(util::format_number(summary.diverged)) +
-         cell(util::format_number(summary.rejected)) +
+         cell(util::format_number(summary.rejected)) + cell(util::format_number(summary.repaired)) +
          cell(util::format_percent(summary.outside_coverage)) +
          cell(util::format_number(summary.relative_l2)) + cell(util::format_number(summary.rmse)) +
          cell(util::format_percent(summary.coverage95)) +
@@ -87,7 +87,7 @@ std::string prediction_table(const std::vector<PredictionSummary>& predictions) 
   html +=
       "<table>\n<tr><th class=\"text\">file</th><th class=\"text\">initial condition</th>"
       "<th class=\"text\">sampler / solver</th><th>samples</th><th>diverged</th>"
-      "<th>rejected as ill-posed</th><th>path outside the data's coverage</th>"
+      "<th>rejected as ill-posed</th><th>repaired</th><th>path outside the data's coverage</th>"
       "<th>relative L2 of the mean</th><th>RMSE of the mean</th><th>truth inside the 95 % band</th>"
       "<th>RMS ensemble std</th><th>RMSE / RMS std</th><th>CRPS</th></tr>\n";
   for (const auto& summary : predictions) html += prediction_row(summary);

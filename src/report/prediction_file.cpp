@@ -54,6 +54,7 @@ PredictionFile read_prediction_file(const std::string& path) {
   prediction.samples = number_or_nan(file, "samples");
   prediction.diverged = number_or_nan(file, "diverged");
   prediction.rejected = file.has_attribute("rejected") ? number_or_nan(file, "rejected") : 0.0;
+  prediction.repaired = file.has_attribute("repaired") ? number_or_nan(file, "repaired") : 0.0;
   prediction.outside_coverage = number_or_nan(file, "outside_coverage");
   prediction.relative_l2 = prediction.rmse = prediction.coverage95 = std::nan("");
   read_truth(file, times, n, prediction);
@@ -73,6 +74,7 @@ PredictionSummary summarize_prediction(const PredictionFile& prediction) {
   summary.samples = prediction.samples;
   summary.diverged = prediction.diverged;
   summary.rejected = prediction.rejected;
+  summary.repaired = prediction.repaired;
   summary.outside_coverage = prediction.outside_coverage;
   summary.relative_l2 = prediction.relative_l2;
   summary.rmse = prediction.rmse;

@@ -20,6 +20,7 @@ struct PredictionFile {
   std::vector<double> truth;             ///< truth/u; empty when the file has none
   double samples = 0, diverged = 0;      ///< S and how many blew up
   double rejected = 0;                   ///< how many were ill-posed (0 in older files)
+  double repaired = 0;                   ///< how many were repaired (0 in older files)
   double outside_coverage;               ///< attribute; NaN in older files
   double relative_l2, rmse, coverage95;  ///< truth attributes; NaN without a truth
   std::string initial_condition, sampler, solver, config;
@@ -37,7 +38,7 @@ PredictionFile read_prediction_file(const std::string& path);
 struct PredictionSummary {
   std::string file;  ///< file name, e.g. "prediction-test-0.h5"
   std::string initial_condition, sampler, solver;
-  double samples = 0, diverged = 0, rejected = 0;
+  double samples = 0, diverged = 0, rejected = 0, repaired = 0;
   double outside_coverage;               ///< fraction of the path outside the data's coverage
   double relative_l2, rmse, coverage95;  ///< NaN without a truth
   double rms_std;                        ///< sqrt(mean over (t, x) of std^2)

@@ -38,6 +38,7 @@ json prediction_json(const PredictionSummary& summary) {
           {"samples", count(summary.samples)},
           {"diverged", count(summary.diverged)},
           {"rejected", count(summary.rejected)},
+          {"repaired", count(summary.repaired)},
           {"outside_coverage", summary.outside_coverage},
           {"relative_l2", summary.relative_l2},
           {"rmse", summary.rmse},

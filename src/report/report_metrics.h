@@ -26,7 +26,8 @@ struct ReportMetrics {
 ///       "training_grid": {same keys}
 ///     },
 ///     "predictions": [{"file", "initial_condition", "sampler", "solver", "samples",
-///                      "diverged", "rejected", "outside_coverage", "relative_l2", "rmse",
+///                      "diverged", "rejected", "repaired", "outside_coverage",
+///                      "relative_l2", "rmse",
 ///                      "coverage95", "rms_std", "rmse_over_rms_std", "crps"}, ...]
 ///   }
 std::string report_metrics_json(const std::string& run_dir, const ReportMetrics& metrics);

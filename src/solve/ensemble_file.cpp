@@ -26,6 +26,12 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
   if (ensemble.growth.defined())
     io::write_tensor(group, "growth", ensemble.growth,
                      {"sample", "1", "e-folds of the fastest resolved wave in the linearisation"});
+  if (ensemble.repaired.defined())
+    io::write_tensor(group, "repaired", ensemble.repaired.to(at::kLong),
+                     {"sample", "1", "1: ill-posed along u0, solved with added diffusion"});
+  if (ensemble.added_diffusion.defined())
+    io::write_tensor(group, "added_diffusion", ensemble.added_diffusion,
+                     {"sample", "length^2 per time", "coefficient of the u_xx term added"});
   std::string failures;
   for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
     if (!ensemble.failures[s].empty())
@@ -80,6 +86,7 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
     file.set_attribute("samples", ensemble.u.size(0));
     file.set_attribute("diverged", ensemble.diverged_count());
     file.set_attribute("rejected", ensemble.rejected_count());
+    file.set_attribute("repaired", ensemble.repaired_count());
     file.set_attribute("steps", ensemble.steps);
     file.set_attribute("rejected_steps", ensemble.rejected_steps);
     file.set_attribute("discrepancy_variance", record.prediction->discrepancy_variance);

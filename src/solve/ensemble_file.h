@@ -4,7 +4,7 @@
 ///
 ///   /                 format = "bhpm-ensemble", format_version = 1, plus the string
 ///                     attributes given (run_dir, initial_condition, sampler, solver,
-///                     config, created_by, ...), samples, diverged, rejected,
+///                     config, created_by, ...), samples, diverged, rejected, repaired,
 ///                     discrepancy_variance (tau^2 of the samples' discrepancy term, 0: none),
 ///                     discrepancy_timescale (its T, 0: constant in time; gp/discrepancy_field.h),
 ///                     discrepancy_order (the highest derivative of u it depends on),
@@ -15,10 +15,13 @@
 ///   /samples/diverged [S] int64       1 for a member left out of the statistics
 ///   /samples/rejected [S] int64       1 for a member rejected as ill-posed (not averaged in)
 ///   /samples/growth [S]               e-folds of the fastest resolved wave
-///   (solve/well_posedness.h) /samples/failures                 attribute: one line "sample s: why"
-///   per member left out /samples/conditioning_points [S], /samples/expected_variance [S] (final
-///   L_c), /samples/converged [S]            (sampler "conditioned" only) /statistics/{mean, std,
-///   p2_5, p50, p97_5, band_lower, band_upper} [T, n], attribute
+///                                     (solve/well_posedness.h)
+///   /samples/repaired [S] int64       1 for an ill-posed member solved with added diffusion
+///   /samples/added_diffusion [S]      that diffusion's coefficient (0: not repaired)
+///   /samples/failures                 attribute: one line "sample s: why" per member left out
+///   /samples/conditioning_points [S], /samples/expected_variance [S] (final L_c),
+///   /samples/converged [S]            (sampler "conditioned" only)
+///   /statistics/{mean, std, p2_5, p50, p97_5, band_lower, band_upper} [T, n], attribute
 ///                                     members (band_*: the 95 % prediction band)
 ///   /operator_std [T, n]              sqrt(var q(f(v))) along the ensemble mean
 ///   /truth/u [T, n], attributes relative_l2, rmse, coverage95 (inside the band)

@@ -12,6 +12,10 @@ std::int64_t EnsembleSolution::rejected_count() const {
   return rejected.defined() ? rejected.sum().item<std::int64_t>() : 0;
 }
 
+std::int64_t EnsembleSolution::repaired_count() const {
+  return repaired.defined() ? repaired.sum().item<std::int64_t>() : 0;
+}
+
 at::Tensor EnsembleSolution::left_out() const {
   at::Tensor out = diverged.defined() ? diverged.clone() : at::zeros({u.size(0)}, at::kBool);
   if (rejected.defined()) out |= rejected;

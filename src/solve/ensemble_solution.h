@@ -22,8 +22,14 @@ struct EnsembleSolution {
   /// [S] bool or undefined: member s was ill-posed along the initial condition
   /// (solve/well_posedness.h) and is left out of the statistics; its rows are NaN.
   at::Tensor rejected;
-  /// [S] or undefined: e-folds of the fastest resolved wave in member s's linearisation.
+  /// [S] or undefined: e-folds of the fastest resolved wave in member s's linearisation
+  /// (before any repair).
   at::Tensor growth;
+  /// [S] bool or undefined: member s was ill-posed and solved with the least diffusion that
+  /// makes it well-posed (solve/stabilised_samples.h); it is a sound member.
+  at::Tensor repaired;
+  /// [S] or undefined: that diffusion's coefficient a_s (0 for the members not repaired).
+  at::Tensor added_diffusion;
   /// Time steps the solver took and rejected (adaptive steps, pde::Solution) for this
   /// ensemble; with Algorithm 1 summed over the solves of all its rounds; 0 for the PINN.
   std::int64_t steps = 0;
@@ -33,6 +39,8 @@ struct EnsembleSolution {
   std::int64_t diverged_count() const;
   /// Number of rejected members.
   std::int64_t rejected_count() const;
+  /// Number of repaired members.
+  std::int64_t repaired_count() const;
   /// [S] bool: diverged or rejected, the members the statistics leave out.
   at::Tensor left_out() const;
 };

@@ -13,6 +13,7 @@
 #include "gp/discrepancy_field.h"
 #include "gp/inflated_samples.h"
 #include "solve/spectral_ensemble.h"
+#include "solve/stabilised_samples.h"
 #include "solve/well_posedness.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
@@ -126,12 +127,16 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   ensemble.diverged = at::zeros({options.samples}, at::kBool);
   ensemble.rejected = at::zeros({options.samples}, at::kBool);
   ensemble.growth = at::full({options.samples}, NAN, at::kDouble);
+  ensemble.repaired = at::zeros({options.samples}, at::kBool);
+  ensemble.added_diffusion = at::zeros({options.samples}, at::kDouble);
   for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
     const RefinedSample& member = prediction.refinement[s];
     const auto row = static_cast<std::int64_t>(s);
     solutions.push_back(member.solution);
     ensemble.failures.push_back(member.failure);
     ensemble.growth[row] = member.growth;
+    ensemble.repaired[row] = member.repaired;
+    ensemble.added_diffusion[row] = member.added_diffusion;
     if (member.rejected)
       ensemble.rejected[row] = true;
     else if (!member.failure.empty())
@@ -145,10 +150,32 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   return prediction;
 }
 
-/// `solve` that first checks every sample's linearisation along u0 (solve/well_posedness.h)
-/// and marks the ill-posed ones rejected: their rows NaN, the reason in failures, never
-/// averaged in. The batch is solved whole (members are independent); a rejected member
-/// that also blew up counts as rejected.
+/// The samples of `samples` to solve and what became of the ill-posed ones: with `repair`,
+/// each ill-posed sample with a finite growth gets its least stabilising diffusion
+/// (solve/stabilised_samples.h); the others stay ill-posed and are rejected.
+struct CheckedSamples {
+  std::shared_ptr<const gp::FunctionSamples> samples;
+  at::Tensor rejected;   ///< [S] bool
+  at::Tensor diffusion;  ///< [S] a_s >= 0, 0 where not repaired
+};
+
+CheckedSamples repair_or_reject(std::shared_ptr<const gp::FunctionSamples> samples,
+                                const WellPosedness& posedness, bool repair) {
+  CheckedSamples checked{std::move(samples), posedness.ill_posed, at::zeros_like(posedness.growth)};
+  if (!repair) return checked;
+  const at::Tensor repairable = posedness.ill_posed & at::isfinite(posedness.diffusion);
+  if (!repairable.any().item<bool>()) return checked;
+  checked.diffusion = at::where(repairable, posedness.diffusion, at::zeros_like(posedness.growth));
+  checked.rejected = posedness.ill_posed & ~repairable;
+  checked.samples = std::make_shared<StabilisedSamples>(checked.samples, checked.diffusion);
+  return checked;
+}
+
+/// `solve` that first checks every sample's linearisation along u0 (solve/well_posedness.h),
+/// repairs the ill-posed ones (options.ill_posed = "repair") and marks those it cannot or
+/// may not repair rejected: their rows NaN, the reason in failures, never averaged in. The
+/// batch is solved whole (members are independent); a rejected member that also blew up
+/// counts as rejected.
 Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
                                  const PredictorOptions& options) {
   WellPosednessOptions check;
@@ -156,14 +183,18 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
   check.dealias = sample_dealiasing(problem.solve.stepper.dealias);
   check.amplification_limit = options.max_amplification;
   validate(check);
-  return [solve = std::move(solve), &problem,
-          check](std::shared_ptr<const gp::FunctionSamples> samples) {
+  const bool repair = options.ill_posed == "repair";
+  return [solve = std::move(solve), &problem, check,
+          repair](std::shared_ptr<const gp::FunctionSamples> samples) {
     const WellPosedness posedness = check_well_posedness(*samples, problem.grid, problem.u0, check);
-    EnsembleSolution solved = solve(samples);
+    const CheckedSamples checked = repair_or_reject(std::move(samples), posedness, repair);
+    EnsembleSolution solved = solve(checked.samples);
     solved.growth = posedness.growth;
-    solved.rejected = posedness.ill_posed;
-    for (std::int64_t i = 0; i < samples->count(); ++i) {
-      if (!posedness.ill_posed[i].item<bool>()) continue;
+    solved.rejected = checked.rejected;
+    solved.added_diffusion = checked.diffusion;
+    solved.repaired = checked.diffusion > 0.0;
+    for (std::int64_t i = 0; i < checked.samples->count(); ++i) {
+      if (!checked.rejected[i].item<bool>()) continue;
       solved.u[i].fill_(NAN);
       solved.diverged[i] = false;
       solved.failures[static_cast<std::size_t>(i)] =
@@ -203,6 +234,7 @@ void validate(const PredictorOptions& options) {
                                 std::to_string(options.samples) + ")");
   util::require_listed(options.sampler, sampler_names(), "predict", "sampler");
   util::require_listed(options.solver, solver_names(), "predict", "solver");
+  util::require_listed(options.ill_posed, ill_posed_treatments(), "predict", "ill_posed");
   gp::validate(options.pathwise);
   validate(options.refinement);
   validate(options.pinn);
@@ -284,6 +316,11 @@ Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> sampl
 
 const std::vector<std::string>& sampler_names() {
   static const std::vector<std::string> names = util::names_of(sampler_table());
+  return names;
+}
+
+const std::vector<std::string>& ill_posed_treatments() {
+  static const std::vector<std::string> names = {"repair", "reject"};
   return names;
 }
 

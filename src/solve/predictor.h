@@ -11,8 +11,9 @@
 /// Every sample carries the model discrepancy: a term of variance tau^2
 /// (PredictorOptions::discrepancy_variance) or its spread about the posterior mean scaled
 /// (PredictorOptions::spread_inflation; docs/numerics.md, "Model discrepancy"), and before each
-/// solve every sample's linearisation about u0 is checked: ill-posed samples are rejected, never
-/// averaged in (solve/well_posedness.h).
+/// solve every sample's linearisation about u0 is checked: ill-posed samples are repaired by
+/// the least diffusion that makes them well-posed or rejected, never averaged in
+/// (solve/well_posedness.h, PredictorOptions::ill_posed).
 
 #include <ATen/core/Tensor.h>
 
@@ -62,6 +63,10 @@ struct PredictorOptions {
   /// mean one, in a sample's linearisation about u0 (> 1); samples above it are rejected
   /// as ill-posed (solve/well_posedness.h).
   double max_amplification = 10.0;
+  /// What becomes of an ill-posed sample: "repair" solves it with the least added diffusion
+  /// that brings it within max_amplification (solve/stabilised_samples.h), "reject" leaves
+  /// it out; both are counted per member (one of ill_posed_treatments()).
+  std::string ill_posed = "repair";
   /// Spectral solver only: solve every sample's projection onto mean-conserving dynamics,
   /// u_t = f_s(v) - <f_s(v)>_x (solve/sampled_operator.h), for data whose spatial mean is
   /// conserved (docs/numerics.md, "Conserved mean"); the PINN solver ignores it.
@@ -76,6 +81,8 @@ void validate(const PredictorOptions& options);
 const std::vector<std::string>& sampler_names();
 /// The solvers: "spectral" (ETDRK4) and "pinn" (appendix C).
 const std::vector<std::string>& solver_names();
+/// The treatments of ill-posed samples: "repair" and "reject".
+const std::vector<std::string>& ill_posed_treatments();
 
 /// The IBVP: u(x, 0) = u0 on a periodic grid, solved to solve.t_end with snapshots every
 /// solve.output_dt (spectral: also the time step solve.stepper.dt).

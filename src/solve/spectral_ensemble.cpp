@@ -45,8 +45,15 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   options.stepper.dealias = sample_dealiasing(options.stepper.dealias);
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
-  return {grid.x(), solution.t, solution.u,     solution.diverged,      solution.failures,
-          {},       {},         solution.steps, solution.rejected_steps};
+  EnsembleSolution ensemble;
+  ensemble.x = grid.x();
+  ensemble.t = solution.t;
+  ensemble.u = solution.u;
+  ensemble.diverged = solution.diverged;
+  ensemble.failures = solution.failures;
+  ensemble.steps = solution.steps;
+  ensemble.rejected_steps = solution.rejected_steps;
+  return ensemble;
 }
 
 }  // namespace bhpm::solve

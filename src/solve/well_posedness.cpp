@@ -27,17 +27,33 @@ void validate(const WellPosednessOptions& options) {
                                 options.dealias + "\")");
 }
 
-at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
-                         double t_end) {
+namespace {
+
+/// t_end (Re lambda(k_j) - Re lambda(0)) [S, W - 1] for j > 0.
+at::Tensor relative_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                           double t_end) {
   const std::int64_t dimensions = linearisation.size(1);
   // Re (i k)^m = (-1)^{m/2} k^m for even m, 0 for odd m.
   at::Tensor real_symbol = at::zeros({dimensions, wavenumbers.size(0)}, wavenumbers.options());
   for (std::int64_t m = 0; m < dimensions; m += 2)
     real_symbol[m] = (m % 4 == 0 ? 1.0 : -1.0) * wavenumbers.pow(static_cast<double>(m));
   const at::Tensor re_lambda = at::mm(linearisation, real_symbol);  // [S, W]
-  const at::Tensor relative =
-      re_lambda.narrow(1, 1, re_lambda.size(1) - 1) - re_lambda.narrow(1, 0, 1);
-  return t_end * std::get<0>(relative.max(1));
+  return t_end * (re_lambda.narrow(1, 1, re_lambda.size(1) - 1) - re_lambda.narrow(1, 0, 1));
+}
+
+}  // namespace
+
+at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                         double t_end) {
+  return std::get<0>(relative_growth(linearisation, wavenumbers, t_end).max(1));
+}
+
+at::Tensor stabilising_diffusion(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                                 double t_end, double limit_e_folds) {
+  const at::Tensor excess = relative_growth(linearisation, wavenumbers, t_end) - limit_e_folds;
+  const at::Tensor k_squared = wavenumbers.narrow(0, 1, wavenumbers.size(0) - 1).square();
+  // a k^2 t_end >= excess(k) for every k > 0.
+  return std::get<0>((excess / (t_end * k_squared)).max(1)).clamp_min(0.0);
 }
 
 WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
@@ -54,6 +70,8 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
   result.growth = symbol_growth(result.linearisation, wavenumbers, options.t_end);
   result.limit_e_folds = std::log(options.amplification_limit);
   result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);
+  result.diffusion =
+      stabilising_diffusion(result.linearisation, wavenumbers, options.t_end, result.limit_e_folds);
   return result;
 }
 

@@ -11,7 +11,13 @@
 ///   growth_s = t_end max_{0 < k <= k_max} (Re lambda_s(k) - Re lambda_s(0)),
 /// k_max the largest wavenumber the solver keeps (pde/dealiasing.h: 2/3 of the Nyquist one
 /// when truncating).
-/// Sample s is ill-posed when growth_s > ln(amplification_limit). Examples with a known
+/// Sample s is ill-posed when growth_s > ln(amplification_limit). The least constant
+/// diffusion a_s u_xx that brings it within the limit (what predict adds to an ill-posed
+/// sample to repair it, solve/stabilised_samples.h) is
+///   a_s = max(0, max_{0 < k <= k_max} (Re lambda_s(k) - Re lambda_s(0) - ln(limit) / t_end) /
+///   k^2):
+/// a u_xx term adds -a k^2 to Re lambda(k), so every resolved wave then gains at most
+/// ln(limit) e-folds. Examples with a known
 /// symbol: heat u_t = nu u_xx has growth -nu k_1^2 t_end < 0 (k_1 the smallest wavenumber)
 /// forwards and nu k_max^2 t_end backwards (nu < 0); KdV u_t = -u u_x - delta u_xxx has a
 /// purely imaginary principal symbol, so its growth is that of any u_xx part alone.
@@ -35,6 +41,8 @@ struct WellPosedness {
   at::Tensor linearisation;  ///< c [S, D]: each sample's Jacobian averaged over u0's points
   at::Tensor growth;         ///< [S]: e-folds of the fastest resolved wave over the horizon
   at::Tensor ill_posed;      ///< [S] bool: growth_s > ln(amplification_limit), or not finite
+  at::Tensor diffusion;      ///< a [S] >= 0: the least u_xx coefficient within the limit
+                             ///< (0 for a well-posed sample; not finite when growth is not)
   double limit_e_folds = 0;  ///< ln(amplification_limit)
 };
 
@@ -50,5 +58,11 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
 /// t_end: t_end max_{j > 0} (Re lambda(k_j) - Re lambda(0)).
 at::Tensor symbol_growth(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
                          double t_end);
+
+/// a [S] >= 0 of linearisations c [S, D] over the wavenumbers k [W] (k[0] = 0): the least
+/// diffusion coefficient whose -a k^2 keeps t_end (Re lambda(k) - Re lambda(0)) at or below
+/// limit_e_folds for every k > 0.
+at::Tensor stabilising_diffusion(const at::Tensor& linearisation, const at::Tensor& wavenumbers,
+                                 double t_end, double limit_e_folds);
 
 }  // namespace bhpm::solve

@@ -90,6 +90,9 @@ if calibration["conserve_mean"]:
   assert np.allclose(u.mean(axis=2), u[:, :1, :].mean(axis=2), atol=1e-10)
 assert h5py.File(sys.argv[2], "r").attrs["conserve_mean"] == 0  # the PINN solver does not project
 assert f["samples/rejected"][()].sum() == f.attrs["rejected"]
+assert f["samples/repaired"][()].sum() == f.attrs["repaired"]
+repaired = f["samples/repaired"][()] == 1
+assert np.all((f["samples/added_diffusion"][()] > 0) == repaired)
 assert np.all(np.isfinite(f["samples/growth"][()]))
 assert 0 <= f.attrs["outside_coverage"] <= 1
 assert np.all(f["statistics/band_lower"][()] <= f["statistics/band_upper"][()])
@@ -151,6 +154,8 @@ expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" 
 expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
 expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(x)" \
   --set predict.max_amplification=1 -o "$work/refused.h5"
+expect_refusal "an unknown treatment of ill-posed samples" "predict.ill_posed" "$work/run" \
+  --ic "sin(x)" --set predict.ill_posed=ignore -o "$work/refused.h5"
 expect_refusal "a negative time budget" "predict.time_budget" "$work/run" --ic "sin(x)" \
   --time-budget -1 -o "$work/refused.h5"
 expect_refusal "--threads 0" "--threads: Value 0 not in range 1" "$work/run" --ic "sin(x)" \

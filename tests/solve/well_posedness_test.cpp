@@ -1,17 +1,23 @@
 // The well-posedness check of operator samples against operators whose symbol is known:
 // heat forwards and backwards, KdV with both signs of dispersion, with and without an
-// anti-diffusive part, and fourth-order (hyper)diffusion.
+// anti-diffusive part, and fourth-order (hyper)diffusion; the least stabilising diffusion
+// in closed form, and predict's repair of an ill-posed heat sample against the exact
+// solution of the repaired equation.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "pde/initial_condition.h"
 #include "pde/periodic_grid.h"
+#include "solve/predictor.h"
+#include "solve/stabilised_samples.h"
 #include "solve/well_posedness.h"
 
 using namespace bhpm;
@@ -104,4 +110,78 @@ TEST(WellPosedness, bad_options_are_refused) {
                std::invalid_argument);
   EXPECT_THROW(solve::validate(solve::WellPosednessOptions{1.0, "2/3", 10.0}),
                std::invalid_argument);
+}
+
+TEST(WellPosedness, the_least_stabilising_diffusion_brings_a_sample_to_the_limit) {
+  const PolynomialSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  const solve::WellPosedness result = check(heat, 2.0);
+  // Backwards: a k^2 t_end must cover 0.1 k^2 t_end - ln 10 at every kept k <= 21.
+  const double expected = 0.1 - std::log(10.0) / (2.0 * 441.0);
+  EXPECT_EQ(result.diffusion[0].item<double>(), 0.0);
+  EXPECT_NEAR(result.diffusion[1].item<double>(), expected, 1e-14);
+  const solve::StabilisedSamples repaired(std::make_shared<PolynomialSamples>(heat),
+                                          result.diffusion);
+  const solve::WellPosedness after = check(repaired, 2.0);
+  EXPECT_NEAR(after.growth[0].item<double>(), -0.2, 1e-12);
+  EXPECT_NEAR(after.growth[1].item<double>(), std::log(10.0), 1e-10);
+  EXPECT_NEAR(after.linearisation[1][2].item<double>(), -0.1 + expected, 1e-14);
+  EXPECT_NEAR(after.diffusion[1].item<double>(), 0.0, 1e-14);
+  // KdV with a small anti-diffusion over [0, 40]: the same rule.
+  const PolynomialSamples kdv(1.0, {{0.0, 0.0, -1e-3, -1.0}});
+  EXPECT_NEAR(check(kdv, 40.0).diffusion[0].item<double>(), 1e-3 - std::log(10.0) / (40.0 * 441.0),
+              1e-15);
+}
+
+TEST(WellPosedness, predict_repairs_an_ill_posed_sample_or_rejects_it) {
+  // u_t = c_s u_xx from sin(x) on [-pi, pi), c = (0.1, -0.1), t_end = 2. Repaired, member 1
+  // solves u_t = -e u_xx, e = ln 10 / (2 * 441): exp(e t) sin(x).
+  solve::PredictionProblem problem;
+  problem.grid = kGrid;
+  problem.u0 = kGrid.x().sin();
+  problem.solve.t_end = 2.0;
+  problem.solve.output_dt = 0.5;
+  problem.solve.stepper.dt = 0.01;
+  const auto heat = std::make_shared<PolynomialSamples>(
+      0.0, std::vector<std::vector<double>>{{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  solve::PredictorOptions options;
+  EXPECT_EQ(options.ill_posed, "repair");
+  const solve::EnsembleSolution repaired =
+      solve::predict_with_samples(heat, problem, options).ensemble;
+  EXPECT_EQ(repaired.rejected_count(), 0);
+  EXPECT_EQ(repaired.diverged_count(), 0);
+  EXPECT_EQ(repaired.repaired_count(), 1);
+  EXPECT_TRUE(repaired.repaired[1].item<bool>());
+  EXPECT_NEAR(repaired.added_diffusion[1].item<double>(), 0.1 - std::log(10.0) / 882.0, 1e-14);
+  EXPECT_NEAR(repaired.growth[1].item<double>(), 88.2, 1e-10);  // before the repair
+  const double e = std::log(10.0) / 882.0;
+  for (std::int64_t k = 0; k < repaired.t.size(0); ++k) {
+    const double t = repaired.t[k].item<double>();
+    EXPECT_LT((repaired.u[0][k] - std::exp(-0.1 * t) * problem.u0).abs().max().item<double>(),
+              1e-10);
+    EXPECT_LT((repaired.u[1][k] - std::exp(e * t) * problem.u0).abs().max().item<double>(), 1e-10)
+        << "t = " << t;
+  }
+  options.ill_posed = "reject";
+  const solve::EnsembleSolution rejected =
+      solve::predict_with_samples(heat, problem, options).ensemble;
+  EXPECT_EQ(rejected.rejected_count(), 1);
+  EXPECT_EQ(rejected.repaired_count(), 0);
+  EXPECT_TRUE(at::isnan(rejected.u[1]).all().item<bool>());
+  EXPECT_NE(rejected.failures[1].find("ill-posed"), std::string::npos);
+  options.ill_posed = "ignore";
+  EXPECT_THROW(solve::validate(options), std::invalid_argument);
+}
+
+TEST(StabilisedSamples, bad_diffusion_is_refused) {
+  const auto heat = std::make_shared<PolynomialSamples>(
+      0.0, std::vector<std::vector<double>>{{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  const auto two = [](double a, double b) { return at::tensor({a, b}, at::kDouble); };
+  EXPECT_THROW(solve::StabilisedSamples(nullptr, two(0, 1)), std::invalid_argument);
+  EXPECT_THROW(solve::StabilisedSamples(heat, at::zeros({3}, at::kDouble)), std::invalid_argument);
+  EXPECT_THROW(solve::StabilisedSamples(heat, two(0, -1)), std::invalid_argument);
+  EXPECT_THROW(solve::StabilisedSamples(heat, two(0, NAN)), std::invalid_argument);
+  const auto advection = std::make_shared<PolynomialSamples>(
+      0.0, std::vector<std::vector<double>>{{0.0, 1.0}, {0.0, -1.0}});
+  EXPECT_THROW(solve::StabilisedSamples(advection, two(0, 1e-3)), std::invalid_argument);
+  EXPECT_NO_THROW(solve::StabilisedSamples(advection, two(0, 0)));
 }
