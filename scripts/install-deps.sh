@@ -18,6 +18,7 @@ packages=(
   fonts-dejavu-core        # a font for those figures' text (without one, glyphs render as boxes)
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
+  libopenmpi-dev openmpi-bin  # mpirun -n P bhpm sweep (CMake option BHPM_WITH_MPI)
   python3-h5py             # tests read our files with h5py alone, as users will
   clang-format             # the code style check (scripts/check_format.sh)
 )

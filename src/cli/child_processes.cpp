@@ -10,16 +10,36 @@
 #include <map>
 #include <stdexcept>
 
+#include "cli/mpi_job.h"
+
 namespace bhpm::cli {
 
 namespace {
 
+/// This process's environment less an MPI launcher's variables (mpi_job.h): a child of
+/// one rank of an `mpirun` job is a process of its own.
+std::vector<std::string> child_environment() {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string variable(*entry);
+    if (!is_launcher_variable(variable.substr(0, variable.find('='))))
+      environment.push_back(variable);
+  }
+  return environment;
+}
+
+std::vector<char*> null_terminated(const std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (const auto& text : strings) pointers.push_back(const_cast<char*>(text.c_str()));
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
 /// Forks and execs `command` with its output in its log; returns the child's pid.
 pid_t start_child(const ChildCommand& command) {
-  std::vector<char*> argv;
-  for (const auto& argument : command.arguments)
-    argv.push_back(const_cast<char*>(argument.c_str()));
-  argv.push_back(nullptr);
+  std::vector<char*> argv = null_terminated(command.arguments);
+  const std::vector<std::string> environment = child_environment();
+  std::vector<char*> envp = null_terminated(environment);
   const int log = ::open(command.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (log < 0)
     throw std::runtime_error(command.log_path +
@@ -32,7 +52,7 @@ pid_t start_child(const ChildCommand& command) {
   if (pid == 0) {  // the child: only async-signal-safe calls until exec
     ::dup2(log, STDOUT_FILENO);
     ::dup2(log, STDERR_FILENO);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(log);

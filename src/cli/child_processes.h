@@ -1,6 +1,7 @@
 #pragma once
 /// Runs independent commands as child processes, at most `jobs` at a time: how `bhpm
-/// sweep` trains its members in parallel. POSIX only (fork/exec/waitpid).
+/// sweep` trains its members in parallel. POSIX only (fork/exec/waitpid). The children get
+/// this process's environment without an MPI launcher's variables (cli/mpi_job.h).
 
 #include <functional>
 #include <string>

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "cli/child_processes.h"
+#include "cli/mpi_job.h"
 #include "cli/pipeline_checks.h"
 #include "cli/process_setup.h"
 #include "config/run_layout.h"
@@ -171,16 +172,18 @@ void write_sweep_definition(const SweepOptions& options, const Variation& variat
                             definition.dump(2) + "\n");
 }
 
-/// Records how a member's run ended: its held-out scores, or why it has none.
-void settle_member(eval::SweepMember& member, int exit_code, const std::string& log_path) {
+/// Records how a member's run ended: its held-out scores, or why it has none. `where` is
+/// "" alone, " on rank r" in an MPI job.
+void settle_member(eval::SweepMember& member, int exit_code, const std::string& log_path,
+                   const std::string& where) {
   if (exit_code != 0) {
-    member.failure = "exit code " + std::to_string(exit_code) + ", see " + log_path;
+    member.failure = "exit code " + std::to_string(exit_code) + where + ", see " + log_path;
     return;
   }
   try {
     read_member_metrics(member);
   } catch (const std::exception& error) {
-    member.failure = error.what();
+    member.failure = error.what() + where;
   }
 }
 
@@ -211,34 +214,76 @@ void write_sweep_results(const SweepOptions& options, const Variation& variation
                 report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
 }
 
+/// The members rank `rank` of `ranks` trains: i = rank, rank + ranks, ...
+std::vector<std::size_t> members_of_rank(std::size_t members, int rank, int ranks) {
+  std::vector<std::size_t> mine;
+  for (std::size_t i = static_cast<std::size_t>(rank); i < members; i += ranks) mine.push_back(i);
+  return mine;
+}
+
+std::string rank_suffix(const MpiJob& job, std::size_t member) {
+  return job.several() ? " on rank " + std::to_string(member % job.size()) : "";
+}
+
+/// Trains this rank's members (all of them outside an MPI job), `jobs` at a time, and
+/// settles them; returns every member's exit code, -1 for those of other ranks.
+std::vector<int> train_members(const SweepOptions& options, const Variation& variation,
+                               const MpiJob& job, std::vector<eval::SweepMember>& members) {
+  const std::vector<std::size_t> mine = members_of_rank(members.size(), job.rank(), job.size());
+  const int cores = default_threads();
+  const int jobs =
+      std::max<int>(1, std::min<int>(options.jobs > 0 ? options.jobs : cores, mine.size()));
+  const int threads = std::max(1, cores / jobs);
+  std::vector<ChildCommand> commands;
+  for (const std::size_t i : mine) {
+    fs::create_directories(members[i].run_dir);
+    commands.push_back(member_command(options, variation, members[i], threads));
+  }
+  if (job.rank() == 0)
+    std::printf(
+        "sweep: %zu runs (%zu values x %lld repeats)%s, %d at a time with %d thread%s each\n",
+        members.size(), variation.values.size(), static_cast<long long>(options.repeats),
+        job.several() ? (" over " + std::to_string(job.size()) + " ranks").c_str() : "", jobs,
+        threads, threads == 1 ? "" : "s");
+  std::fflush(stdout);
+  std::vector<int> codes(members.size(), -1);
+  run_children(commands, jobs, [&](std::size_t k, int code) {
+    eval::SweepMember& member = members[mine[k]];
+    codes[mine[k]] = code;
+    settle_member(member, code, commands[k].log_path, rank_suffix(job, mine[k]));
+    if (!options.quiet || !member.finished) print_member(member, variation);
+  });
+  return codes;
+}
+
 int run_sweep(const SweepOptions& options) {
   const util::Stopwatch stopwatch;
   const Variation variation = parse_variation(options.vary);
   const std::uint64_t base_seed = check_members(options, variation);
   std::vector<eval::SweepMember> members = plan_members(options, variation, base_seed);
-
-  const int cores = default_threads();
-  const int jobs = std::min<int>(options.jobs > 0 ? options.jobs : cores, members.size());
-  const int threads = std::max(1, cores / jobs);
-  std::vector<ChildCommand> commands;
-  for (const auto& member : members) {
-    fs::create_directories(member.run_dir);
-    commands.push_back(member_command(options, variation, member, threads));
+  const MpiJob job("sweep");
+  std::vector<int> codes;
+  try {
+    fs::create_directories(options.output_dir);
+    if (job.rank() == 0) write_sweep_definition(options, variation, base_seed);
+    codes = job.max_on_first_rank(train_members(options, variation, job, members));
+  } catch (const std::exception& error) {
+    job.abort_if_several(error.what());
+    throw;
   }
-  write_sweep_definition(options, variation, base_seed);
-  std::printf("sweep: %zu runs (%zu values x %lld repeats), %d at a time with %d thread%s each\n",
-              members.size(), variation.values.size(), static_cast<long long>(options.repeats),
-              jobs, threads, threads == 1 ? "" : "s");
-  std::fflush(stdout);
-
-  run_children(commands, jobs, [&](std::size_t i, int code) {
-    settle_member(members[i], code, commands[i].log_path);
-    if (!options.quiet || !members[i].finished) print_member(members[i], variation);
-  });
+  const auto failed = [](const auto& m) { return !m.finished; };
+  if (job.rank() != 0) {  // rank 0 reports the sweep; the others only their own failures
+    for (const std::size_t i : members_of_rank(members.size(), job.rank(), job.size()))
+      if (failed(members[i])) return 1;
+    return 0;
+  }
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (i % job.size() != 0)  // another rank's member, trained into the shared folder
+      settle_member(members[i], codes[i], config::RunLayout{members[i].run_dir}.log(),
+                    rank_suffix(job, i));
   write_sweep_results(options, variation, members);
   std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(), stopwatch.seconds());
-  const auto failures =
-      std::count_if(members.begin(), members.end(), [](const auto& m) { return !m.finished; });
+  const auto failures = std::count_if(members.begin(), members.end(), failed);
   if (failures == 0) return 0;
   std::fprintf(stderr, "error: sweep: %lld of %zu runs failed (listed above)\n",
                static_cast<long long>(failures), members.size());
@@ -262,7 +307,8 @@ void setup_sweep(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_option("-o,--output", options->output_dir, "Sweep folder (created if missing)")
       ->required();
-  command->add_option("--jobs", options->jobs, "Runs at a time (default: one per core)")
+  command
+      ->add_option("--jobs", options->jobs, "Runs at a time (per MPI rank; default: one per core)")
       ->check(CLI::PositiveNumber);
   command->add_option(
       "--set", options->overrides,

@@ -9,7 +9,9 @@
 /// cores; each member's output goes to its run.log. Then DIR holds sweep-members.csv (RMSE
 /// and MNLP of every member), sweep-summary.csv and sweep.txt (mean, standard deviation,
 /// min and max per value) and sweep.png. Every member's configuration is checked before
-/// any starts; rerunning resumes each member like `bhpm run`.
+/// any starts; rerunning resumes each member like `bhpm run`. Under `mpirun -n P` the
+/// members are spread over the ranks (rank r trains members r, r + P, ...) and rank 0
+/// writes the summary from the shared folder (cli/mpi_job.h, docs/parallel.md).
 
 namespace CLI {
 class App;
