@@ -11,12 +11,14 @@
 
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli/calibrate_command.h"
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/fit_leaves_command.h"
 #include "cli/import_command.h"
+#include "cli/mpi_job.h"
 #include "cli/predict_command.h"
 #include "cli/process_setup.h"
 #include "cli/refinement_command.h"
@@ -38,6 +40,29 @@ int usage_exit(const CLI::App& app, const CLI::ParseError& error) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
   std::fprintf(stderr, "error: %s\nRun with --help for more information.\n", error.what());
   return kUsage;
+}
+
+/// The subcommand the command line names: the first argument that is one's name ("" if none).
+std::string chosen_command(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (!app.get_subcommands([&](const CLI::App* c) { return c->check_name(argument); }).empty())
+      return argument;
+  }
+  return "";
+}
+
+/// Under an MPI launcher only `bhpm sweep` shares its work among the ranks
+/// (docs/parallel.md); any other command would run P times over the same outputs.
+bool refused_as_one_of_several_ranks(const std::string& command) {
+  if (command.empty() || command == "sweep" || !bhpm::cli::started_as_one_of_several_ranks())
+    return false;
+  std::fprintf(stderr,
+               "error: bhpm %s: started by an MPI launcher as one of several processes, but only "
+               "`bhpm sweep` shares its work among MPI ranks (docs/parallel.md); each process "
+               "would do all of it: run `bhpm %s` as one process\n",
+               command.c_str(), command.c_str());
+  return true;
 }
 
 }  // namespace
@@ -68,6 +93,7 @@ int main(int argc, char** argv) {
   bhpm::cli::setup_run(app);
   bhpm::cli::setup_sweep(app);
   bhpm::cli::setup_report(app);
+  if (refused_as_one_of_several_ranks(chosen_command(app, argc, argv))) return kFailure;
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& done) {  // a subcommand's own result: 0 or kFailure

@@ -2,7 +2,8 @@
 # mpirun -n 2 bhpm sweep: the members are spread over the ranks (rank r trains members r,
 # r + 2, ...) and rank 0 writes the same summary, byte for byte, as the sweep in one
 # process with the same seeds and threads per member; rerunning resumes. A rank that
-# fails ends the job with a message naming the rank (docs/parallel.md). Registered only
+# fails ends the job with a message naming the rank; other commands are refused under
+# mpirun (docs/parallel.md). Registered only
 # when bhpm is built with MPI (CMake option BHPM_WITH_MPI).
 source "$(dirname "$0")/common.sh"
 
@@ -49,6 +50,13 @@ cat "$work/out"
 check "a rank that fails ends the job with a message naming the rank and the cause" $?
 [ ! -e "$work/broken/sweep-summary.csv" ]
 check "a job ended by a failed rank writes no summary" $?
+
+# Only sweep shares its work among ranks: any other command is refused under mpirun.
+"${mpirun[@]}" "$bhpm" simulate "$work/sweep.toml" -o "$work/data.h5" > "$work/out" 2>&1
+code=$?
+[ "$code" -ne 0 ] && grep -q "error: bhpm simulate: started by an MPI launcher as one of several processes" "$work/out" &&
+  [ ! -e "$work/data.h5" ]
+check "mpirun -n 2 bhpm simulate is refused before any work" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
