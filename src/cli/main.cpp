@@ -27,6 +27,7 @@
 #include "cli/simulate_command.h"
 #include "cli/sweep_command.h"
 #include "cli/train_command.h"
+#include "util/error_message.h"
 
 namespace {
 
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return usage_exit(app, error);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "error: %s\n", error.what());
+    std::fprintf(stderr, "error: %s\n", bhpm::util::error_message(error).c_str());
     return kFailure;
   }
   return kSuccess;

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io/atomic_file.h"
+#include "util/error_message.h"
 
 namespace bhpm::io {
 
@@ -51,7 +52,7 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
   try {
     archive.save_to(output.temporary_path());
   } catch (const std::exception& error) {
-    throw CheckpointError(path + ": cannot write checkpoint: " + error.what());
+    throw CheckpointError(path + ": cannot write checkpoint: " + util::error_message(error));
   }
   output.commit();
 }
@@ -63,7 +64,7 @@ Checkpoint load_checkpoint(const std::string& path) {
   try {
     archive.load_from(path);
   } catch (const std::exception& error) {
-    throw CheckpointError(path + ": not a readable checkpoint: " + error.what());
+    throw CheckpointError(path + ": not a readable checkpoint: " + util::error_message(error));
   }
   Checkpoint checkpoint;
   for (const std::string& key : archive.keys()) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # mpirun -n 2 bhpm sweep: the members are spread over the ranks (rank r trains members r,
 # r + 2, ...) and rank 0 writes the same summary, byte for byte, as the sweep in one
-# process with the same seeds and threads per member; rerunning resumes. A rank that
-# fails ends the job with a message naming the rank; other commands are refused under
-# mpirun (docs/parallel.md). Registered only
+# process with the same seeds and threads per member; rerunning resumes. A member that
+# fails is reported with its rank; a rank that fails ends the job with a message naming
+# the rank; other commands are refused under mpirun (docs/parallel.md). Registered only
 # when bhpm is built with MPI (CMake option BHPM_WITH_MPI).
 source "$(dirname "$0")/common.sh"
 
@@ -39,6 +39,19 @@ check "rank 0 writes the table and the figure" $?
 check "rerunning the MPI sweep exits 0" $?
 [ "$(cat "$work/mpi"/*/repeat-*/run.log | grep -c ': up to date')" -eq 12 ]
 check "rerunning the MPI sweep resumes: every member's three stages are up to date" $?
+
+# Member 1 (data.n_st=128, repeat 1) belongs to rank 1; an unreadable checkpoint in its
+# folder makes its `bhpm run` fail, and the sweep goes on without it.
+mkdir -p "$work/failing/data.n_st=128/repeat-1"
+echo "not a checkpoint" > "$work/failing/data.n_st=128/repeat-1/leaves.ckpt"
+"${mpirun[@]}" "$bhpm" --threads 1 "${sweep[@]}" -o "$work/failing" > "$work/out" 2>&1
+code=$?
+[ "$code" -ne 0 ] && grep -q "FAILED data.n_st=128 repeat 1: exit code 1 on rank 1, see " "$work/out" &&
+  grep -q "error: sweep: 1 of 4 runs failed" "$work/out" && grep -Eq "^128 +1/2 " "$work/failing/sweep.txt"
+check "a failed member is reported with its rank and left out of the summary" $?
+log="$work/failing/data.n_st=128/repeat-1/run.log"
+grep -q "leaves.ckpt: not a readable checkpoint" "$log" && ! grep -q "frame #" "$log"
+check "the member's log names the unreadable checkpoint, without LibTorch's backtrace" $?
 
 # Member 1 (data.n_st=128, repeat 1) belongs to rank 1; a folder where its log must go
 # makes rank 1 fail at once.
