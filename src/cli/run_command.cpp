@@ -26,6 +26,7 @@
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
+#include "util/error_message.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -301,7 +302,7 @@ int run_pipeline(const RunCommandOptions& options) {
   try {
     run_stages(pipeline);
   } catch (const std::exception& error) {
-    log.write_to_log_only(std::string("error: ") + error.what() + "\n");
+    log.write_to_log_only("error: " + util::error_message(error) + "\n");
     throw;
   }
   std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), stopwatch.seconds());

@@ -11,6 +11,7 @@
 #include "io/checkpoint.h"
 #include "model/module_checkpoint.h"
 #include "model/optimizer_state.h"
+#include "util/error_message.h"
 #include "util/learning_rate_schedule.h"
 
 namespace bhpm::model {
@@ -73,7 +74,7 @@ PhaseObjective evaluate(const AdamPhase& phase, const AdamSchedule& schedule,
   try {
     objective = phase.objective(iteration);
   } catch (const std::exception& error) {
-    throw TrainingError(where + ": " + error.what() + kept_checkpoint(schedule));
+    throw TrainingError(where + ": " + util::error_message(error) + kept_checkpoint(schedule));
   }
   const double value = objective.loss.item<double>();
   if (!std::isfinite(value))
