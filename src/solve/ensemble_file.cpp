@@ -26,8 +26,8 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
   if (ensemble.growth.defined())
     io::write_tensor(group, "growth", ensemble.growth,
                      {"sample", "1", "e-folds of the fastest resolved wave in the linearisation"});
-  if (ensemble.repaired.defined())
-    io::write_tensor(group, "repaired", ensemble.repaired.to(at::kLong),
+  if (ensemble.added_diffusion.defined())
+    io::write_tensor(group, "repaired", ensemble.repaired().to(at::kLong),
                      {"sample", "1", "1: ill-posed along u0, solved with added diffusion"});
   if (ensemble.added_diffusion.defined())
     io::write_tensor(group, "added_diffusion", ensemble.added_diffusion,

@@ -12,8 +12,12 @@ std::int64_t EnsembleSolution::rejected_count() const {
   return rejected.defined() ? rejected.sum().item<std::int64_t>() : 0;
 }
 
+at::Tensor EnsembleSolution::repaired() const {
+  return added_diffusion.defined() ? added_diffusion > 0.0 : at::zeros({u.size(0)}, at::kBool);
+}
+
 std::int64_t EnsembleSolution::repaired_count() const {
-  return repaired.defined() ? repaired.sum().item<std::int64_t>() : 0;
+  return repaired().sum().item<std::int64_t>();
 }
 
 at::Tensor EnsembleSolution::left_out() const {

@@ -25,10 +25,9 @@ struct EnsembleSolution {
   /// [S] or undefined: e-folds of the fastest resolved wave in member s's linearisation
   /// (before any repair).
   at::Tensor growth;
-  /// [S] bool or undefined: member s was ill-posed and solved with the least diffusion that
-  /// makes it well-posed (solve/stabilised_samples.h); it is a sound member.
-  at::Tensor repaired;
-  /// [S] or undefined: that diffusion's coefficient a_s (0 for the members not repaired).
+  /// [S] or undefined: a_s > 0 where member s was ill-posed and solved with the least
+  /// diffusion that makes it well-posed (solve/stabilised_samples.h; a sound member), that
+  /// diffusion's coefficient; 0 for the members not repaired.
   at::Tensor added_diffusion;
   /// Time steps the solver took and rejected (adaptive steps, pde::Solution) for this
   /// ensemble; with Algorithm 1 summed over the solves of all its rounds; 0 for the PINN.
@@ -39,6 +38,8 @@ struct EnsembleSolution {
   std::int64_t diverged_count() const;
   /// Number of rejected members.
   std::int64_t rejected_count() const;
+  /// [S] bool: the repaired members, added_diffusion > 0 (none when it is undefined).
+  at::Tensor repaired() const;
   /// Number of repaired members.
   std::int64_t repaired_count() const;
   /// [S] bool: diverged or rejected, the members the statistics leave out.

@@ -119,7 +119,6 @@ bool take_solution(RefinedSample& member, const EnsembleSolution& solved, std::s
   const auto index = static_cast<std::int64_t>(row);
   member.solution = solved.u[index];
   if (solved.growth.defined()) member.growth = solved.growth[index].item<double>();
-  member.repaired = solved.repaired.defined() && solved.repaired[index].item<bool>();
   member.added_diffusion =
       solved.added_diffusion.defined() ? solved.added_diffusion[index].item<double>() : 0.0;
   if (!solved.left_out()[index].item<bool>()) return true;

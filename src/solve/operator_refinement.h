@@ -67,8 +67,8 @@ struct RefinedSample {
   std::string failure;                  ///< why the sample blew up or was rejected; "" if not
   bool rejected = false;                ///< ill-posed along the initial condition, not solved
   double growth = NAN;                  ///< e-folds of its fastest resolved wave (last solve)
-  bool repaired = false;                ///< ill-posed, solved with added diffusion (last solve)
-  double added_diffusion = 0;           ///< that diffusion's coefficient (last solve)
+  /// > 0: ill-posed, solved with this much added diffusion (last solve); 0: not repaired.
+  double added_diffusion = 0;
 };
 
 /// Solves the IBVP under each member's operator sample (its conditioned mean, plus its

@@ -127,7 +127,6 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   ensemble.diverged = at::zeros({options.samples}, at::kBool);
   ensemble.rejected = at::zeros({options.samples}, at::kBool);
   ensemble.growth = at::full({options.samples}, NAN, at::kDouble);
-  ensemble.repaired = at::zeros({options.samples}, at::kBool);
   ensemble.added_diffusion = at::zeros({options.samples}, at::kDouble);
   for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
     const RefinedSample& member = prediction.refinement[s];
@@ -135,7 +134,6 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
     solutions.push_back(member.solution);
     ensemble.failures.push_back(member.failure);
     ensemble.growth[row] = member.growth;
-    ensemble.repaired[row] = member.repaired;
     ensemble.added_diffusion[row] = member.added_diffusion;
     if (member.rejected)
       ensemble.rejected[row] = true;
@@ -192,7 +190,6 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
     solved.growth = posedness.growth;
     solved.rejected = checked.rejected;
     solved.added_diffusion = checked.diffusion;
-    solved.repaired = checked.diffusion > 0.0;
     for (std::int64_t i = 0; i < checked.samples->count(); ++i) {
       if (!checked.rejected[i].item<bool>()) continue;
       solved.u[i].fill_(NAN);

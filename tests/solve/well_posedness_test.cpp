@@ -150,7 +150,7 @@ TEST(WellPosedness, predict_repairs_an_ill_posed_sample_or_rejects_it) {
   EXPECT_EQ(repaired.rejected_count(), 0);
   EXPECT_EQ(repaired.diverged_count(), 0);
   EXPECT_EQ(repaired.repaired_count(), 1);
-  EXPECT_TRUE(repaired.repaired[1].item<bool>());
+  EXPECT_TRUE(repaired.repaired()[1].item<bool>());
   EXPECT_NEAR(repaired.added_diffusion[1].item<double>(), 0.1 - std::log(10.0) / 882.0, 1e-14);
   EXPECT_NEAR(repaired.growth[1].item<double>(), 88.2, 1e-10);  // before the repair
   const double e = std::log(10.0) / 882.0;
