@@ -10,36 +10,24 @@ namespace bhpm::gp {
 
 InflatedSamples::InflatedSamples(std::shared_ptr<const FunctionSamples> samples,
                                  const SparseVariationalGpImpl& root, double factor)
-    : samples_(std::move(samples)),
-      mean_(root.mean()),
-      kernel_(root.kernel()),
-      inducing_inputs_(root.inducing_inputs().detach()),
-      weights_(root.mean_weights().detach()),
-      scale_(std::sqrt(factor)) {
+    : samples_(std::move(samples)), mean_(root, 1), scale_(std::sqrt(factor)) {
   if (!samples_) throw std::invalid_argument("inflated samples: no samples given");
-  if (samples_->dimensions() != kernel_->dimensions())
+  if (samples_->dimensions() != mean_.dimensions())
     throw std::invalid_argument("inflated samples: the samples take " +
                                 std::to_string(samples_->dimensions()) + " inputs, the root " +
-                                std::to_string(kernel_->dimensions()));
+                                std::to_string(mean_.dimensions()));
   if (!std::isfinite(factor) || factor <= 0.0)
     throw std::invalid_argument("inflated samples: the factor must be positive and finite (got " +
                                 std::to_string(factor) + ")");
 }
 
-at::Tensor InflatedSamples::posterior_mean(const at::Tensor& v) const {
-  const std::int64_t members = v.size(0);
-  const at::Tensor prior = mean_->forward(v.reshape({-1, v.size(-1)})).view({members, v.size(1)});
-  return prior + kernel_->batched_weighted_sum(v, inducing_inputs_.expand({members, -1, -1}),
-                                               weights_.expand({members, -1}));
-}
-
 at::Tensor InflatedSamples::evaluate(const at::Tensor& v) const {
-  const at::Tensor m = posterior_mean(v);
+  const at::Tensor m = mean_.evaluate(v);
   return m + scale_ * (samples_->evaluate(v) - m);
 }
 
 at::Tensor InflatedSamples::evaluate_at(const at::Tensor& v, const at::Tensor& t) const {
-  const at::Tensor m = posterior_mean(v);
+  const at::Tensor m = mean_.evaluate(v);
   return m + scale_ * (samples_->evaluate_at(v, t) - m);
 }
 

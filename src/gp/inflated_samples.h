@@ -2,17 +2,17 @@
 /// Operator samples whose spread about the posterior mean is scaled by a calibrated factor
 /// (docs/numerics.md, "Spread inflation"; solve/discrepancy_calibration.h fits it):
 ///   f'_s(v) = m(v) + a (f_s(v) - m(v)),  a = sqrt(kappa) > 0,
-/// m(v) = mu(v) + k(v, Z) alpha the sparse GP's posterior mean (alpha = L_zz^{-T} m_q,
-/// SparseVariationalGpImpl::mean_weights). When the f_s are draws of q(f), the f'_s have the
-/// same mean and kappa times its covariance, kappa Cov_q(f(v), f(v')): the posterior's
-/// own shape (wide off the data, narrow on it) at a calibrated level. Each f'_s is a fixed,
-/// differentiable function of v, as f_s is.
+/// m(v) the sparse GP's posterior mean (gp/posterior_mean.h). When the f_s are draws of q(f), the
+/// f'_s have the same mean and kappa times its covariance, kappa Cov_q(f(v), f(v')): the
+/// posterior's own shape (wide off the data, narrow on it) at a calibrated level. Each f'_s is a
+/// fixed, differentiable function of v, as f_s is.
 
 #include <ATen/core/Tensor.h>
 
 #include <memory>
 
 #include "gp/function_samples.h"
+#include "gp/posterior_mean.h"
 #include "gp/sparse_variational_gp.h"
 
 namespace bhpm::gp {
@@ -30,15 +30,9 @@ class InflatedSamples final : public FunctionSamples {
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
 
  private:
-  /// m(v) [S, P] for v [S, P, D].
-  at::Tensor posterior_mean(const at::Tensor& v) const;
-
   std::shared_ptr<const FunctionSamples> samples_;
-  std::shared_ptr<Mean> mean_;
-  std::shared_ptr<Kernel> kernel_;
-  at::Tensor inducing_inputs_;  ///< Z [M, D]
-  at::Tensor weights_;          ///< alpha [M]
-  double scale_;                ///< sqrt(kappa)
+  PosteriorMean mean_;  ///< m
+  double scale_;        ///< sqrt(kappa)
 };
 
 }  // namespace bhpm::gp

@@ -19,6 +19,9 @@ void validate(const PathwiseOptions& options) {
   if (options.features < 1)
     throw std::invalid_argument("pathwise samples: features must be >= 1 (got " +
                                 std::to_string(options.features) + ")");
+  if (options.first_sample < 0)
+    throw std::invalid_argument("pathwise samples: first_sample must be >= 0 (got " +
+                                std::to_string(options.first_sample) + ")");
 }
 
 PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
@@ -54,8 +57,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
           .lower;
   std::vector<at::Tensor> weights, whitened;
   for (std::int64_t s = 0; s < count; ++s) {
-    util::Rng rng(
-        util::derive_seed(options.seed, "pathwise_sample", static_cast<std::uint64_t>(s)));
+    util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
+                                    static_cast<std::uint64_t>(options.first_sample + s)));
     weights.push_back(util::normal_tensor(rng, {f + polynomial_features}));
     whitened.push_back(gp.draw_whitened(rng));
   }

@@ -15,7 +15,9 @@
 ///
 /// The frequencies and phases are shared by the S samples (drawn from
 /// derive_seed(seed, "pathwise_features", 0)); sample s draws w_s and u_s from
-/// derive_seed(seed, "pathwise_sample", s), so sample s is the same whatever S.
+/// derive_seed(seed, "pathwise_sample", s), so sample s is the same whatever S; with
+/// first_sample = r the S drawn are samples r, .., r + S - 1 of that sequence (a share of
+/// an ensemble solved by several processes, solve/predictor.h).
 
 #include <ATen/core/Tensor.h>
 
@@ -34,6 +36,7 @@ class RbfQuadraticKernelImpl;
 struct PathwiseOptions {
   std::int64_t features = 1024;  ///< F (>= 1): random Fourier features of the prior
   std::uint64_t seed = 0;
+  std::int64_t first_sample = 0;  ///< >= 0: the index in the sequence of the first sample drawn
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.

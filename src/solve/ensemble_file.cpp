@@ -40,11 +40,11 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
   if (prediction.refinement.empty()) return;
   std::vector<std::int64_t> points, converged, out_of_budget;
   std::vector<double> variance;
-  for (const solve::RefinedSample& member : prediction.refinement) {
-    points.push_back(member.operator_sample.size());
+  for (const solve::MemberRefinement& member : prediction.refinement) {
+    points.push_back(member.conditioning_points);
     converged.push_back(member.converged ? 1 : 0);
     out_of_budget.push_back(member.out_of_budget ? 1 : 0);
-    variance.push_back(member.rounds.empty() ? NAN : member.rounds.back().expected_variance);
+    variance.push_back(member.expected_variance);
   }
   io::write_tensor(
       group, "conditioning_points", at::tensor(points, at::kLong),

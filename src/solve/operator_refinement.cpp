@@ -58,6 +58,7 @@ void validate(const RefinementOptions& options) {
           "must be finite and > 0", options.descent_rate);
   require(std::isfinite(options.time_budget) && options.time_budget >= 0.0, "time_budget",
           "must be finite and >= 0 (0: no limit)", options.time_budget);
+  require(options.first_member >= 0, "first_member", "must be >= 0", options.first_member);
 }
 
 EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {
@@ -193,13 +194,15 @@ RefinementStatus round_status(std::int64_t round, const RoundCost& cost,
   return status;
 }
 
-/// `samples` of the members `active`, with their model discrepancy when there is one.
+/// `samples` of the starts `active`, with their model discrepancy (member first + s for start
+/// s) when there is one.
 std::shared_ptr<const gp::FunctionSamples> with_discrepancy(
     std::shared_ptr<const gp::FunctionSamples> samples,
     const std::shared_ptr<const gp::DiscrepancyField>& discrepancy,
-    const std::vector<std::size_t>& active) {
+    const std::vector<std::size_t>& active, std::int64_t first) {
   if (!discrepancy) return samples;
-  std::vector<std::int64_t> members(active.begin(), active.end());
+  std::vector<std::int64_t> members;
+  for (const std::size_t s : active) members.push_back(first + static_cast<std::int64_t>(s));
   return std::make_shared<gp::SamplesWithDiscrepancy>(std::move(samples), discrepancy,
                                                       at::tensor(members, at::kLong));
 }
@@ -211,10 +214,13 @@ std::vector<RefinedSample> refine_operator_samples(
     const SolutionInputs& inputs_of, const RefinementOptions& options,
     const RefinementProgress& progress, std::shared_ptr<const gp::DiscrepancyField> discrepancy) {
   validate(options);
-  if (discrepancy && discrepancy->count() != static_cast<std::int64_t>(starts.size()))
+  const std::int64_t first = options.first_member;
+  const std::int64_t last = first + static_cast<std::int64_t>(starts.size());
+  if (discrepancy && discrepancy->count() < last)
     throw std::invalid_argument("Algorithm 1: the model discrepancy has " +
                                 std::to_string(discrepancy->count()) + " members for " +
-                                std::to_string(starts.size()) + " operator samples");
+                                "operator samples " + std::to_string(first) + ".." +
+                                std::to_string(last - 1));
   std::vector<RefinedSample> members;
   for (gp::ConditionedGp& start : starts)
     members.push_back({std::move(start), {}, {}, {}, false, false, "", false, NAN});
@@ -228,17 +234,18 @@ std::vector<RefinedSample> refine_operator_samples(
     std::vector<gp::ConditionedGp> batch;
     for (std::size_t s : active) batch.push_back(members[s].operator_sample);
     const EnsembleSolution solved = solve(with_discrepancy(
-        std::make_shared<gp::ConditionedSamples>(std::move(batch)), discrepancy, active));
+        std::make_shared<gp::ConditionedSamples>(std::move(batch)), discrepancy, active, first));
     std::vector<std::size_t> refining;
     std::vector<util::Rng> streams;  // each refining member's, for its new points
     std::vector<double> variances;
     for (std::size_t i = 0; i < active.size(); ++i) {
       RefinedSample& member = members[active[i]];
       if (!take_solution(member, solved, i)) continue;
-      util::Rng rng(util::derive_seed(options.seed, "refinement/" + std::to_string(active[i]),
+      const std::size_t id = static_cast<std::size_t>(first) + active[i];  // in the ensemble
+      util::Rng rng(util::derive_seed(options.seed, "refinement/" + std::to_string(id),
                                       static_cast<std::uint64_t>(member.operator_sample.size())));
-      variances.push_back(measure_expected_variance(member, active[i], inputs_of, options, rng));
-      if (progress.member) progress.member(active[i], member.rounds.back());
+      variances.push_back(measure_expected_variance(member, id, inputs_of, options, rng));
+      if (progress.member) progress.member(id, member.rounds.back());
       member.converged = variances.back() < options.tolerance;
       if (member.converged || round + 1 == options.max_rounds) continue;
       refining.push_back(active[i]);

@@ -46,6 +46,10 @@ struct RefinementOptions {
   double time_budget = 0.0;                ///< wall seconds for all rounds (>= 0; 0: no limit)
   double descent_rate = 0.02;              ///< Adam rate, per unit of each input's spread (> 0)
   std::uint64_t seed = 0;
+  /// >= 0: start s is member first_member + s of the ensemble, which names it in its seeds,
+  /// its discrepancy and the progress lines (a share of an ensemble solved by several
+  /// processes, solve/predictor.h).
+  std::int64_t first_member = 0;
 };
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
@@ -104,11 +108,11 @@ struct RefinementProgress {
   std::function<void(const RefinementStatus&)> round;
 };
 
-/// Runs Algorithm 1 for every start (member s draws its Monte Carlo points and f_new from
-/// derive_seed(options.seed, "refinement/<s>", n_c)). With a `discrepancy` (count = the
-/// number of starts), member s is solved under mu_c,s + delta_s (gp/discrepancy_field.h):
-/// the discrepancy is independent of f and leaves L_c alone. Throws std::runtime_error
-/// naming the member when L_c is not finite.
+/// Runs Algorithm 1 for every start (member s = options.first_member + the start's index
+/// draws its Monte Carlo points and f_new from derive_seed(options.seed, "refinement/<s>",
+/// n_c)). With a `discrepancy` (count >= s + 1 for every member), member s is solved under mu_c,s +
+/// delta_s (gp/discrepancy_field.h): the discrepancy is independent of f and leaves L_c alone.
+/// Throws std::runtime_error naming the member when L_c is not finite.
 std::vector<RefinedSample> refine_operator_samples(
     std::vector<gp::ConditionedGp> starts, const EnsembleSolver& solve,
     const SolutionInputs& inputs_of, const RefinementOptions& options,

@@ -12,6 +12,7 @@
 #include "gp/conditioned_gp.h"
 #include "gp/discrepancy_field.h"
 #include "gp/inflated_samples.h"
+#include "gp/posterior_mean.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/stabilised_samples.h"
 #include "solve/well_posedness.h"
@@ -39,17 +40,18 @@ std::shared_ptr<const gp::DiscrepancyField> discrepancy_field(
 
 using Solver = std::function<EnsembleSolution(std::shared_ptr<const gp::FunctionSamples>)>;
 
+/// `linear`: the c of the linear part that ETDRK4 treats exactly (solve/spectral_ensemble.h).
 Solver spectral_solver(const PredictionProblem& problem, const PredictorOptions& options,
-                       const PredictionProgress&) {
+                       const std::vector<double>& linear, const PredictionProgress&) {
   const bool conserve_mean = options.conserve_mean;
-  return [&problem, conserve_mean](std::shared_ptr<const gp::FunctionSamples> samples) {
+  return [&problem, conserve_mean, linear](std::shared_ptr<const gp::FunctionSamples> samples) {
     return solve_spectral_ensemble(problem.grid, std::move(samples), problem.u0, problem.solve,
-                                   conserve_mean);
+                                   conserve_mean, linear);
   };
 }
 
 Solver pinn_solver(const PredictionProblem& problem, const PredictorOptions& options,
-                   const PredictionProgress& progress) {
+                   const std::vector<double>& /*linear*/, const PredictionProgress& progress) {
   PinnOptions pinn = options.pinn;
   pinn.seed = options.seed;
   return [&problem, pinn, progress](std::shared_ptr<const gp::FunctionSamples> samples) {
@@ -69,11 +71,14 @@ Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const Predi
                             const PredictionProgress&) {
   gp::PathwiseOptions pathwise = options.pathwise;
   pathwise.seed = options.seed;
+  pathwise.first_sample = options.first_member;
+  const std::int64_t count = members_solved(options);
   std::shared_ptr<const gp::FunctionSamples> samples =
-      std::make_shared<gp::PathwiseSamples>(root, options.samples, pathwise);
+      std::make_shared<gp::PathwiseSamples>(root, count, pathwise);
   if (auto discrepancy = discrepancy_field(root, options))
     samples = std::make_shared<gp::SamplesWithDiscrepancy>(
-        std::move(samples), std::move(discrepancy), at::arange(options.samples, at::kLong));
+        std::move(samples), std::move(discrepancy),
+        at::arange(options.first_member, options.first_member + count, at::kLong));
   return {solve(std::move(samples)), {}};
 }
 
@@ -106,31 +111,37 @@ RefinementProgress refinement_progress(const RefinementOptions& options,
 Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
                                const PredictionProblem& problem, const PredictorOptions& options,
                                const Solver& solve, const PredictionProgress& progress) {
+  const std::int64_t count = members_solved(options);
   std::vector<gp::ConditionedGp> starts;
-  for (std::int64_t s = 0; s < options.samples; ++s) {
+  for (std::int64_t s = options.first_member; s < options.first_member + count; ++s) {
     util::Rng rng(
         util::derive_seed(options.seed, "operator_sample", static_cast<std::uint64_t>(s)));
     starts.push_back(gp::condition_on_inducing_draw(root, rng));
   }
   RefinementOptions refinement = options.refinement;
   refinement.seed = options.seed;
+  refinement.first_member = options.first_member;
   const RefinementProgress report = refinement_progress(refinement, progress);
   const std::int64_t dimensions = root.kernel()->dimensions();
-  Prediction prediction;
-  StepCount count;  // over the solves of every round
-  prediction.refinement = refine_operator_samples(
-      std::move(starts), counting_steps(solve, count),
+  StepCount steps;  // over the solves of every round
+  const std::vector<RefinedSample> members = refine_operator_samples(
+      std::move(starts), counting_steps(solve, steps),
       [&](const at::Tensor& u) { return spectral_root_inputs(problem.grid, u, dimensions); },
       refinement, report, discrepancy_field(root, options));
+  Prediction prediction;
   std::vector<at::Tensor> solutions;
   EnsembleSolution& ensemble = prediction.ensemble;
-  ensemble.diverged = at::zeros({options.samples}, at::kBool);
-  ensemble.rejected = at::zeros({options.samples}, at::kBool);
-  ensemble.growth = at::full({options.samples}, NAN, at::kDouble);
-  ensemble.added_diffusion = at::zeros({options.samples}, at::kDouble);
-  for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
-    const RefinedSample& member = prediction.refinement[s];
+  ensemble.diverged = at::zeros({count}, at::kBool);
+  ensemble.rejected = at::zeros({count}, at::kBool);
+  ensemble.growth = at::full({count}, NAN, at::kDouble);
+  ensemble.added_diffusion = at::zeros({count}, at::kDouble);
+  for (std::size_t s = 0; s < members.size(); ++s) {
+    const RefinedSample& member = members[s];
     const auto row = static_cast<std::int64_t>(s);
+    prediction.refinement.push_back(
+        {member.operator_sample.size(),
+         member.rounds.empty() ? NAN : member.rounds.back().expected_variance, member.converged,
+         member.out_of_budget});
     solutions.push_back(member.solution);
     ensemble.failures.push_back(member.failure);
     ensemble.growth[row] = member.growth;
@@ -143,8 +154,8 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   ensemble.x = problem.grid.x();
   ensemble.t = pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
-  ensemble.steps = count.steps;
-  ensemble.rejected_steps = count.rejected_steps;
+  ensemble.steps = steps.steps;
+  ensemble.rejected_steps = steps.rejected_steps;
   return prediction;
 }
 
@@ -205,7 +216,7 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
 }
 
 using SolverFactory = Solver (*)(const PredictionProblem&, const PredictorOptions&,
-                                 const PredictionProgress&);
+                                 const std::vector<double>&, const PredictionProgress&);
 using Sampler = Prediction (*)(const gp::SparseVariationalGpImpl&, const PredictionProblem&,
                                const PredictorOptions&, const Solver&, const PredictionProgress&);
 
@@ -249,6 +260,12 @@ void validate(const PredictorOptions& options) {
         "predict: spread_inflation (" + util::format_significant(options.spread_inflation, 6) +
         ") and discrepancy_variance (" + util::format_significant(options.discrepancy_variance, 6) +
         ") are two forms of the model discrepancy: set one of them");
+  if (options.first_member < 0 || options.first_member >= options.samples ||
+      options.member_count < 0 || options.first_member + options.member_count > options.samples)
+    throw std::invalid_argument(
+        "predict: members " + std::to_string(options.first_member) + ".." +
+        std::to_string(options.first_member + std::max<std::int64_t>(options.member_count, 1) - 1) +
+        " asked for, of samples 0.." + std::to_string(options.samples - 1));
   if (options.discrepancy_order < 0)
     throw std::invalid_argument("predict: discrepancy_order must be >= 0 (got " +
                                 std::to_string(options.discrepancy_order) + ")");
@@ -259,17 +276,38 @@ void validate(const PredictorOptions& options) {
 
 namespace {
 
-/// The options checked, u0 checked against the grid, and the solver of options.solver
-/// wrapped in the well-posedness check.
-Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& options,
-                      const PredictionProgress& progress) {
+/// Throws std::invalid_argument for bad options, a u0 that does not fit the grid, or a share
+/// of the ensemble whose members would depend on the others in their batch.
+void validate(const PredictionProblem& problem, const PredictorOptions& options) {
   validate(options);
   if (!problem.u0.defined() || problem.u0.dim() != 1 || problem.u0.size(0) != problem.grid.points())
     throw std::invalid_argument("predict: the initial condition must have " +
                                 std::to_string(problem.grid.points()) + " grid values");
+  if (members_solved(options) == options.samples) return;
+  const std::string share = "predict: a share of the ensemble (members " +
+                            std::to_string(options.first_member) + ".." +
+                            std::to_string(options.first_member + members_solved(options) - 1) +
+                            " of " + std::to_string(options.samples) + ") needs ";
+  if (options.solver != "spectral")
+    throw std::invalid_argument(share + "the spectral solver (the PINN solver was asked for)");
+  if (problem.solve.tolerance > 0.0)
+    throw std::invalid_argument(share +
+                                "fixed steps (solver.tolerance = 0): adaptive steps are "
+                                "chosen by the worst member of the batch");
+  if (options.refinement.time_budget > 0.0)
+    throw std::invalid_argument(share +
+                                "predict.time_budget = 0: a budget stops the rounds by "
+                                "the wall time of the whole batch");
+}
+
+/// The solver of options.solver, splitting off the linear part c = `linear`, wrapped in the
+/// well-posedness check.
+Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& options,
+                      const std::vector<double>& linear, const PredictionProgress& progress) {
   const SolverFactory make_solver =
       util::find_listed(solver_table(), options.solver, "predict", "solver");
-  return with_well_posedness_check(make_solver(problem, options, progress), problem, options);
+  return with_well_posedness_check(make_solver(problem, options, linear, progress), problem,
+                                   options);
 }
 
 /// `solve` under the samples with their spread about the root's posterior mean scaled by
@@ -288,8 +326,11 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProblem& problem, const PredictorOptions& options,
                             const PredictionProgress& progress) {
   const at::NoGradGuard no_grad;
-  const Solver solve = with_spread_inflation(checked_solver(problem, options, progress), root,
-                                             options.spread_inflation);
+  validate(problem, options);
+  const std::vector<double> linear =
+      linear_part(problem.grid, gp::PosteriorMean(root, 1), problem.u0);
+  const Solver solve = with_spread_inflation(checked_solver(problem, options, linear, progress),
+                                             root, options.spread_inflation);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
   Prediction prediction = sample(root, problem, options, solve, progress);
   prediction.spread_inflation = options.spread_inflation;
@@ -305,10 +346,19 @@ Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> sampl
                                 const PredictionProgress& progress) {
   if (!samples) throw std::invalid_argument("predict: no operator samples given");
   const at::NoGradGuard no_grad;
-  const Solver solve = checked_solver(problem, options, progress);
+  PredictorOptions all = options;  // every given sample is solved
+  all.first_member = 0;
+  all.member_count = 0;
+  validate(problem, all);
+  const std::vector<double> linear = linear_part(problem.grid, *samples, problem.u0);
+  const Solver solve = checked_solver(problem, all, linear, progress);
   Prediction prediction{solve(std::move(samples)), {}};
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
+}
+
+std::int64_t members_solved(const PredictorOptions& options) {
+  return options.member_count > 0 ? options.member_count : options.samples - options.first_member;
 }
 
 const std::vector<std::string>& sampler_names() {

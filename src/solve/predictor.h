@@ -17,6 +17,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -72,7 +73,19 @@ struct PredictorOptions {
   /// conserved (docs/numerics.md, "Conserved mean"); the PINN solver ignores it.
   bool conserve_mean = false;
   std::uint64_t seed = 0;  ///< drives every draw
+  /// This process draws and solves members first_member, .., first_member + member_count
+  /// - 1 of the S (member_count 0: all from first_member on). Member s is drawn from its
+  /// own seeds, and with the linear part split off by the posterior mean and fixed steps it
+  /// is solved apart from the others, so a share of the ensemble holds exactly the members
+  /// of the whole (`mpirun -n P bhpm predict`, docs/parallel.md). A share needs the spectral
+  /// solver, fixed steps (solver.tolerance = 0) and no time budget, with which a member
+  /// would depend on the others in its batch.
+  std::int64_t first_member = 0;
+  std::int64_t member_count = 0;
 };
+
+/// The members this process solves: member_count, or S - first_member when it is 0.
+std::int64_t members_solved(const PredictorOptions& options);
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
 void validate(const PredictorOptions& options);
@@ -92,21 +105,32 @@ struct PredictionProblem {
   pde::SolveOptions solve;
 };
 
+/// Where Algorithm 1 left one member (solve/operator_refinement.h): plain numbers, which
+/// the members of several processes can be gathered by.
+struct MemberRefinement {
+  std::int64_t conditioning_points = 0;  ///< |V_c| (inducing inputs included) when it stopped
+  double expected_variance = NAN;        ///< its last L_c (NaN when none was measured)
+  bool converged = false;                ///< L_c fell below the tolerance
+  bool out_of_budget = false;            ///< stopped unconverged by the time budget
+};
+
 struct Prediction {
   EnsembleSolution ensemble;
-  std::vector<RefinedSample> refinement;  ///< per sample, sampler "conditioned" only
-  double discrepancy_variance = 0;        ///< tau^2 of the samples' discrepancy term (0: none)
-  double discrepancy_timescale = 0;       ///< its T (0: constant in time)
-  std::int64_t discrepancy_order = 0;     ///< the highest derivative it depends on
-  double spread_inflation = 1;            ///< kappa: the posterior spread's scale in variance
-  bool conserve_mean = false;             ///< the samples were projected to conserve <u>_x
+  std::vector<MemberRefinement> refinement;  ///< per member, sampler "conditioned" only
+  double discrepancy_variance = 0;           ///< tau^2 of the samples' discrepancy term (0: none)
+  double discrepancy_timescale = 0;          ///< its T (0: constant in time)
+  std::int64_t discrepancy_order = 0;        ///< the highest derivative it depends on
+  double spread_inflation = 1;               ///< kappa: the posterior spread's scale in variance
+  bool conserve_mean = false;                ///< the samples were projected to conserve <u>_x
 };
 
 /// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").
 using PredictionProgress = std::function<void(const std::string&)>;
 
-/// Draws the samples and solves. Throws std::invalid_argument for bad options or a u0 that
-/// does not fit the grid; diverged samples are marked in the ensemble, not thrown.
+/// Draws the samples (options.first_member on, members_solved(options) of them) and solves;
+/// the linear part treated exactly is the posterior mean's (gp/posterior_mean.h), so that
+/// it is the same for every member and share. Throws std::invalid_argument for bad options or a u0
+/// that does not fit the grid; diverged samples are marked in the ensemble, not thrown.
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProblem& problem, const PredictorOptions& options,
                             const PredictionProgress& progress = {});

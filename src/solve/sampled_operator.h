@@ -7,8 +7,9 @@
 /// but its weights are a least-squares projection that need not carry the stiff part
 /// (docs/numerics.md, "Predictions": a learned Burgers mean had +0.018 u_xx against the
 /// true 0.1 u_xx, a KdV mean -0.18 u_xxx against -1); the kernel part carries the rest, and
-/// an explicit 0.08 u_xx or 0.8 u_xxx forces tiny steps. So c is the samples' average
-/// Jacobian c_m = mean_{s,p} df_s/dv_m at the initial condition's inputs: for a linear
+/// an explicit 0.08 u_xx or 0.8 u_xxx forces tiny steps. So c is an average Jacobian
+/// c_m = mean_{s,p} df_s/dv_m at the initial condition's inputs (of the samples, or of the
+/// posterior mean alone: solve/predictor.h): for a linear
 /// operator it is the operator itself, for Burgers' -u u_x + 0.1 u_xx it is (mean(-u_x),
 /// mean(-u), 0.1) - the whole diffusion - and for the root's mean alone it is w.
 

@@ -22,24 +22,29 @@ std::string sample_dealiasing(const std::string& configured) {
   return configured == "pad" ? "truncate" : configured;
 }
 
+std::vector<double> linear_part(const pde::PeriodicGrid& grid, const gp::FunctionSamples& samples,
+                                const at::Tensor& u0) {
+  const at::Tensor inputs = spectral_root_inputs(grid, u0.to(at::kDouble), samples.dimensions());
+  return average_jacobian(samples, inputs.unsqueeze(0).expand({samples.count(), -1, -1}));
+}
+
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,
                                          const at::Tensor& u0, pde::SolveOptions options,
-                                         bool conserve_mean, std::vector<double>* linear) {
+                                         bool conserve_mean, std::vector<double> linear) {
   if (!samples) throw std::invalid_argument("spectral ensemble: no operator samples");
   if (u0.dim() != 1 || u0.size(0) != grid.points())
     throw std::invalid_argument("spectral ensemble: initial condition must have " +
                                 std::to_string(grid.points()) + " grid values");
+  if (linear.empty()) linear = linear_part(grid, *samples, u0);
   const std::int64_t count = samples->count();
   const at::Tensor start = u0.to(at::kDouble).unsqueeze(0).expand({count, -1}).contiguous();
-  const at::Tensor inputs = spectral_root_inputs(grid, u0.to(at::kDouble), samples->dimensions());
 
   pde::Equation equation;
   equation.name = "operator samples";
-  equation.linear = average_jacobian(*samples, inputs.unsqueeze(0).expand({count, -1, -1}));
+  equation.linear = linear;
   equation.nonlinear =
-      std::make_shared<SampledOperatorTerm>(samples, equation.linear, conserve_mean);
-  if (linear != nullptr) *linear = equation.linear;
+      std::make_shared<SampledOperatorTerm>(samples, std::move(linear), conserve_mean);
 
   options.drop_diverged = true;
   options.stepper.dealias = sample_dealiasing(options.stepper.dealias);

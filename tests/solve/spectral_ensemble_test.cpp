@@ -1,6 +1,7 @@
 // The spectral predictor under a root of zero variance whose mean is the true Burgers
 // operator: both samplers must reproduce the data generator's solution to solver
 // accuracy. A member that blows up is dropped and reported, and the others are untouched.
+// A share of a predicted ensemble (what one MPI rank solves) holds the whole's members.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -17,6 +18,7 @@
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
 #include "solve/burgers_operator.h"
+#include "solve/predictor.h"
 #include "solve/spectral_ensemble.h"
 #include "util/random.h"
 
@@ -48,9 +50,10 @@ at::Tensor reference_solution(pde::SolveOptions options = burgers_solve()) {
   return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(), options).u[0];
 }
 
-/// A sparse root with the Burgers operator as its mean and a kernel of variance 1e-20.
-gp::SparseVariationalGp zero_variance_burgers_root() {
-  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, 1.0, 1e-20});
+/// A sparse root with the Burgers operator as its mean and a kernel of `variance` (1e-20:
+/// its samples are the operator).
+gp::SparseVariationalGp burgers_root(double variance = 1e-20) {
+  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, 1.0, variance});
   auto likelihood = std::make_shared<gp::GaussianLikelihoodImpl>(gp::GaussianLikelihoodOptions{});
   const at::Tensor z = at::linspace(-1.0, 1.0, 12, at::kDouble).view({4, 3});
   return gp::SparseVariationalGp(std::make_shared<testing_operator::BurgersMean>(), kernel,
@@ -80,14 +83,14 @@ class HalfIllPosed final : public gp::FunctionSamples {
 }  // namespace
 
 TEST(SpectralEnsemble, pathwise_samples_of_an_exact_root_reproduce_burgers) {
-  const gp::SparseVariationalGp root = zero_variance_burgers_root();
+  const gp::SparseVariationalGp root = burgers_root();
   const at::NoGradGuard no_grad;
   expect_reproduces_burgers(
       std::make_shared<gp::PathwiseSamples>(*root, 2, gp::PathwiseOptions{64, 1}));
 }
 
 TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
-  const gp::SparseVariationalGp root = zero_variance_burgers_root();
+  const gp::SparseVariationalGp root = burgers_root();
   const at::NoGradGuard no_grad;
   util::Rng rng(3);
   std::vector<gp::ConditionedGp> members{gp::condition_on_inducing_draw(*root, rng),
@@ -98,11 +101,9 @@ TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
 // The linear part is the members' average Jacobian, (0, mean(-u), 0): member 0's diffusion
 // is explicit, which a 5e-3 step resolves, so it still matches to 1e-6.
 TEST(SpectralEnsemble, a_diverging_member_is_dropped_and_reported) {
-  std::vector<double> linear;
-  const solve::EnsembleSolution ensemble =
-      solve::solve_spectral_ensemble(kGrid, std::make_shared<HalfIllPosed>(), initial_condition(),
-                                     burgers_solve(), false, &linear);
-  EXPECT_NEAR(linear[2], 0.0, 1e-14);
+  EXPECT_NEAR(solve::linear_part(kGrid, HalfIllPosed(), initial_condition())[2], 0.0, 1e-14);
+  const solve::EnsembleSolution ensemble = solve::solve_spectral_ensemble(
+      kGrid, std::make_shared<HalfIllPosed>(), initial_condition(), burgers_solve());
   EXPECT_EQ(ensemble.diverged_count(), 1);
   EXPECT_TRUE(ensemble.diverged[1].item<bool>());
   EXPECT_THAT(ensemble.failures[1], HasSubstr("blew up by t ="));
@@ -125,9 +126,8 @@ TEST(SpectralEnsemble, adaptive_steps_drop_the_diverging_member_and_keep_the_oth
 }
 
 TEST(SpectralEnsemble, linear_part_of_burgers_is_its_diffusion) {
-  std::vector<double> linear;
-  solve::solve_spectral_ensemble(kGrid, std::make_shared<testing_operator::ExactBurgersSamples>(1),
-                                 initial_condition(), burgers_solve(), false, &linear);
+  const std::vector<double> linear =
+      solve::linear_part(kGrid, testing_operator::ExactBurgersSamples(1), initial_condition());
   const double mean_u = initial_condition().mean().item<double>();
   EXPECT_NEAR(linear[0], 0.0, 1e-12);  // mean(-u_x) over a period
   EXPECT_NEAR(linear[1], -mean_u, 1e-12);
@@ -164,4 +164,68 @@ TEST(SpectralEnsemble, conserving_the_mean_removes_a_samples_uniform_drift) {
   EXPECT_LT((projected.u.mean(2) - mean0).abs().max().item<double>(), 1e-10);
   EXPECT_LT((projected.u[0] - reference_solution()).abs().max().item<double>(), 1e-6);
   EXPECT_NEAR(plain.u[0][-1].mean().item<double>() - mean0, 0.02 * 10.0, 1e-8);
+}
+
+namespace {
+
+/// The predictor on Burgers' mean with a kernel of variance 1e-4 (members differ by about
+/// 0.01 in f) and a model discrepancy, to t = 2, with `sampler`.
+solve::Prediction predict_share(const std::string& sampler, std::int64_t first,
+                                std::int64_t count) {
+  const gp::SparseVariationalGp root = burgers_root(1e-4);
+  solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
+  problem.solve.t_end = 2.0;
+  solve::PredictorOptions options;
+  options.samples = 5;
+  options.sampler = sampler;
+  options.seed = 11;
+  options.refinement.max_rounds = 2;
+  options.pathwise.features = 64;
+  options.discrepancy_variance = 1e-6;
+  options.discrepancy_timescale = 0.5;
+  options.first_member = first;
+  options.member_count = count;
+  return solve::predict_ensemble(*root, problem, options);
+}
+
+}  // namespace
+
+// Members 0-2 and 3-4 predicted apart are the whole ensemble's, bit for bit: each member
+// is drawn from its own seeds and solved with the posterior mean's linear part and fixed
+// steps, whatever else is in its batch (`mpirun -n 2 bhpm predict` gathers such shares).
+TEST(SpectralEnsemble, shares_of_a_prediction_hold_the_whole_ensembles_members_bit_for_bit) {
+  for (const std::string sampler : {"conditioned", "pathwise"}) {
+    const solve::Prediction whole = predict_share(sampler, 0, 0);
+    const solve::Prediction first = predict_share(sampler, 0, 3);
+    const solve::Prediction rest = predict_share(sampler, 3, 0);
+    ASSERT_EQ(first.ensemble.u.size(0), 3);
+    ASSERT_EQ(rest.ensemble.u.size(0), 2);
+    EXPECT_EQ(whole.ensemble.left_out().sum().item<std::int64_t>(), 0) << sampler;
+    EXPECT_TRUE(at::equal(at::cat({first.ensemble.u, rest.ensemble.u}), whole.ensemble.u))
+        << sampler;
+    EXPECT_GT((whole.ensemble.u[0] - whole.ensemble.u[4]).abs().max().item<double>(), 1e-4)
+        << sampler << ": the members must differ for the test to mean anything";
+    for (std::size_t s = 0; s < whole.refinement.size(); ++s) {
+      const solve::MemberRefinement& part = s < 3 ? first.refinement[s] : rest.refinement[s - 3];
+      EXPECT_EQ(part.conditioning_points, whole.refinement[s].conditioning_points);
+      EXPECT_EQ(part.expected_variance, whole.refinement[s].expected_variance);
+    }
+  }
+}
+
+TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused) {
+  EXPECT_THAT([] { predict_share("conditioned", 5, 0); },
+              testing::ThrowsMessage<std::invalid_argument>(HasSubstr("members 5..5")));
+  const gp::SparseVariationalGp root = burgers_root(1e-4);
+  solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
+  problem.solve.tolerance = 1e-6;
+  solve::PredictorOptions options;
+  options.samples = 4;
+  options.member_count = 2;
+  EXPECT_THAT([&] { solve::predict_ensemble(*root, problem, options); },
+              testing::ThrowsMessage<std::invalid_argument>(HasSubstr("needs fixed steps")));
+  problem.solve.tolerance = 0.0;
+  options.solver = "pinn";
+  EXPECT_THAT([&] { solve::predict_ensemble(*root, problem, options); },
+              testing::ThrowsMessage<std::invalid_argument>(HasSubstr("the spectral solver")));
 }

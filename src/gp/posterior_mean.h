@@ -1,0 +1,37 @@
+#pragma once
+/// The sparse GP's posterior mean as S identical functions (gp/function_samples.h):
+///   m(v) = mu(v) + k(v, Z) alpha,  alpha = L_zz^{-T} m_q
+/// (SparseVariationalGpImpl::mean_weights). The centre about which spread inflation scales
+/// the samples (gp/inflated_samples.h), and the operator whose Jacobian at the initial
+/// condition splits a prediction's stiff linear part off (solve/predictor.h): unlike the
+/// samples' average, it does not depend on which members are solved together.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "gp/function_samples.h"
+#include "gp/sparse_variational_gp.h"
+
+namespace bhpm::gp {
+
+class PosteriorMean final : public FunctionSamples {
+ public:
+  /// m of `gp`'s current posterior, `count` (>= 1) times. Throws std::invalid_argument for
+  /// count < 1.
+  PosteriorMean(const SparseVariationalGpImpl& gp, std::int64_t count);
+  std::int64_t count() const override { return count_; }
+  std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
+  /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted.
+  at::Tensor evaluate(const at::Tensor& v) const override;
+
+ private:
+  std::int64_t count_;
+  std::shared_ptr<Mean> mean_;
+  std::shared_ptr<Kernel> kernel_;
+  at::Tensor inducing_inputs_;  ///< Z [M, D]
+  at::Tensor weights_;          ///< alpha [M]
+};
+
+}  // namespace bhpm::gp
