@@ -22,21 +22,12 @@ sweep=(sweep "$work/heat.toml" --set data.test_experiments=1 --set train_leaves.
        --set train_root.iterations=300 --set train_joint.iterations=1000
        --vary data.n_st=128,256 --repeats 2 -q)
 
-timed() {  # timed LABEL FOLDER COMMAND...: runs, prints the wall time
-  local label="$1" folder="$2"
-  shift 2
-  local start end
-  start=$(date +%s.%N)
-  "$@" -o "$work/$folder" > "$work/$folder.out" 2>&1 || { cat "$work/$folder.out"; exit 1; }
-  end=$(date +%s.%N)
-  python3 -c "import sys; print(f'{sys.argv[1]:<42} {float(sys.argv[3]) - float(sys.argv[2]):7.1f} s')" \
-    "$label" "$start" "$end"
-}
+source "$root/bench/timed.sh"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
-timed "1 process, 1 member at a time" one "$bhpm" --threads 1 "${sweep[@]}" --jobs 1
-timed "1 process, 2 members at a time (fork)" fork "$bhpm" --threads 2 "${sweep[@]}" --jobs 2
-timed "mpirun -n 2, 1 member at a time per rank" mpi \
+timed "1 process, 1 member at a time" "$work/one" "$work/one.out" "$bhpm" --threads 1 "${sweep[@]}" --jobs 1
+timed "1 process, 2 members at a time (fork)" "$work/fork" "$work/fork.out" "$bhpm" --threads 2 "${sweep[@]}" --jobs 2
+timed "mpirun -n 2, 1 member at a time per rank" "$work/mpi" "$work/mpi.out" \
   mpirun -n 2 --oversubscribe "$bhpm" --threads 1 "${sweep[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for folder in fork mpi; do

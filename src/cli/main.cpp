@@ -53,15 +53,17 @@ std::string chosen_command(const CLI::App& app, int argc, char** argv) {
   return "";
 }
 
-/// Under an MPI launcher only `bhpm sweep` shares its work among the ranks
-/// (docs/parallel.md); any other command would run P times over the same outputs.
+/// Under an MPI launcher only `bhpm sweep` and `bhpm predict` share their work among the
+/// ranks (docs/parallel.md); any other command would run P times over the same outputs.
 bool refused_as_one_of_several_ranks(const std::string& command) {
-  if (command.empty() || command == "sweep" || !bhpm::cli::started_as_one_of_several_ranks())
+  if (command.empty() || command == "sweep" || command == "predict" ||
+      !bhpm::cli::started_as_one_of_several_ranks())
     return false;
   std::fprintf(stderr,
                "error: bhpm %s: started by an MPI launcher as one of several processes, but only "
-               "`bhpm sweep` shares its work among MPI ranks (docs/parallel.md); each process "
-               "would do all of it: run `bhpm %s` as one process\n",
+               "`bhpm sweep` and `bhpm predict` share their work among MPI ranks "
+               "(docs/parallel.md); each process would do all of it: run `bhpm %s` as one "
+               "process\n",
                command.c_str(), command.c_str());
   return true;
 }

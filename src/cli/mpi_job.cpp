@@ -63,6 +63,28 @@ std::vector<int> MpiJob::max_on_first_rank(const std::vector<int>& values) const
   return result;
 }
 
+std::vector<std::string> MpiJob::gather_on_first_rank(const std::string& bytes) const {
+  if (!joined_) return {bytes};
+#ifdef BHPM_WITH_MPI
+  const int length = static_cast<int>(bytes.size());
+  std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(lengths.size(), 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+  std::string all(lengths.empty() ? 0 : static_cast<std::size_t>(offsets.back() + lengths.back()),
+                  '\0');
+  MPI_Gatherv(bytes.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, MPI_COMM_WORLD);
+  if (rank_ != 0) return {bytes};
+  std::vector<std::string> parts;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    parts.push_back(
+        all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  return parts;
+#else
+  return {bytes};
+#endif
+}
+
 void MpiJob::abort_if_several(const std::string& message) const {
   if (!several()) return;
   std::fprintf(stderr, "error: %s on rank %d of %d: %s\n", command_.c_str(), rank_, size_,

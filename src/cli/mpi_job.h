@@ -39,6 +39,10 @@ class MpiJob {
   /// returned on rank 0; the other ranks get their own values back (MPI_Reduce, MPI_MAX).
   std::vector<int> max_on_first_rank(const std::vector<int>& values) const;
 
+  /// Every rank's `bytes`, in rank order, on rank 0 (MPI_Gather of the lengths, then
+  /// MPI_Gatherv); the other ranks get only their own back.
+  std::vector<std::string> gather_on_first_rank(const std::string& bytes) const;
+
   /// When several: prints "error: <command> on rank r of P: <message>" and ends every rank
   /// of the job (MPI_Abort, exit code 1). Alone: returns, and the caller reports as usual.
   void abort_if_several(const std::string& message) const;

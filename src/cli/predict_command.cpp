@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/mpi_job.h"
+#include "cli/prediction_shares.h"
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
 #include "cli/setting_flags.h"
@@ -22,6 +24,7 @@
 #include "solve/ensemble_statistics.h"
 #include "solve/polynomial_samples.h"
 #include "solve/predictor.h"
+#include "util/error_message.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -104,8 +107,9 @@ Problem make_problem(const PredictCommandOptions& options, const config::RunConf
   return problem;
 }
 
+/// The summary; under mpirun a failed sample is named with the rank that solved it.
 void print_summary(const solve::Prediction& prediction, const solve::EnsembleStatistics& statistics,
-                   const std::optional<solve::TruthComparison>& comparison) {
+                   const std::optional<solve::TruthComparison>& comparison, const MpiJob& job) {
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
   std::printf("samples: %lld, diverged: %lld, rejected as ill-posed: %lld, repaired: %lld\n",
               static_cast<long long>(ensemble.u.size(0)),
@@ -116,18 +120,23 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
     std::printf(
         "  repaired: ill-posed along u0, solved with added diffusion a u_xx, a up to %.3g\n",
         ensemble.added_diffusion.max().item<double>());
-  for (std::size_t s = 0; s < ensemble.failures.size(); ++s)
-    if (!ensemble.failures[s].empty())
-      std::printf("  sample %zu %s: %s\n", s,
-                  ensemble.rejected.defined() && ensemble.rejected[s].item<bool>() ? "rejected"
-                                                                                   : "diverged",
-                  ensemble.failures[s].c_str());
+  const auto members = static_cast<std::int64_t>(ensemble.failures.size());
+  for (std::int64_t s = 0; s < members; ++s) {
+    if (ensemble.failures[s].empty()) continue;
+    const std::string rank =
+        job.several() ? " on rank " + std::to_string(rank_of_member(s, members, job.size())) : "";
+    std::printf(
+        "  sample %lld%s %s: %s\n", static_cast<long long>(s), rank.c_str(),
+        ensemble.rejected.defined() && ensemble.rejected[s].item<bool>() ? "rejected" : "diverged",
+        ensemble.failures[s].c_str());
+  }
   if (!prediction.refinement.empty()) {
     std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0, out_of_budget = 0;
-    for (const solve::RefinedSample& member : prediction.refinement) {
-      fewest = std::min(fewest, member.operator_sample.size());
-      most = std::max(most, member.operator_sample.size());
-      unconverged += (member.converged || !member.failure.empty()) ? 0 : 1;
+    for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
+      const solve::MemberRefinement& member = prediction.refinement[s];
+      fewest = std::min(fewest, member.conditioning_points);
+      most = std::max(most, member.conditioning_points);
+      unconverged += (member.converged || !ensemble.failures[s].empty()) ? 0 : 1;
       out_of_budget += member.out_of_budget ? 1 : 0;
     }
     std::printf("conditioning points per sample: %lld to %lld; not converged: %lld",
@@ -244,7 +253,25 @@ void setup_predict(CLI::App& app) {
   });
 }
 
-int run_predict(const PredictCommandOptions& options) {
+namespace {
+
+/// Under `mpirun -n P`: this rank's share of the members (prediction_shares.h), said once
+/// by rank 0; alone: every member. The distilled operator is solved by one process.
+void share_members(const MpiJob& job, const config::RunConfig& config,
+                   solve::PredictorOptions& predictor) {
+  if (!job.several()) return;
+  if (config.predict.operator_source == "distilled")
+    throw std::invalid_argument(
+        "predict: --operator distilled is solved by one process; start it without mpirun");
+  const MemberShare share = member_share(predictor.samples, job.rank(), job.size());
+  predictor.first_member = share.first;
+  predictor.member_count = share.count;
+  if (job.rank() == 0)
+    std::printf("predict: %lld samples over %d MPI ranks\n",
+                static_cast<long long>(predictor.samples), job.size());
+}
+
+int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const util::Stopwatch stopwatch;
   const std::string output = options.output_path.empty()
                                  ? config::RunLayout{options.run_dir}.prediction()
@@ -257,19 +284,22 @@ int run_predict(const PredictCommandOptions& options) {
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const Problem problem = make_problem(options, config);
-  const solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
+  solve::PredictorOptions predictor = predictor_options(run, options.run_dir, job.rank() == 0);
+  share_members(job, config, predictor);
   const double prior_variance = root->kernel()->prior_variance().item<double>();
   use_threads(0);
 
-  const auto progress = [&options](const std::string& line) {
-    if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+  const bool quiet = options.quiet || job.rank() != 0;  // rank 0 speaks for the job
+  const auto progress = [quiet](const std::string& line) {
+    if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
   const bool distilled = config.predict.operator_source == "distilled";
-  const solve::Prediction prediction =
-      distilled ? solve::predict_with_samples(
-                      distilled_samples(options.run_dir, config, predictor.samples),
-                      problem.problem, predictor, progress)
-                : solve::predict_ensemble(*root, problem.problem, predictor, progress);
+  const solve::Prediction prediction = gather_prediction(
+      job, distilled ? solve::predict_with_samples(
+                           distilled_samples(options.run_dir, config, predictor.samples),
+                           problem.problem, predictor, progress)
+                     : solve::predict_ensemble(*root, problem.problem, predictor, progress));
+  if (job.rank() != 0) return 0;  // rank 0 writes the whole ensemble
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
   if (ensemble.left_out().all().item<bool>())
     throw std::runtime_error(
@@ -297,11 +327,23 @@ int run_predict(const PredictCommandOptions& options) {
                        {"created_by", "bhpm " BHPM_VERSION}};
   record.outside_coverage = outside;
   solve::write_ensemble_file(output, record);
-  print_summary(prediction, statistics, comparison);
+  print_summary(prediction, statistics, comparison, job);
   print_coverage_warning(outside);
   const double seconds = stopwatch.seconds();
   std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);
   return 0;
+}
+
+}  // namespace
+
+int run_predict(const PredictCommandOptions& options) {
+  const MpiJob job("predict");
+  try {
+    return predict(options, job);
+  } catch (const std::exception& error) {
+    job.abort_if_several(util::error_message(error));
+    throw;
+  }
 }
 
 }  // namespace bhpm::cli

@@ -61,10 +61,10 @@ std::optional<solve::DiscrepancyFile> stored_discrepancy(const std::string& run_
 
 /// Sets kappa, tau^2, T and the order of options from predict.discrepancy: "fixed" the
 /// configuration's, "none" kappa = 1 and tau = 0, "calibrated" the stored file's (none, with
-/// a warning, without one).
+/// a warning when `warn`, without one).
 void set_discrepancy(solve::PredictorOptions& options, const config::PredictConfig& predict,
                      const std::optional<solve::DiscrepancyFile>& stored,
-                     const std::string& run_dir) {
+                     const std::string& run_dir, bool warn) {
   if (predict.discrepancy == "fixed") return;  // options are the configuration's
   options.discrepancy_variance = 0.0;
   options.spread_inflation = 1.0;
@@ -76,6 +76,7 @@ void set_discrepancy(solve::PredictorOptions& options, const config::PredictConf
     options.discrepancy_order = stored->order;
     return;
   }
+  if (!warn) return;
   std::fprintf(stderr,
                "warning: %s is missing (run `bhpm calibrate %s`): the samples carry no model "
                "discrepancy and the band only the root's posterior, too narrow where the "
@@ -91,12 +92,13 @@ bool conserves_mean(const config::PredictConfig& predict,
 
 }  // namespace
 
-solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir) {
+solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir,
+                                          bool warn) {
   solve::PredictorOptions options = run.config.predict.options;
   const double prior_variance = run.root->kernel()->prior_variance().item<double>();
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
   const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
-  set_discrepancy(options, run.config.predict, stored, run_dir);
+  set_discrepancy(options, run.config.predict, stored, run_dir, warn);
   options.conserve_mean = conserves_mean(run.config.predict, stored);
   solve::validate(options);
   return options;

@@ -39,9 +39,11 @@ model::LeafModel trained_leaves(const std::string& run_dir, const config::RunCon
 /// tolerance = relative_tolerance x s^2 (s^2 the root kernel's prior variance), the
 /// model discrepancy's tau^2 and timescale T of predict.discrepancy: "fixed" the configured ones,
 /// "none" tau = 0, "calibrated" RUN_DIR/discrepancy.json's (`bhpm calibrate`), or tau = 0
-/// with a warning on stderr when the run has none; and conserve_mean of predict.conservation:
-/// "auto" the decision stored in RUN_DIR/discrepancy.json (false without one).
-solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir);
+/// with a warning on stderr (when `warn`) when the run has none; and conserve_mean of
+/// predict.conservation: "auto" the decision stored in RUN_DIR/discrepancy.json (false without
+/// one).
+solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir,
+                                          bool warn = true);
 
 /// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the
 /// run's solver settings (predict.dt > 0 replaces the time step); `truth` its solution.
