@@ -4,6 +4,8 @@
 #include <mpi.h>
 #endif
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -66,19 +68,27 @@ std::vector<int> MpiJob::max_on_first_rank(const std::vector<int>& values) const
 std::vector<std::string> MpiJob::gather_on_first_rank(const std::string& bytes) const {
   if (!joined_) return {bytes};
 #ifdef BHPM_WITH_MPI
-  const int length = static_cast<int>(bytes.size());
-  std::vector<int> lengths(rank_ == 0 ? size_ : 0), offsets(lengths.size(), 0);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
-  std::string all(lengths.empty() ? 0 : static_cast<std::size_t>(offsets.back() + lengths.back()),
-                  '\0');
-  MPI_Gatherv(bytes.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
-              0, MPI_COMM_WORLD);
-  if (rank_ != 0) return {bytes};
-  std::vector<std::string> parts;
-  for (std::size_t r = 0; r < lengths.size(); ++r)
-    parts.push_back(
-        all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+  // Point to point in chunks of at most 1 GiB: a count of MPI is an int, and an ensemble's
+  // share can exceed 2^31 - 1 bytes.
+  constexpr std::size_t kChunk = std::size_t{1} << 30;
+  if (rank_ != 0) {
+    const auto length = static_cast<std::int64_t>(bytes.size());
+    MPI_Send(&length, 1, MPI_INT64_T, 0, 0, MPI_COMM_WORLD);
+    for (std::size_t at = 0; at < bytes.size(); at += kChunk)
+      MPI_Send(bytes.data() + at, static_cast<int>(std::min(kChunk, bytes.size() - at)), MPI_CHAR,
+               0, 0, MPI_COMM_WORLD);
+    return {bytes};
+  }
+  std::vector<std::string> parts{bytes};
+  for (int source = 1; source < size_; ++source) {
+    std::int64_t length = 0;
+    MPI_Recv(&length, 1, MPI_INT64_T, source, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    std::string part(static_cast<std::size_t>(length), '\0');
+    for (std::size_t at = 0; at < part.size(); at += kChunk)
+      MPI_Recv(part.data() + at, static_cast<int>(std::min(kChunk, part.size() - at)), MPI_CHAR,
+               source, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    parts.push_back(std::move(part));
+  }
   return parts;
 #else
   return {bytes};

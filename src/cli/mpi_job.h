@@ -39,8 +39,9 @@ class MpiJob {
   /// returned on rank 0; the other ranks get their own values back (MPI_Reduce, MPI_MAX).
   std::vector<int> max_on_first_rank(const std::vector<int>& values) const;
 
-  /// Every rank's `bytes`, in rank order, on rank 0 (MPI_Gather of the lengths, then
-  /// MPI_Gatherv); the other ranks get only their own back.
+  /// Every rank's `bytes`, in rank order, on rank 0 (each rank sends its length, then its
+  /// bytes in chunks of at most 1 GiB: beyond 2^31 - 1 bytes too); the other ranks get
+  /// only their own back.
   std::vector<std::string> gather_on_first_rank(const std::string& bytes) const;
 
   /// When several: prints "error: <command> on rank r of P: <message>" and ends every rank
