@@ -11,10 +11,7 @@
 #   (build first: bash scripts/build.sh --target bhpm; needs mpirun and python3-h5py)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bhpm="$root/build/src/bhpm"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # when run as root
+source "$root/bench/mpi_common.sh"  # $bhpm, $work, timed
 
 if [ $# -ge 1 ]; then
   run="$1"
@@ -28,8 +25,6 @@ else
   run="$work/heat"
 fi
 predict=(predict "$run" --ic-from "$run/data.h5:0" --samples 64 -q "$@")
-
-source "$root/bench/timed.sh"
 
 echo "run: $run; load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 timed "1 process, 1 thread" "$work/one.h5" "$work/one.out" "$bhpm" --threads 1 "${predict[@]}"

@@ -11,18 +11,13 @@
 #   bash bench/mpi_sweep.sh   (build first: bash scripts/build.sh --target bhpm; needs mpirun)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bhpm="$root/build/src/bhpm"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # when run as root
+source "$root/bench/mpi_common.sh"  # $bhpm, $work, timed
 
 source "$root/tests/cli/heat_run.sh"  # write_heat_config: the CLI tests' small heat run
 write_heat_config "$work/heat.toml"
 sweep=(sweep "$work/heat.toml" --set data.test_experiments=1 --set train_leaves.iterations=3000
        --set train_root.iterations=300 --set train_joint.iterations=1000
        --vary data.n_st=128,256 --repeats 2 -q)
-
-source "$root/bench/timed.sh"
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
 timed "1 process, 1 member at a time" "$work/one" "$work/one.out" "$bhpm" --threads 1 "${sweep[@]}" --jobs 1

@@ -10,7 +10,7 @@ namespace bhpm::gp {
 
 InflatedSamples::InflatedSamples(std::shared_ptr<const FunctionSamples> samples,
                                  const SparseVariationalGpImpl& root, double factor)
-    : samples_(std::move(samples)), mean_(root, 1), scale_(std::sqrt(factor)) {
+    : samples_(std::move(samples)), mean_(root), scale_(std::sqrt(factor)) {
   if (!samples_) throw std::invalid_argument("inflated samples: no samples given");
   if (samples_->dimensions() != mean_.dimensions())
     throw std::invalid_argument("inflated samples: the samples take " +

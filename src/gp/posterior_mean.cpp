@@ -2,21 +2,13 @@
 
 #include <ATen/ATen.h>
 
-#include <stdexcept>
-#include <string>
-
 namespace bhpm::gp {
 
-PosteriorMean::PosteriorMean(const SparseVariationalGpImpl& gp, std::int64_t count)
-    : count_(count),
-      mean_(gp.mean()),
+PosteriorMean::PosteriorMean(const SparseVariationalGpImpl& gp)
+    : mean_(gp.mean()),
       kernel_(gp.kernel()),
       inducing_inputs_(gp.inducing_inputs().detach()),
-      weights_(gp.mean_weights().detach()) {
-  if (count < 1)
-    throw std::invalid_argument("posterior mean: count must be >= 1 (got " + std::to_string(count) +
-                                ")");
-}
+      weights_(gp.mean_weights().detach()) {}
 
 at::Tensor PosteriorMean::evaluate(const at::Tensor& v) const {
   const std::int64_t members = v.size(0);

@@ -1,5 +1,5 @@
 #pragma once
-/// The sparse GP's posterior mean as S identical functions (gp/function_samples.h):
+/// The sparse GP's posterior mean as one function (gp/function_samples.h, count 1):
 ///   m(v) = mu(v) + k(v, Z) alpha,  alpha = L_zz^{-T} m_q
 /// (SparseVariationalGpImpl::mean_weights). The centre about which spread inflation scales
 /// the samples (gp/inflated_samples.h), and the operator whose Jacobian at the initial
@@ -18,16 +18,15 @@ namespace bhpm::gp {
 
 class PosteriorMean final : public FunctionSamples {
  public:
-  /// m of `gp`'s current posterior, `count` (>= 1) times. Throws std::invalid_argument for
-  /// count < 1.
-  PosteriorMean(const SparseVariationalGpImpl& gp, std::int64_t count);
-  std::int64_t count() const override { return count_; }
+  /// m of `gp`'s current posterior.
+  explicit PosteriorMean(const SparseVariationalGpImpl& gp);
+  std::int64_t count() const override { return 1; }
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
-  /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted.
+  /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted
+  /// (InflatedSamples evaluates it at its S members' rows).
   at::Tensor evaluate(const at::Tensor& v) const override;
 
  private:
-  std::int64_t count_;
   std::shared_ptr<Mean> mean_;
   std::shared_ptr<Kernel> kernel_;
   at::Tensor inducing_inputs_;  ///< Z [M, D]

@@ -327,8 +327,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProgress& progress) {
   const at::NoGradGuard no_grad;
   validate(problem, options);
-  const std::vector<double> linear =
-      linear_part(problem.grid, gp::PosteriorMean(root, 1), problem.u0);
+  const std::vector<double> linear = linear_part(problem.grid, gp::PosteriorMean(root), problem.u0);
   const Solver solve = with_spread_inflation(checked_solver(problem, options, linear, progress),
                                              root, options.spread_inflation);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
