@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cli/process_setup.h"
@@ -21,6 +22,7 @@
 #include "pde/dataset_file.h"
 #include "pde/measured_experiment.h"
 #include "solve/discrepancy_calibration.h"
+#include "util/number_format.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -42,6 +44,15 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
   return experiments;
 }
 
+/// "17 bins; 3 left out, their paths more than 1.0 % outside the data's coverage".
+std::string fitted_bins_text(std::int64_t bins, std::int64_t off_data) {
+  std::string text = std::to_string(bins) + " bins";
+  if (off_data > 0)
+    text += "; " + std::to_string(off_data) + " left out, their paths more than " +
+            util::format_percent(solve::kCoveredPathTolerance) + " outside the data's coverage";
+  return text;
+}
+
 void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     for (const solve::CandidateSpread& spread : calibration.experiments[e]) {
@@ -59,14 +70,18 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
       for (std::size_t k = 0; k < spread.points.size(); ++k)
         std::printf(" %.2g/%.2g/%.2g", std::sqrt(spread.squared_error[k]),
                     std::sqrt(spread.variance_without[k]), std::sqrt(spread.variance_with[k]));
+      std::printf("; outside coverage:");
+      for (const double fraction : spread.outside_coverage) std::printf(" %.3g", fraction);
       std::printf("\n");
     }
   }
   for (const solve::CandidateFit& fit : calibration.candidates)
-    std::printf("T = %.3g: tau^2 = %.4g, misfit of the spread over time %.3g\n", fit.timescale,
-                fit.variance, fit.misfit);
-  std::printf("spread inflation: kappa = %.4g, misfit of the spread over time %.3g\n",
-              calibration.inflation_fit.factor, calibration.inflation_fit.misfit);
+    std::printf("T = %.3g: tau^2 = %.4g, misfit of the spread over time %.3g (%s)\n", fit.timescale,
+                fit.variance, fit.misfit, fitted_bins_text(fit.bins, fit.off_data_bins).c_str());
+  const solve::InflationFit& inflation = calibration.inflation_fit;
+  std::printf("spread inflation: kappa = %.4g, misfit of the spread over time %.3g (%s)\n",
+              inflation.factor, inflation.misfit,
+              fitted_bins_text(inflation.bins, inflation.off_data_bins).c_str());
   if (calibration.inflation != 1.0) {
     std::printf(
         "model discrepancy: the posterior's spread about its mean scaled by kappa = %.4g in "

@@ -195,7 +195,7 @@ std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& 
 }
 
 void print_coverage_warning(double outside) {
-  if (outside <= 0.01) return;
+  if (outside <= solve::kCoveredPathTolerance) return;
   std::fprintf(
       stderr,
       "warning: %.1f%% of the prediction's path (x, t) lies outside the data's coverage "

@@ -56,6 +56,28 @@ void fill_spread(CandidateSpread& spread, const at::Tensor& without, const at::T
   }
 }
 
+/// Per time bin, the fraction of the sound members' mean path outside the coverage of
+/// `root` (fraction_outside_coverage over the output times k = 1..T-1 of the bin).
+std::vector<double> bin_coverage(const gp::SparseVariationalGpImpl& root,
+                                 const CalibrationExperiment& experiment, const Prediction& plain) {
+  const at::Tensor sound = ~plain.ensemble.left_out();
+  if (sound.sum().item<std::int64_t>() == 0) return std::vector<double>(kTimeBins, NAN);
+  const at::Tensor mean = plain.ensemble.u.index({sound}).mean(0);  // [T, n]
+  const at::Tensor std = operator_standard_deviation(root, experiment.problem.grid, mean);
+  const double prior = root.kernel()->prior_variance().item<double>();
+  const std::int64_t times = mean.size(0);
+  std::vector<double> fractions;
+  for (std::int64_t k = 0; k < kTimeBins; ++k) {
+    // output times whose bin is k: floor((t - 1) kTimeBins / (T - 1)) == k
+    const std::int64_t span = std::max<std::int64_t>(times - 1, 1);
+    const std::int64_t first = 1 + (k * span + kTimeBins - 1) / kTimeBins;
+    const std::int64_t last = std::min(times, 1 + ((k + 1) * span + kTimeBins - 1) / kTimeBins);
+    fractions.push_back(first < last ? fraction_outside_coverage(std.slice(0, first, last), prior)
+                                     : NAN);
+  }
+  return fractions;
+}
+
 void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
   const std::int64_t grid =
       pde::output_times(experiment.problem.solve).size(0) * experiment.problem.grid.points();
@@ -118,19 +140,24 @@ std::vector<CandidateSpread> experiment_spreads(const gp::SparseVariationalGpImp
   if (progress) progress(name + ": without tau, then with tau_e^2 for each T");
   options.discrepancy_variance = 0.0;
   const Prediction plain = predict_ensemble(root, experiment.problem, options);
+  const std::vector<double> coverage = bin_coverage(root, experiment, plain);
   std::vector<CandidateSpread> spreads;
   for (const double timescale : timescales) {
     options.discrepancy_timescale = timescale;
     spreads.push_back(
         candidate_spread(root, experiment, name, plain, options, reference, progress));
+    spreads.back().outside_coverage = coverage;
   }
   return spreads;
 }
 
 /// One experiment's time bin for one candidate T: step 2's error E of the infinite
-/// ensemble's mean, spread V0 without the discrepancy and its growth G per unit tau^2.
+/// ensemble's mean, spread V0 without the discrepancy and its growth G per unit tau^2, and
+/// whether its path lies within the data's coverage (CandidateSpread::outside_coverage at
+/// most kCoveredPathTolerance; a spread that did not measure it counts as covered).
 struct SpreadBin {
   double error = 0, without = 0, growth = 0;
+  bool covered = true;
 };
 
 /// The bins of every experiment kept for a candidate (2 sound members or more, points in
@@ -148,10 +175,26 @@ std::vector<SpreadBin> spread_bins(const std::vector<CandidateSpread>& spreads,
       bin.error = spread.squared_error[k] - bin.without / members - noise_variance;
       bin.growth =
           std::max(0.0, (spread.variance_with[k] - bin.without) / spread.reference_variance);
+      bin.covered = k >= spread.outside_coverage.size() ||
+                    spread.outside_coverage[k] <= kCoveredPathTolerance;
       if (spread.points[k] > 0 && bin.error > 0.0 && bin.without > 0.0) bins.push_back(bin);
     }
   }
   return bins;
+}
+
+/// Step 3's bins among `bins`: those whose path the data cover, or all of them when none
+/// is; `off_data` gets how many were left out.
+std::vector<SpreadBin> fitted_bins(const std::vector<SpreadBin>& bins, std::int64_t& off_data) {
+  std::vector<SpreadBin> covered;
+  for (const SpreadBin& bin : bins)
+    if (bin.covered) covered.push_back(bin);
+  if (covered.empty()) {
+    off_data = 0;
+    return bins;
+  }
+  off_data = static_cast<std::int64_t>(bins.size() - covered.size());
+  return covered;
 }
 
 /// sum over the bins of ln^2((V0 + tau^2 G) / E).
@@ -178,7 +221,9 @@ CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>&
                            double noise_variance, double scale) {
   CandidateFit fit;
   fit.timescale = timescale;
-  const std::vector<SpreadBin> bins = spread_bins(spreads, noise_variance);
+  const std::vector<SpreadBin> bins =
+      fitted_bins(spread_bins(spreads, noise_variance), fit.off_data_bins);
+  fit.bins = static_cast<std::int64_t>(bins.size());
   if (bins.empty()) return fit;
   constexpr int kGridPoints = 241;
   const auto at = [scale](double log10_ratio) { return scale * std::pow(10.0, log10_ratio); };
@@ -206,7 +251,9 @@ CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>&
 
 InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double noise_variance) {
   InflationFit fit;
-  const std::vector<SpreadBin> bins = spread_bins(spreads, noise_variance);
+  const std::vector<SpreadBin> bins =
+      fitted_bins(spread_bins(spreads, noise_variance), fit.off_data_bins);
+  fit.bins = static_cast<std::int64_t>(bins.size());
   if (bins.empty()) return fit;
   double log_ratio = 0;
   for (const SpreadBin& bin : bins) log_ratio += std::log(bin.error / bin.without);
@@ -296,12 +343,16 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   for (const CandidateFit& fit : calibration.candidates)
     candidates.push_back({{"timescale", fit.timescale},
                           {"variance", fit.variance},
+                          {"bins", fit.bins},
+                          {"off_data_bins", fit.off_data_bins},
                           {"misfit", std::isfinite(fit.misfit) ? nlohmann::ordered_json(fit.misfit)
                                                                : nlohmann::ordered_json()}});
   document["candidates"] = candidates;
   const InflationFit& inflation = calibration.inflation_fit;
   document["inflation_candidate"] = {
       {"factor", inflation.factor},
+      {"bins", inflation.bins},
+      {"off_data_bins", inflation.off_data_bins},
       {"misfit", std::isfinite(inflation.misfit) ? nlohmann::ordered_json(inflation.misfit)
                                                  : nlohmann::ordered_json()}};
   document["time_bins"] = kTimeBins;
@@ -315,7 +366,8 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
                          {"points", spread.points},
                          {"squared_error", spread.squared_error},
                          {"variance_without", spread.variance_without},
-                         {"variance_with_reference", spread.variance_with}});
+                         {"variance_with_reference", spread.variance_with},
+                         {"outside_coverage", spread.outside_coverage}});
     rows.push_back({{"experiment", e}, {"candidates", spreads}});
   }
   document["training_experiments"] = rows;

@@ -28,8 +28,17 @@
 ///   3. the spread grows linearly in tau^2 for small tau (a linear response), so
 ///        tau^2(T) = argmin_{tau^2 >= 0} misfit(T, tau^2),
 ///        misfit(T, tau^2) = sum_{e,k} ln^2((V0_ek + tau^2 G_ek(T)) / E_ek)
-///      over the bins with E_ek > 0: the ensemble's spread equals its error in ratio, in
-///      every experiment and bin as nearly as one tau^2 can make it. (Pooling the
+///      over the bins with E_ek > 0 whose path the data cover (the fraction of the plain
+///      ensemble mean's path outside the coverage of the posterior that predicted it, at
+///      most kCoveredPathTolerance; every bin when none is covered): the ensemble's spread
+///      equals its error in ratio, in every experiment and bin as nearly as one tau^2 can
+///      make it. Off the data a leave-one-out ensemble spreads as far as the prior
+///      extrapolates, which no discrepancy corrects and which a new initial condition,
+///      predicted by the posterior of every training experiment, meets far less often (on a
+///      quickstart trained with seed 7, the training experiment farthest from the others
+///      left the coverage on 6-9 % of its path and its plain spread's variance reached 14x
+///      its squared error; the others' fell 4-40x short; docs/numerics.md, "Spread
+///      inflation"). (Pooling the
 ///      variances over the experiments instead let one experiment whose plain spread
 ///      exceeded its error cancel the others' deficit: tau^2 = 0 and bands holding 13-44 %
 ///      of the truth on a quickstart trained with seed 7; docs/numerics.md);
@@ -40,7 +49,7 @@
 ///      error does;
 ///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy");
 ///   5. the other form, the posterior's own spread scaled (gp/inflated_samples.h): V0 ->
-///      kappa V0 with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over the bins of T = 0 (the
+///      kappa V0 with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over step 3's bins of T = 0 (the
 ///      minimiser of sum ln^2(kappa V0_ek / E_ek)), kappa >= 1. It is chosen over the best
 ///      tau^2 when its misfit is smaller: where the plain spread already follows the error
 ///      over the horizon and from experiment to experiment, a factor on it carries over to
@@ -94,19 +103,26 @@ struct CandidateSpread {
   std::vector<double> squared_error;     ///< mean (m0 - y)^2
   std::vector<double> variance_without;  ///< mean V0
   std::vector<double> variance_with;     ///< mean V1
+  /// Per bin, the fraction of the plain ensemble mean's path (x, t) outside the coverage of
+  /// the posterior that predicted it (fraction_outside_coverage; NaN without a sound member).
+  std::vector<double> outside_coverage;
 };
 
 /// Steps 3-4 for one candidate T, pooled over the experiments.
 struct CandidateFit {
-  double timescale = 0;  ///< T
-  double variance = 0;   ///< tau^2(T)
-  double misfit = NAN;   ///< misfit(T); NaN when no bin has both sides positive
+  double timescale = 0;            ///< T
+  double variance = 0;             ///< tau^2(T)
+  double misfit = NAN;             ///< misfit(T); NaN when no bin has both sides positive
+  std::int64_t bins = 0;           ///< the bins fitted
+  std::int64_t off_data_bins = 0;  ///< bins left out as off the data (step 3)
 };
 
 /// Step 5: the spread's factor and its misfit.
 struct InflationFit {
-  double factor = 1;    ///< kappa >= 1
-  double misfit = NAN;  ///< sum ln^2(kappa V0_ek / E_ek); NaN when no bin is left
+  double factor = 1;               ///< kappa >= 1
+  double misfit = NAN;             ///< sum ln^2(kappa V0_ek / E_ek); NaN when no bin is left
+  std::int64_t bins = 0;           ///< the bins fitted
+  std::int64_t off_data_bins = 0;  ///< bins left out as off the data (step 3)
 };
 
 struct DiscrepancyCalibration {

@@ -155,4 +155,9 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
 /// the prior (docs/numerics.md, "Coverage of the data"). NaN entries count as outside.
 double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance);
 
+/// The largest fraction_outside_coverage of a path whose band rests on the data: above it
+/// `bhpm predict` warns, and the discrepancy calibration leaves the time bin out of its fits
+/// (solve/discrepancy_calibration.h, step 3).
+constexpr double kCoveredPathTolerance = 0.01;
+
 }  // namespace bhpm::solve

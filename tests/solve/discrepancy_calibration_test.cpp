@@ -1,7 +1,8 @@
 // Steps 3 and 5 of the discrepancy calibration (solve/discrepancy_calibration.h): tau^2
 // minimises sum_{e,k} ln^2((V0_ek + tau^2 G_ek) / E_ek), checked against closed-form
 // minimisers, and one experiment whose plain spread exceeds its error does not cancel
-// another's deficit; the spread's factor kappa is the geometric mean of E / V0.
+// another's deficit; the spread's factor kappa is the geometric mean of E / V0; bins whose
+// path left the data's coverage are left out of both fits while any bin is covered.
 
 #include <gtest/gtest.h>
 
@@ -89,4 +90,30 @@ TEST(InflationFit, is_the_geometric_mean_of_error_over_spread_and_never_narrows)
   solve::CandidateSpread left_out = one_bin(5e-6, 1e-6, 0.0);
   left_out.sound_samples = 1;
   EXPECT_TRUE(std::isnan(solve::fit_inflation({left_out}, 0.0).misfit));
+}
+
+TEST(DiscrepancyFit, bins_off_the_data_are_left_out_while_any_bin_is_covered) {
+  // Experiment 1's bin is covered (E / V0 = 4), experiment 2's left the coverage on 5 % of
+  // its path (E / V0 = 1 / 16: the prior's extrapolation): kappa = 4 and tau^2 = 3e-6 / G
+  // from the first alone, with the second counted as left out.
+  solve::CandidateSpread off_data = one_bin(1e-6, 16e-6, 1.0);
+  off_data.outside_coverage = {0.05};
+  solve::CandidateSpread covered = one_bin(4e-6, 1e-6, 0.5);
+  covered.outside_coverage = {solve::kCoveredPathTolerance};
+  const solve::InflationFit inflation = solve::fit_inflation({covered, off_data}, 0.0);
+  EXPECT_NEAR(inflation.factor, 4.0, 1e-12);
+  EXPECT_NEAR(inflation.misfit, 0.0, 1e-14);
+  EXPECT_EQ(inflation.bins, 1);
+  EXPECT_EQ(inflation.off_data_bins, 1);
+  const solve::CandidateFit fit = solve::fit_candidate(0.0, {covered, off_data}, 0.0, 1e-5);
+  EXPECT_NEAR(fit.variance / 6e-6, 1.0, 1e-8);
+  EXPECT_EQ(fit.bins, 1);
+  EXPECT_EQ(fit.off_data_bins, 1);
+  // With no covered bin left, every bin is fitted: kappa = sqrt(1 / 16 * 4) -> 1 (never
+  // narrows), and none counts as left out.
+  covered.outside_coverage = {0.02};
+  const solve::InflationFit all = solve::fit_inflation({covered, off_data}, 0.0);
+  EXPECT_EQ(all.factor, 1.0);
+  EXPECT_EQ(all.bins, 2);
+  EXPECT_EQ(all.off_data_bins, 0);
 }
