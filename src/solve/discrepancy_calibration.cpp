@@ -28,13 +28,18 @@ at::Tensor values_at_measurements(const at::Tensor& sound,
   return sound.reshape({sound.size(0), -1}).index_select(1, experiment.index.index({later}));
 }
 
-/// The time bin in [0, kTimeBins) of each measured point with t > 0 [P']: output time
-/// k = 1..T-1 falls in bin floor((k - 1) kTimeBins / (T - 1)).
+/// The time bin in [0, kTimeBins) of output times `t_index` (integer, in 1..T-1) of T:
+/// floor((k - 1) kTimeBins / (T - 1)) for output time k.
+at::Tensor output_time_bins(const at::Tensor& t_index, std::int64_t times) {
+  return (t_index - 1).mul(kTimeBins).div(std::max<std::int64_t>(times - 1, 1), "floor");
+}
+
+/// The time bin of each measured point with t > 0 [P'].
 at::Tensor time_bins(const CalibrationExperiment& experiment) {
   const std::int64_t n = experiment.problem.grid.points();
   const std::int64_t times = pde::output_times(experiment.problem.solve).size(0);
   const at::Tensor t_index = experiment.index.index({experiment.index >= n}).div(n, "floor");
-  return (t_index - 1).mul(kTimeBins).div(std::max<std::int64_t>(times - 1, 1), "floor");
+  return output_time_bins(t_index, times);
 }
 
 /// Step 2's means per time bin for the sound members' values without and with the
@@ -57,23 +62,22 @@ void fill_spread(CandidateSpread& spread, const at::Tensor& without, const at::T
 }
 
 /// Per time bin, the fraction of the sound members' mean path outside the coverage of
-/// `root` (fraction_outside_coverage over the output times k = 1..T-1 of the bin).
+/// `root` (fraction_outside_coverage over the output times of the bin; NaN for a bin
+/// without one).
 std::vector<double> bin_coverage(const gp::SparseVariationalGpImpl& root,
                                  const CalibrationExperiment& experiment, const Prediction& plain) {
   const at::Tensor sound = ~plain.ensemble.left_out();
   if (sound.sum().item<std::int64_t>() == 0) return std::vector<double>(kTimeBins, NAN);
   const at::Tensor mean = plain.ensemble.u.index({sound}).mean(0);  // [T, n]
-  const at::Tensor std = operator_standard_deviation(root, experiment.problem.grid, mean);
+  const at::Tensor later_std =
+      operator_standard_deviation(root, experiment.problem.grid, mean).slice(0, 1);  // [T-1, n]
   const double prior = root.kernel()->prior_variance().item<double>();
   const std::int64_t times = mean.size(0);
+  const at::Tensor bins = output_time_bins(at::arange(1, times, at::kLong), times);  // [T-1]
   std::vector<double> fractions;
   for (std::int64_t k = 0; k < kTimeBins; ++k) {
-    // output times whose bin is k: floor((t - 1) kTimeBins / (T - 1)) == k
-    const std::int64_t span = std::max<std::int64_t>(times - 1, 1);
-    const std::int64_t first = 1 + (k * span + kTimeBins - 1) / kTimeBins;
-    const std::int64_t last = std::min(times, 1 + ((k + 1) * span + kTimeBins - 1) / kTimeBins);
-    fractions.push_back(first < last ? fraction_outside_coverage(std.slice(0, first, last), prior)
-                                     : NAN);
+    const at::Tensor rows = later_std.index({bins == k});
+    fractions.push_back(rows.size(0) > 0 ? fraction_outside_coverage(rows, prior) : NAN);
   }
   return fractions;
 }
