@@ -13,9 +13,11 @@
 # prediction band is a sanity floor, not a calibration claim (bench/calibration.sh
 # measures calibration over all ten held-out initial conditions). The distill stage must
 # recover the equation: u*u_x and u_xx kept by at least 90 % of the samples, within 10 % of
-# -1 and 0.1, no other term kept by more than half. Last, the report: every figure a PNG
-# (the reliability diagram and the distilled equation among them), index.html showing
-# each, every metric finite.
+# -1 and 0.1, no other term kept by more than half (the training schedule has little slack
+# here: with half the leaf and joint steps, 2000 and 1000, the test took 327 s instead of
+# 428 s but the distilled equation lost u_xx, u_t = -0.9485 u*u_x). Last, the report:
+# every figure a PNG (the reliability diagram and the distilled equation among them),
+# index.html showing each, every metric finite.
 source "$(dirname "$0")/e2e_common.sh"
 e2e_pipeline quickstart.toml --set predict.calibration_samples=2 --set predict.samples=16 \
   --set predict.max_rounds=2
