@@ -6,11 +6,13 @@
 ///            sparse-GP ELBO over the 4096 root rows (128 inducing inputs), backward
 ///            through leaves and root, Adam step over every parameter; also with the
 ///            leaves' noisy-input term (root.input_noise = "laplace", model/leaf_laplace.h).
-/// Leaves are the default 6 x 64 sine MLPs, double precision, 2 ATen threads (every core
-/// here). Data: smooth Burgers-like fields on the default Burgers box. Each figure is the
-/// median of several iterations after warm-up. Target for phase 3: < 100 ms.
+/// Leaves are the default 6 x 64 sine MLPs, double precision, every core's ATen thread, on
+/// `device` (cpu, cuda or cuda:N). Data: smooth Burgers-like fields on the default Burgers
+/// box. Each figure is the median of several iterations after warm-up; an iteration ends
+/// when its new parameters can be read (so a GPU's queued work is counted). Target for
+/// phase 3: < 100 ms.
 ///
-/// Usage: joint_step [repetitions=15]
+/// Usage: joint_step [repetitions=15] [device=cpu]
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -27,6 +29,7 @@
 #include "model/exact_root_training.h"
 #include "model/root_data.h"
 #include "model/root_gp.h"
+#include "util/device.h"
 #include "util/stopwatch.h"
 
 using namespace bhpm;
@@ -35,6 +38,7 @@ namespace {
 
 constexpr std::int64_t kLeaves = 4;
 constexpr int kOrder = 2;
+at::Device device = at::kCPU;  // where every phase runs (the second argument)
 
 /// 4 experiments of `points` measurements of u = 0.4 sin(pi x / 8 + phase) exp(-t / 20).
 model::LeafData synthetic_data(std::int64_t points) {
@@ -45,13 +49,15 @@ model::LeafData synthetic_data(std::int64_t points) {
   const at::Tensor phase = at::arange(kLeaves, at::kDouble).unsqueeze(1);
   data.u = 0.4 * at::sin(M_PI * data.x / 8 + phase) * at::exp(-data.t / 20);
   data.boxes.assign(kLeaves, nn::DomainBox{-8, 8, 0, 10});
-  return data;
+  return model::on_device(data, device);
 }
 
-model::LeafModelOptions leaf_options() {
+model::LeafModel leaf_model() {
   model::LeafModelOptions options;
   options.network.leaves = kLeaves;
-  return options;
+  model::LeafModel leaves(options);
+  leaves->to(device);
+  return leaves;
 }
 
 /// Median milliseconds of `step` after three warm-up calls.
@@ -67,7 +73,7 @@ double median_ms(const std::function<void()>& step, int repetitions) {
   return times[times.size() / 2];
 }
 
-/// An Adam step on `loss()` over `parameters`.
+/// An Adam step on `loss()` over `parameters`, finished (a parameter read back).
 std::function<void()> adam_step(std::vector<at::Tensor> parameters,
                                 std::function<at::Tensor()> loss) {
   auto adam = std::make_shared<torch::optim::Adam>(parameters, torch::optim::AdamOptions(1e-4));
@@ -75,12 +81,13 @@ std::function<void()> adam_step(std::vector<at::Tensor> parameters,
     adam->zero_grad();
     loss().backward();
     adam->step();
+    adam->param_groups().front().params().front().sum().item<double>();
   };
 }
 
 double leaves_ms(std::int64_t points, int repetitions) {
   const model::LeafData data = synthetic_data(points);
-  model::LeafModel leaves(leaf_options());
+  model::LeafModel leaves = leaf_model();
   return median_ms(adam_step(leaves->parameters(),
                              [&] {
                                return leaves
@@ -94,8 +101,9 @@ double leaves_ms(std::int64_t points, int repetitions) {
 
 double exact_gp_ms(int repetitions) {
   const model::LeafData data = synthetic_data(256);
-  model::LeafModel leaves(leaf_options());
+  model::LeafModel leaves = leaf_model();
   gp::ExactGp exact = model::make_exact_root(model::root_data_detached(*leaves, data, kOrder));
+  exact->to(device);
   return median_ms(
       adam_step(exact->parameters(), [&] { return -exact->log_marginal_likelihood() / 1024.0; }),
       repetitions);
@@ -103,11 +111,13 @@ double exact_gp_ms(int repetitions) {
 
 double joint_ms(int repetitions, bool leaf_input_noise) {
   const model::LeafData data = synthetic_data(1024);
-  model::LeafModel leaves(leaf_options());
+  model::LeafModel leaves = leaf_model();
   const model::RootData root = model::root_data_detached(*leaves, data, kOrder);
   gp::ExactGp exact = model::make_exact_root(model::random_rows(root, 1024, 1));
+  exact->to(device);
   model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder,
                         leaf_input_noise);
+  bhpm->to(device);
   return median_ms(adam_step(bhpm->parameters(), [&] { return bhpm->objective(data, 8192).loss; }),
                    repetitions);
 }
@@ -118,8 +128,11 @@ int main(int argc, char** argv) {
   cli::configure_process();
   cli::use_threads(0);
   const int repetitions = argc > 1 ? std::max(1, std::stoi(argv[1])) : 15;
-  std::printf("ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
-              at::get_num_threads(), repetitions);
+  device = util::parse_device(argc > 2 ? argv[2] : "cpu", "joint_step: device");
+  util::require_available(device, "joint_step: device");
+  std::printf(
+      "device %s, ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
+      util::device_name(device).c_str(), at::get_num_threads(), repetitions);
   const double joint = joint_ms(repetitions, false);
   std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
               joint);

@@ -7,8 +7,8 @@
 /// steps to a local error of 1e-8 (first step 5e-3; steps taken and rejected printed).
 /// PINN iterations are timed by bench/pinn_step.
 ///
-/// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2]   (RUN_DIR from `bhpm train`,
-/// e.g. out/quickstart after scripts/quickstart.sh)
+/// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2] [device=cpu]   (RUN_DIR from
+/// `bhpm train`, e.g. out/quickstart after scripts/quickstart.sh; device cpu, cuda or cuda:N)
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -24,6 +24,7 @@
 #include "model/root_gp.h"
 #include "pde/initial_condition.h"
 #include "solve/predictor.h"
+#include "util/device.h"
 #include "util/stopwatch.h"
 
 using namespace bhpm;
@@ -40,7 +41,7 @@ double seconds_of(const std::function<void()>& work) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: predict_ensemble RUN_DIR [samples=32] [threads=2]\n");
+    std::fprintf(stderr, "usage: predict_ensemble RUN_DIR [samples=32] [threads=2] [device=cpu]\n");
     return 2;
   }
   cli::configure_process();
@@ -48,18 +49,25 @@ int main(int argc, char** argv) {
   const std::int64_t samples = argc > 2 ? std::stoll(argv[2]) : 32;
   cli::use_threads(argc > 3 ? std::stoi(argv[3]) : 2);
   const std::string path = config::RunLayout{run_dir}.joint_checkpoint();
-  const gp::SparseVariationalGp root =
+  gp::SparseVariationalGp root =
       model::sparse_root_from_checkpoint(io::load_checkpoint(path), "root.", path);
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   const double signal_variance = root->kernel()->prior_variance().item<double>();
+  const at::Device device =
+      util::parse_device(argc > 4 ? argv[4] : "cpu", "predict_ensemble: device");
+  util::require_available(device, "predict_ensemble: device");
+  root->to(device);
 
   const pde::PeriodicGrid grid(-8.0, 8.0, 256);
-  solve::PredictionProblem problem{grid, pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}};
+  solve::PredictionProblem problem{
+      grid.on(device), pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}};
   problem.solve.t_end = 10.0;
   problem.solve.output_dt = 0.05;
-  std::printf("load average %.2f, %d ATen threads, %lld samples, root with %lld inducing inputs\n",
-              bench::load_average(), at::get_num_threads(), static_cast<long long>(samples),
-              static_cast<long long>(root->inducing_points()));
+  std::printf(
+      "load average %.2f, device %s, %d ATen threads, %lld samples, root with %lld inducing "
+      "inputs\n",
+      bench::load_average(), util::device_name(device).c_str(), at::get_num_threads(),
+      static_cast<long long>(samples), static_cast<long long>(root->inducing_points()));
   struct Steps {
     double dt, tolerance;
     const char* name;

@@ -10,6 +10,7 @@
 
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
+#include "cli/setting_flags.h"
 #include "cli/training_printer.h"
 #include "config/dataset_equation.h"
 #include "config/run_layout.h"
@@ -26,6 +27,7 @@
 #include "model/root_gp.h"
 #include "pde/dataset_file.h"
 #include "pde/measured_dataset_file.h"
+#include "util/device.h"
 
 namespace bhpm::cli {
 
@@ -97,7 +99,8 @@ HeldOutFit fit_scored_leaves(const EvaluateOptions& options, const config::RunCo
   const model::LeafData data =
       model::leaf_data_from_measurements(measured, count, model::fewest_points(measured, count),
                                          options.data_path + ":/" + options.set_name);
-  auto [fitted, kept_back] = model::keep_back_points(data, kKeepBackEvery);
+  auto [fitted, kept_back] =
+      model::keep_back_points(model::on_device(data, config.compute.device), kKeepBackEvery);
   if (!options.quiet)
     std::fprintf(stderr, "fitting %lld held-out leaves to %lld points each (%lld kept back)\n",
                  static_cast<long long>(count), static_cast<long long>(fitted.points()),
@@ -115,7 +118,7 @@ Scoring leaf_target_scoring(const EvaluateOptions& options, const gp::SparseVari
   const model::RootData rows = model::root_data_detached(*fit.leaves, fit.fitted, order);
   at::Tensor experiment =
       at::arange(fit.fitted.leaves(), at::kLong).repeat_interleave(fit.fitted.points());
-  at::Tensor inputs = rows.inputs, target = rows.targets;
+  at::Tensor inputs = rows.inputs.cpu(), target = rows.targets.cpu();
   if (options.max_points > 0 && options.max_points < rows.points()) {
     const at::Tensor keep = eval::evenly_spread_subset(rows.points(), options.max_points);
     inputs = inputs.index_select(0, keep);
@@ -132,9 +135,10 @@ Scoring leaf_target_scoring(const EvaluateOptions& options, const gp::SparseVari
 
 /// The held-out leaves' predictive against the measurements kept back from their fit.
 Scoring kept_back_scoring(const HeldOutFit& fit) {
-  const gp::MarginalNormal predictive =
+  const gp::MarginalNormal on_device =
       model::leaf_predictive(*fit.leaves, fit.fitted, fit.kept_back);
-  const at::Tensor measured = fit.kept_back.u.reshape({-1});
+  const gp::MarginalNormal predictive{on_device.mean.cpu(), on_device.variance.cpu()};
+  const at::Tensor measured = fit.kept_back.u.reshape({-1}).cpu();
   const at::Tensor experiment =
       at::arange(fit.kept_back.leaves(), at::kLong).repeat_interleave(fit.kept_back.points());
   return {eval::operator_metrics(predictive.mean, predictive.variance, measured),
@@ -184,6 +188,9 @@ void setup_evaluate(CLI::App& app) {
   command->add_option("--set", options->overrides,
                       "Override a setting of the run's configuration, e.g. "
                       "train_leaves.iterations=2000 for the held-out leaves (repeatable)");
+  add_setting_flag(*command, options->overrides, "--device", "compute.device",
+                   "Where the held-out leaves train and the root is evaluated: cpu, cuda or "
+                   "cuda:N");
   command->add_flag("-q,--quiet", options->quiet, "No progress of the held-out leaves' fit");
   command->callback([options] { throw CLI::RuntimeError(run_evaluate(*options)); });
 }
@@ -193,7 +200,9 @@ int run_evaluate(const EvaluateOptions& options) {
                                  ? config::RunLayout{options.run_dir}.held_out_metrics()
                                  : options.output_path;
   io::require_output_folder(output);
-  const TrainedRun run = load_trained_run(options.run_dir, options.overrides);
+  TrainedRun run = load_trained_run(options.run_dir, options.overrides);
+  util::require_available(run.config.compute.device, "compute.device");
+  run.root->to(run.config.compute.device);
   const bool has_truth = !pde::read_dataset_metadata(options.data_path).config.empty();
   use_threads(0);
   const std::string learned_mean = model::describe_root_mean(*run.root->mean());

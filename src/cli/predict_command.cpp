@@ -24,6 +24,7 @@
 #include "solve/ensemble_statistics.h"
 #include "solve/polynomial_samples.h"
 #include "solve/predictor.h"
+#include "util/device.h"
 #include "util/error_message.h"
 #include "util/stopwatch.h"
 
@@ -105,6 +106,21 @@ Problem make_problem(const PredictCommandOptions& options, const config::RunConf
                         : problem_from_samples(config, options.initial_file);
   if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
   return problem;
+}
+
+/// Puts the root and the problem's grid on compute.device (the solver follows the grid);
+/// throws std::runtime_error when that device cannot be used.
+void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp root,
+                     solve::PredictionProblem& problem) {
+  const at::Device device = config.compute.device;
+  util::require_available(device, "compute.device");
+  if (config.predict.options.solver != "spectral" && !device.is_cpu())
+    throw std::runtime_error("compute.device = \"" + util::device_name(device) + "\": the " +
+                             config.predict.options.solver +
+                             " solver runs on the CPU only (predict.solver = \"spectral\" runs "
+                             "on a GPU)");
+  root->to(device);
+  problem.grid = problem.grid.on(device);
 }
 
 /// The summary; under mpirun a failed sample is named with the rank that solved it.
@@ -233,6 +249,8 @@ void setup_predict(CLI::App& app) {
     add_setting_flag(*command, options->flag_overrides, flag, "predict." + key, help);
   };
   add_flag("--samples", "samples", "Number of operator samples S (>= 1)");
+  add_setting_flag(*command, options->flag_overrides, "--device", "compute.device",
+                   "Where the samples are drawn and solved: cpu, cuda or cuda:N");
   add_flag("--operator", "operator",
            "gp (samples of the root's posterior) or distilled (RUN_DIR/distill.json)");
   add_flag("--sampler", "sampler", "conditioned (Algorithm 1) or pathwise");
@@ -283,7 +301,8 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const config::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
-  const Problem problem = make_problem(options, config);
+  Problem problem = make_problem(options, config);
+  place_on_device(config, root, problem.problem);
   solve::PredictorOptions predictor = predictor_options(run, options.run_dir, job.rank() == 0);
   share_members(job, config, predictor);
   const double prior_variance = root->kernel()->prior_variance().item<double>();

@@ -6,7 +6,9 @@
 #include <filesystem>
 
 #include "cli/process_setup.h"
+#include "cli/setting_flags.h"
 #include "pde/measured_dataset_file.h"
+#include "util/device.h"
 
 namespace bhpm::cli {
 
@@ -29,6 +31,8 @@ void add_training_options(CLI::App& command, TrainingCommandOptions& options) {
       ->check(CLI::NonNegativeNumber);
   command.add_option("--set", options.overrides,
                      "Override a configuration value: section.key=value (repeatable)");
+  add_setting_flag(command, options.overrides, "--device", "compute.device",
+                   "Where the leaves and the root train: cpu, cuda or cuda:N");
   command.add_flag("-q,--quiet", options.quiet, "No progress on stderr");
 }
 
@@ -54,6 +58,7 @@ void note_unused_points(const std::vector<pde::MeasuredExperiment>& measured,
 
 TrainingInputs load_training_inputs(const TrainingCommandOptions& options) {
   TrainingInputs inputs{config::read_run_config(options.config_path, options.overrides), {}};
+  util::require_available(inputs.config.compute.device, "compute.device");
   const std::vector<pde::MeasuredExperiment> measured =
       pde::read_measured_set(options.data_path, "train");
   const auto n =

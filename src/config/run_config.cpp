@@ -18,6 +18,7 @@ RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
   config.predict = read_predict_config(reader);
   config.predict.options.seed = config.simulate.seed;
   config.distill = read_distill_config(reader);
+  config.compute = read_compute_config(reader);
   config.pipeline = read_pipeline_config(reader, base_dir);
   config.refinement_study = read_refinement_study_config(reader, config.simulate.seed);
   config.given_sections = reader.given_sections();
@@ -53,6 +54,7 @@ model::BhpmTrainingOptions bhpm_training_options(const RunConfig& config, std::i
   options.exact_training = config.root.exact_training;
   options.joint_training = config.root.joint_training;
   options.seed = config.simulate.seed;
+  options.device = config.compute.device;
   if (!run_dir.empty()) {
     const RunLayout run{run_dir};
     options.leaf_training.checkpoint_path = run.leaves_checkpoint();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/compute_config.h"
 #include "config/distill_config.h"
 #include "config/leaf_config.h"
 #include "config/pipeline_config.h"
@@ -24,6 +25,7 @@ struct RunConfig {
   RootConfig root;
   PredictConfig predict;
   DistillConfig distill;                           ///< [distill]: `bhpm distill`
+  ComputeConfig compute;                           ///< [compute]: the device
   PipelineConfig pipeline;                         ///< [run]: the stages of `bhpm run`
   solve::RefinementStudyOptions refinement_study;  ///< [refinement_study]: the Fig. 3 stage
   std::set<std::string> given_sections;            ///< sections present before defaults

@@ -20,8 +20,9 @@ enum class PredictiveNoise {
   kExcluded,  ///< var_q(v): the posterior of the operator f alone
 };
 
-/// Predictive marginals at inputs [P, K+1]: mean [P], variance [P]; computed without a
-/// graph in chunks of at most `chunk` rows to bound memory (an [M, chunk] product).
+/// Predictive marginals at inputs [P, K+1]: mean [P], variance [P] on the inputs' device;
+/// computed on the root's device without a graph, in chunks of at most `chunk` rows to
+/// bound memory (an [M, chunk] product).
 gp::MarginalNormal root_predictive(const gp::SparseVariationalGpImpl& root,
                                    const at::Tensor& inputs,
                                    PredictiveNoise noise = PredictiveNoise::kIncluded,

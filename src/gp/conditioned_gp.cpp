@@ -71,7 +71,7 @@ at::Tensor ConditionedGp::sample(const at::Tensor& v, util::Rng& rng) const {
   const MultivariateNormal joint = posterior(v);
   const at::Tensor lower =
       robust_cholesky(joint.covariance, "posterior covariance at new conditioning inputs").lower;
-  return joint.mean + at::mv(lower, util::normal_tensor(rng, {v.size(0)}));
+  return joint.mean + at::mv(lower, util::normal_tensor(rng, {v.size(0)}, v.device()));
 }
 
 ConditionedGp ConditionedGp::extended(const at::Tensor& new_inputs,

@@ -44,16 +44,17 @@ DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t 
   const std::int64_t d = lengthscales.size(0), f = options.features;
   const at::Tensor scales = lengthscales.detach().unsqueeze(1);
   // 1 for the inputs the field depends on, 0 for the others: [D, 1].
-  const at::Tensor active =
-      (at::arange(d, at::kLong) < options.inputs).to(at::kDouble).unsqueeze(1);
+  const at::Tensor active = (at::arange(d, scales.options().dtype(at::kLong)) < options.inputs)
+                                .to(at::kDouble)
+                                .unsqueeze(1);
   const double amplitude = std::sqrt(options.variance * 2.0 / static_cast<double>(f));
   std::vector<at::Tensor> frequencies, phases, weights, time_frequencies;
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(util::derive_seed(options.seed, "discrepancy", static_cast<std::uint64_t>(s)));
-    frequencies.push_back(util::normal_tensor(rng, {d, f}) / scales * active);
-    phases.push_back(2.0 * M_PI * util::uniform_tensor(rng, {1, f}));
-    weights.push_back(amplitude * util::normal_tensor(rng, {f, 1}));
-    const at::Tensor nu = util::normal_tensor(rng, {1, f});
+    frequencies.push_back(util::normal_tensor(rng, {d, f}, scales.device()) / scales * active);
+    phases.push_back(2.0 * M_PI * util::uniform_tensor(rng, {1, f}, scales.device()));
+    weights.push_back(amplitude * util::normal_tensor(rng, {f, 1}, scales.device()));
+    const at::Tensor nu = util::normal_tensor(rng, {1, f}, scales.device());
     time_frequencies.push_back(options.timescale > 0.0 ? nu / options.timescale : 0.0 * nu);
   }
   time_frequencies_ = at::stack(time_frequencies);
@@ -75,14 +76,15 @@ at::Tensor DiscrepancyField::evaluate(const at::Tensor& v, const at::Tensor& mem
     throw std::invalid_argument("model discrepancy: t must be a double scalar or [" +
                                 std::to_string(v.size(0)) + ", " + std::to_string(v.size(1)) +
                                 "] (got " + describe_tensor(t) + ")");
+  const at::Tensor index = members.to(phases_.device());
   // b + nu t: [B, 1, F] for a scalar t, [B, P, F] for one time per point.
   const at::Tensor phases =
-      phases_.index_select(0, members) +
-      (t.dim() == 0 ? t : t.unsqueeze(2)) * time_frequencies_.index_select(0, members);
-  at::Tensor angles = at::baddbmm(phases, v, frequencies_.index_select(0, members));  // [B, P, F]
+      phases_.index_select(0, index) +
+      (t.dim() == 0 ? t : t.unsqueeze(2)) * time_frequencies_.index_select(0, index);
+  at::Tensor angles = at::baddbmm(phases, v, frequencies_.index_select(0, index));  // [B, P, F]
   // In place when no gradient is recorded: the solver's steps evaluate it without one.
   angles = at::GradMode::is_enabled() && v.requires_grad() ? at::cos(angles) : angles.cos_();
-  return at::bmm(angles, weights_.index_select(0, members)).squeeze(2);
+  return at::bmm(angles, weights_.index_select(0, index)).squeeze(2);
 }
 
 SamplesWithDiscrepancy::SamplesWithDiscrepancy(std::shared_ptr<const FunctionSamples> samples,
@@ -106,7 +108,7 @@ SamplesWithDiscrepancy::SamplesWithDiscrepancy(std::shared_ptr<const FunctionSam
 }
 
 at::Tensor SamplesWithDiscrepancy::evaluate(const at::Tensor& v) const {
-  return evaluate_at(v, at::scalar_tensor(0.0, at::kDouble));
+  return evaluate_at(v, at::zeros({}, v.options()));
 }
 
 at::Tensor SamplesWithDiscrepancy::evaluate_at(const at::Tensor& v, const at::Tensor& t) const {

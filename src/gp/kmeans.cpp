@@ -23,7 +23,7 @@ at::Tensor squared_distances(const at::Tensor& x, const at::Tensor& centres) {
 
 /// Index i drawn with probability weight_i / sum(weight), uniform when the sum is 0.
 std::int64_t draw_weighted(util::Rng& rng, const at::Tensor& weight) {
-  const at::Tensor w = weight.contiguous();
+  const at::Tensor w = weight.to(at::kCPU).contiguous();
   const double* data = w.data_ptr<double>();
   const std::int64_t n = w.numel();
   double total = 0.0;
@@ -48,7 +48,7 @@ at::Tensor seed_centres(const at::Tensor& x, std::int64_t k, util::Rng& rng) {
     chosen.push_back(draw_weighted(rng, nearest));
     nearest = at::minimum(nearest, squared_distances(x, x[chosen.back()].unsqueeze(0)).squeeze(1));
   }
-  return x.index_select(0, at::tensor(chosen, at::kLong)).clone();
+  return x.index_select(0, at::tensor(chosen, at::kLong).to(x.device())).clone();
 }
 
 /// Mean of each cluster's points [k, D]; an empty cluster gets the point farthest from

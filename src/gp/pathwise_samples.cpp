@@ -44,9 +44,9 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   const std::int64_t f = options.features;
 
   util::Rng feature_rng(util::derive_seed(options.seed, "pathwise_features", 0));
-  frequencies_ =
-      util::normal_tensor(feature_rng, {d, f}) / rbf->lengthscales().detach().unsqueeze(1);
-  phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f});
+  frequencies_ = util::normal_tensor(feature_rng, {d, f}, inducing_inputs_.device()) /
+                 rbf->lengthscales().detach().unsqueeze(1);
+  phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f}, inducing_inputs_.device());
   feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
   const std::int64_t polynomial_features =
       quadratic_ ? quadratic_->polynomial_features(inducing_inputs_.slice(0, 0, 1)).size(1) : 0;
@@ -59,7 +59,8 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
                                     static_cast<std::uint64_t>(options.first_sample + s)));
-    weights.push_back(util::normal_tensor(rng, {f + polynomial_features}));
+    weights.push_back(
+        util::normal_tensor(rng, {f + polynomial_features}, inducing_inputs_.device()));
     whitened.push_back(gp.draw_whitened(rng));
   }
   weights_ = at::stack(weights);                               // [S, F]

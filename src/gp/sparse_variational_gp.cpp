@@ -174,7 +174,8 @@ MultivariateNormal SparseVariationalGpImpl::inducing_distribution() const {
 at::Tensor SparseVariationalGpImpl::draw_whitened(util::Rng& rng) const {
   const at::NoGradGuard no_grad;
   return variational_mean_ +
-         at::mv(variational_cholesky(), util::normal_tensor(rng, {inducing_points()}));
+         at::mv(variational_cholesky(),
+                util::normal_tensor(rng, {inducing_points()}, variational_mean_.device()));
 }
 
 at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const {

@@ -76,7 +76,8 @@ void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data, std::int64_
     return;
   }
   // Rows are leaf by leaf (model/root_data.h): leaf i owns rows [i P, (i + 1) P).
-  const at::Tensor leaf = at::arange(data.leaves(), at::kLong).repeat_interleave(data.points());
+  const at::Tensor leaf =
+      at::arange(data.leaves(), data.x.options().dtype(at::kLong)).repeat_interleave(data.points());
   const at::Tensor kept = (leaf != left_out_leaf).nonzero().squeeze(1);
   root_->set_optimal_variational_distribution(
       pass.rows.inputs.index_select(0, kept), pass.rows.targets.index_select(0, kept),

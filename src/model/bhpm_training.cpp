@@ -23,31 +23,37 @@ BhpmTrainingOptions resolve(BhpmTrainingOptions o) {
 BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& o,
                                const TrainingCallback& progress, BhpmTrainingResult& result) {
   LeafModel leaves(o.leaves);
+  leaves->to(o.device);
   const LeafTrainingResult fitted = train_leaves(*leaves, data, o.leaf_training, progress);
   result.leaves = {fitted.resumed_from, fitted.final_loss};
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
   gp::ExactGp exact =
       make_exact_root(random_rows(all, o.exact_training.points, o.seed), o.root.kernel);
+  exact->to(o.device);
   result.exact_gp = train_exact_root(*exact, o.exact_training, progress);
   gp::SparseVariationalGp root = make_sparse_root(*exact, all.inputs, o.root, o.seed);
+  root->to(o.device);
   return BhpmModel(leaves, root, o.root.order, o.root.input_noise == "laplace");
 }
 
 /// The model's shapes for a restore from joint.ckpt.
 BhpmModel skeleton(const LeafData& data, const BhpmTrainingOptions& o) {
   const std::int64_t inducing = std::min(o.root.inducing_points, data.leaves() * data.points());
-  return BhpmModel(
+  BhpmModel model(
       LeafModel(o.leaves),
       sparse_root_skeleton(inducing, o.root.order + 1, o.root.train_inducing_inputs, o.root.kernel),
       o.root.order, o.root.input_noise == "laplace");
+  model->to(o.device);
+  return model;
 }
 
 }  // namespace
 
-BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& options,
+BhpmTrainingResult train_bhpm(const LeafData& host_data, const BhpmTrainingOptions& options,
                               const TrainingCallback& progress) {
   const BhpmTrainingOptions o = resolve(options);
+  const LeafData data = on_device(host_data, o.device);
   validate(o.root);
   validate(data, "training data");
   if (o.exact_training.points < 1)

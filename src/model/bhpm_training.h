@@ -29,8 +29,9 @@ struct BhpmTrainingOptions {
   RootOptions root;
   ExactRootTrainingOptions exact_training;
   JointTrainingOptions joint_training;
-  std::uint64_t seed = 0;  ///< overrides the phases' seeds
-  std::string config;      ///< resolved configuration, stored in checkpoints
+  std::uint64_t seed = 0;       ///< overrides the phases' seeds
+  std::string config;           ///< resolved configuration, stored in checkpoints
+  at::Device device{at::kCPU};  ///< where the data and every module are placed
 };
 
 struct BhpmTrainingResult {
@@ -39,9 +40,9 @@ struct BhpmTrainingResult {
   bool skipped_to_joint = false;  ///< the joint checkpoint existed: phases 1 and 2 were skipped
 };
 
-/// Runs the protocol on `data`. Throws std::invalid_argument for bad options or data,
-/// io::CheckpointError for a checkpoint of another configuration, TrainingError naming
-/// the phase and the iteration when an objective fails.
+/// Runs the protocol on `data` on options.device (the model it returns lives there). Throws
+/// std::invalid_argument for bad options or data, io::CheckpointError for a checkpoint of another
+/// configuration, TrainingError naming the phase and the iteration when an objective fails.
 BhpmTrainingResult train_bhpm(const LeafData& data, const BhpmTrainingOptions& options,
                               const TrainingCallback& progress = {});
 

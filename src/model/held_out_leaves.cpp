@@ -15,7 +15,7 @@ std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_
     throw std::invalid_argument(
         "keeping back every " + std::to_string(every) +
         "-th point needs 2 <= every <= P = " + std::to_string(data.points()));
-  const at::Tensor index = at::arange(data.points(), at::kLong);
+  const at::Tensor index = at::arange(data.points(), data.x.options().dtype(at::kLong));
   const at::Tensor kept = index.remainder(every) == every - 1;
   const auto columns = [&](const at::Tensor& which) {
     return select_points(data, which.unsqueeze(0).expand({data.leaves(), -1}).contiguous());
@@ -33,6 +33,7 @@ LeafModel fit_held_out_leaves(const LeafData& fitted, LeafModelOptions options,
   schedule.checkpoint_path.clear();
   schedule.history_path.clear();  // the run's leaves keep theirs
   LeafModel leaves(options);
+  leaves->to(fitted.x.device());
   train_leaves(*leaves, fitted, schedule, progress);
   return leaves;
 }

@@ -92,6 +92,10 @@ LeafData leaf_data_from_measurements(const std::vector<pde::MeasuredExperiment>&
   return data;
 }
 
+LeafData on_device(const LeafData& data, at::Device device) {
+  return {data.x.to(device), data.t.to(device), data.u.to(device), data.boxes};
+}
+
 at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
                              const std::string& stream, std::int64_t iteration) {
   if (batch_size <= 0 || batch_size >= data.points()) return {};
@@ -101,7 +105,7 @@ at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std:
     const auto chosen = rng.sample_without_replacement(data.points(), batch_size);
     std::copy(chosen.begin(), chosen.end(), indices[leaf].data_ptr<std::int64_t>());
   }
-  return indices;
+  return indices.to(data.x.device());
 }
 
 LeafData select_points(const LeafData& data, const at::Tensor& indices) {

@@ -36,6 +36,9 @@ LeafData leaf_data_from_measurements(const std::vector<pde::MeasuredExperiment>&
                                      std::int64_t experiments, std::int64_t points,
                                      const std::string& source);
 
+/// The same data with x, t, u on `device`.
+LeafData on_device(const LeafData& data, at::Device device);
+
 /// The fewest points any of the first `experiments` experiments holds.
 std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
                            std::int64_t experiments);

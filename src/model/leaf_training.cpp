@@ -53,7 +53,7 @@ LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
 at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,
                                 std::int64_t chunk) {
   const at::NoGradGuard no_grad;
-  at::Tensor squares = at::zeros({data.leaves()}, at::kDouble);
+  at::Tensor squares = at::zeros({data.leaves()}, data.u.options());
   for (std::int64_t start = 0; start < data.points(); start += chunk) {
     const std::int64_t length = std::min(chunk, data.points() - start);
     const at::Tensor x = data.x.narrow(1, start, length), t = data.t.narrow(1, start, length);

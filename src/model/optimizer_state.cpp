@@ -1,5 +1,6 @@
 #include "model/optimizer_state.h"
 
+#include <c10/util/Optional.h>
 #include <torch/optim/optimizer.h>
 #include <torch/serialize.h>
 
@@ -22,7 +23,10 @@ void load_optimizer_state(torch::optim::Optimizer& optimizer, const at::Tensor& 
   std::istringstream stream(
       std::string(reinterpret_cast<const char*>(contiguous.data_ptr<uint8_t>()),
                   static_cast<std::size_t>(contiguous.numel())));
-  torch::load(optimizer, stream);
+  c10::optional<at::Device> device;
+  for (const torch::optim::OptimizerParamGroup& group : optimizer.param_groups())
+    if (!device && !group.params().empty()) device = group.params().front().device();
+  torch::load(optimizer, stream, device);
 }
 
 }  // namespace bhpm::model

@@ -14,7 +14,8 @@ namespace bhpm::model {
 at::Tensor optimizer_state_bytes(torch::optim::Optimizer& optimizer);
 
 /// Restores a state saved by optimizer_state_bytes into an optimizer over the same
-/// parameters; throws std::runtime_error if the bytes do not match.
+/// parameters, on the device of its first parameter (a run may resume on another device);
+/// throws std::runtime_error if the bytes do not match.
 void load_optimizer_state(torch::optim::Optimizer& optimizer, const at::Tensor& bytes);
 
 }  // namespace bhpm::model

@@ -33,7 +33,7 @@ RootData random_rows(const RootData& data, std::int64_t count, std::uint64_t see
   if (count >= data.points()) return data;
   util::Rng rng(util::derive_seed(seed, "root_subset", 0));
   const std::vector<std::int64_t> chosen = rng.sample_without_replacement(data.points(), count);
-  const at::Tensor rows = at::tensor(chosen, at::kLong);
+  const at::Tensor rows = at::tensor(chosen, at::kLong).to(data.inputs.device());
   return {data.inputs.index_select(0, rows), data.targets.index_select(0, rows)};
 }
 

@@ -80,7 +80,7 @@ void write_root_file(const std::string& path, const BhpmModelImpl& model, const 
     file.set_attribute("order", static_cast<std::int64_t>(model.order()));
     file.set_attribute("variables", variable_names(model.order()));
     file.set_attribute("config", config);
-    write_root_inputs(file, model, data);
+    write_root_inputs(file, model, on_device(data, model.root().inducing_inputs().device()));
     write_gp(file, model.root());
     io::write_tensor(file.create_group("leaves"), "noise_scale", model.leaves().noise_scale(),
                      {"experiment", "u", "learned measurement noise sigma_i of each leaf"});

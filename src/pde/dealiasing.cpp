@@ -18,7 +18,7 @@ DealiasedProduct::DealiasedProduct(const PeriodicGrid& grid, const std::string& 
   if (!util::is_listed(method, dealiasing_names()))
     throw std::invalid_argument("dealiasing: unknown method \"" + method + "\" (must be " +
                                 util::quoted_alternatives(dealiasing_names()) + ")");
-  const auto real = at::TensorOptions().dtype(at::kDouble);
+  const at::TensorOptions real = grid.real_options();
   const std::int64_t modes = grid.modes();
   truncate_ = method == "truncate";
   kept_ = truncate_ ? grid.two_thirds_mask() : at::ones({modes}, real);

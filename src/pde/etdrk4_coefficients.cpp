@@ -22,8 +22,8 @@ Etdrk4Coefficients evaluate(const at::Tensor& w) {
 }  // namespace
 
 Etdrk4Coefficients etdrk4_coefficients(const at::Tensor& z, double h, int contour_points) {
-  const auto real = at::TensorOptions().dtype(at::kDouble);
-  const at::Tensor theta = (at::arange(contour_points, real) + 0.5) * (2.0 * M_PI / contour_points);
+  const at::Tensor theta = (at::arange(contour_points, z.options().dtype(at::kDouble)) + 0.5) *
+                           (2.0 * M_PI / contour_points);
   const at::Tensor unit = at::polar(at::ones_like(theta), theta);  // [M]
 
   const at::Tensor around_z = z.unsqueeze(1) + unit.unsqueeze(0);  // [modes, M]

@@ -8,12 +8,8 @@
 
 namespace bhpm::pde {
 
-namespace {
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
-}
-
-PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points)
-    : x_min_(x_min), length_(x_max - x_min), points_(points) {
+PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points, at::Device device)
+    : x_min_(x_min), length_(x_max - x_min), points_(points), device_(device) {
   if (!(std::isfinite(x_min) && std::isfinite(x_max) && x_max > x_min))
     throw std::invalid_argument(
         "periodic grid: x_max must be finite and greater than x_min (got [" +
@@ -23,25 +19,29 @@ PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points)
                                 std::to_string(points) + ")");
 }
 
+PeriodicGrid PeriodicGrid::on(at::Device device) const {
+  return PeriodicGrid(x_min(), x_max(), points_, device);
+}
+
 at::Tensor PeriodicGrid::x() const {
-  return x_min_ + at::arange(points_, kReal) * (length_ / static_cast<double>(points_));
+  return x_min_ + at::arange(points_, real_options()) * (length_ / static_cast<double>(points_));
 }
 
 at::Tensor PeriodicGrid::wavenumbers() const {
-  return at::arange(modes(), kReal) * (2.0 * M_PI / length_);
+  return at::arange(modes(), real_options()) * (2.0 * M_PI / length_);
 }
 
 at::Tensor PeriodicGrid::derivative_symbol(int order) const {
   if (order < 0) throw std::invalid_argument("derivative order must be >= 0");
-  at::Tensor ik = at::complex(at::zeros({modes()}, kReal), wavenumbers());
+  at::Tensor ik = at::complex(at::zeros({modes()}, real_options()), wavenumbers());
   at::Tensor symbol = ik.pow(order);
-  if (order == 0) symbol = at::ones({modes()}, kReal.dtype(at::kComplexDouble));
+  if (order == 0) symbol = at::ones({modes()}, real_options().dtype(at::kComplexDouble));
   if (order % 2 == 1) symbol.index_put_({modes() - 1}, 0.0);
   return symbol;
 }
 
 at::Tensor PeriodicGrid::linear_symbol(const std::vector<double>& coefficients) const {
-  at::Tensor symbol = at::zeros({modes()}, kReal.dtype(at::kComplexDouble));
+  at::Tensor symbol = at::zeros({modes()}, real_options().dtype(at::kComplexDouble));
   for (std::size_t m = 0; m < coefficients.size(); ++m)
     if (coefficients[m] != 0.0)
       symbol = symbol + coefficients[m] * derivative_symbol(static_cast<int>(m));
@@ -49,7 +49,7 @@ at::Tensor PeriodicGrid::linear_symbol(const std::vector<double>& coefficients) 
 }
 
 at::Tensor PeriodicGrid::two_thirds_mask() const {
-  at::Tensor j = at::arange(modes(), kReal);
+  at::Tensor j = at::arange(modes(), real_options());
   return (j <= static_cast<double>(points_) / 3.0).to(at::kDouble);
 }
 

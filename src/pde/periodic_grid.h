@@ -16,7 +16,14 @@ namespace bhpm::pde {
 class PeriodicGrid {
  public:
   /// Throws std::invalid_argument unless x_max > x_min and points is even and >= 4.
-  PeriodicGrid(double x_min, double x_max, std::int64_t points);
+  /// The tensors below are made on `device` (docs/parallel.md, "CUDA").
+  PeriodicGrid(double x_min, double x_max, std::int64_t points, at::Device device = at::kCPU);
+
+  /// The same grid with its tensors on `device`.
+  PeriodicGrid on(at::Device device) const;
+  at::Device device() const { return device_; }
+  /// double on device().
+  at::TensorOptions real_options() const { return at::TensorOptions(at::kDouble).device(device_); }
 
   double x_min() const { return x_min_; }
   double x_max() const { return x_min_ + length_; }
@@ -50,6 +57,7 @@ class PeriodicGrid {
   double x_min_;
   double length_;
   std::int64_t points_;
+  at::Device device_;
 };
 
 }  // namespace bhpm::pde

@@ -72,7 +72,7 @@ class DivergenceGuard {
       : grid_(grid),
         limit_(limit),
         drop_(drop),
-        dropped_(at::zeros({members}, at::kBool)),
+        dropped_(at::zeros({members}, grid.real_options().dtype(at::kBool))),
         first_bad_output_(static_cast<std::size_t>(members), -1),
         failures_(static_cast<std::size_t>(members)) {}
 

@@ -28,7 +28,7 @@ void require(bool ok, const std::string& field, const std::string& rule, double 
 at::Tensor monte_carlo_rows(const at::Tensor& v, std::int64_t count, util::Rng& rng) {
   if (v.size(0) <= count) return v;
   const std::vector<std::int64_t> rows = rng.sample_without_replacement(v.size(0), count);
-  return v.index_select(0, at::tensor(rows, at::kLong));
+  return v.index_select(0, at::tensor(rows, at::kLong).to(v.device()));
 }
 
 /// Greedy start: n_new times, the Monte Carlo input of largest conditioned variance,

@@ -24,7 +24,7 @@ at::Tensor PolynomialSamples::evaluate(const at::Tensor& v) const {
                                 ", P, " + std::to_string(dimensions()) + "]");
   const std::int64_t S = v.size(0), P = v.size(1);
   const at::Tensor theta = library_.evaluate(v.reshape({S * P, dimensions()})).reshape({S, P, -1});
-  return (theta * coefficients_.unsqueeze(1)).sum(2);
+  return (theta * coefficients_.to(v.device()).unsqueeze(1)).sum(2);
 }
 
 }  // namespace bhpm::solve

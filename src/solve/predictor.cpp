@@ -379,7 +379,7 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
                                        const pde::PeriodicGrid& grid, const at::Tensor& u) {
   const at::NoGradGuard no_grad;
   const at::Tensor v = spectral_root_inputs(grid, u, root.kernel()->dimensions());
-  return root.marginals(v).variance.sqrt().view(u.sizes());
+  return root.marginals(v).variance.sqrt().view(u.sizes()).cpu();
 }
 
 double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance) {

@@ -29,7 +29,7 @@ at::Tensor SampledOperatorTerm::evaluate(const at::Tensor& derivatives) const {
 
 at::Tensor SampledOperatorTerm::evaluate_at(const at::Tensor& derivatives, double t) const {
   at::Tensor n = samples_->evaluate_at(derivatives.permute({1, 2, 0}),  // v [S, n, D]
-                                       at::scalar_tensor(t, at::kDouble));
+                                       at::scalar_tensor(t, derivatives.options()));
   if (conserve_mean_) n = n - n.mean(-1, /*keepdim=*/true);
   for (std::size_t m = 0; m < linear_.size(); ++m)
     n = n - linear_[m] * derivatives[static_cast<std::int64_t>(m)];

@@ -13,8 +13,8 @@ namespace bhpm::solve {
 
 at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor& u,
                                 std::int64_t dimensions) {
-  const at::Tensor derivatives =
-      grid.derivatives_from_spectral(grid.to_spectral(u), static_cast<int>(dimensions - 1));
+  const at::Tensor derivatives = grid.derivatives_from_spectral(
+      grid.to_spectral(u.to(grid.device(), at::kDouble)), static_cast<int>(dimensions - 1));
   return derivatives.reshape({dimensions, -1}).t().contiguous();
 }
 
@@ -24,7 +24,7 @@ std::string sample_dealiasing(const std::string& configured) {
 
 std::vector<double> linear_part(const pde::PeriodicGrid& grid, const gp::FunctionSamples& samples,
                                 const at::Tensor& u0) {
-  const at::Tensor inputs = spectral_root_inputs(grid, u0.to(at::kDouble), samples.dimensions());
+  const at::Tensor inputs = spectral_root_inputs(grid, u0, samples.dimensions());
   return average_jacobian(samples, inputs.unsqueeze(0).expand({samples.count(), -1, -1}));
 }
 
@@ -38,7 +38,8 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                 std::to_string(grid.points()) + " grid values");
   if (linear.empty()) linear = linear_part(grid, *samples, u0);
   const std::int64_t count = samples->count();
-  const at::Tensor start = u0.to(at::kDouble).unsqueeze(0).expand({count, -1}).contiguous();
+  const at::Tensor start =
+      u0.to(grid.device(), at::kDouble).unsqueeze(0).expand({count, -1}).contiguous();
 
   pde::Equation equation;
   equation.name = "operator samples";
@@ -51,10 +52,10 @@ EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
   const at::NoGradGuard no_grad;
   const pde::Solution solution = pde::solve_periodic(grid, equation, start, options);
   EnsembleSolution ensemble;
-  ensemble.x = grid.x();
+  ensemble.x = grid.x().cpu();
   ensemble.t = solution.t;
-  ensemble.u = solution.u;
-  ensemble.diverged = solution.diverged;
+  ensemble.u = solution.u.cpu();
+  ensemble.diverged = solution.diverged.cpu();
   ensemble.failures = solution.failures;
   ensemble.steps = solution.steps;
   ensemble.rejected_steps = solution.rejected_steps;

@@ -20,7 +20,8 @@
 namespace bhpm::solve {
 
 /// v [P, D] = (u, u_x, .., d^K u/dx^K) of u [..., n] at every entry, by spectral
-/// differentiation on `grid`, K = dimensions - 1 (rows in u's flattened order).
+/// differentiation on `grid`, K = dimensions - 1 (rows in u's flattened order), on the
+/// grid's device.
 at::Tensor spectral_root_inputs(const pde::PeriodicGrid& grid, const at::Tensor& u,
                                 std::int64_t dimensions);
 
@@ -42,6 +43,7 @@ std::vector<double> linear_part(const pde::PeriodicGrid& grid, const gp::Functio
 /// <f_s>_x (solve/sampled_operator.h). `linear` is the c of the linear part treated exactly
 /// (D values; empty: linear_part of these samples). With a given c and fixed steps every
 /// member's solution is the same whichever members share its batch. Returns u [S, T, n].
+/// The solve runs on grid.device(); the returned tensors are on the CPU.
 /// Throws std::invalid_argument for a u0 of another size or a c of another length.
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,
                                          std::shared_ptr<const gp::FunctionSamples> samples,

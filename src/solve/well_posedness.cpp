@@ -60,7 +60,7 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
                                    const pde::PeriodicGrid& grid, const at::Tensor& u0,
                                    const WellPosednessOptions& options) {
   validate(options);
-  const at::Tensor v = spectral_root_inputs(grid, u0.to(at::kDouble), samples.dimensions());
+  const at::Tensor v = spectral_root_inputs(grid, u0, samples.dimensions());
   WellPosedness result;
   result.linearisation =
       member_jacobians(samples, v.unsqueeze(0).expand({samples.count(), -1, -1}));
@@ -72,6 +72,9 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
   result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);
   result.diffusion =
       stabilising_diffusion(result.linearisation, wavenumbers, options.t_end, result.limit_e_folds);
+  for (at::Tensor* field :
+       {&result.linearisation, &result.growth, &result.ill_posed, &result.diffusion})
+    *field = field->cpu();
   return result;
 }
 

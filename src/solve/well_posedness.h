@@ -44,7 +44,7 @@ struct WellPosedness {
   at::Tensor diffusion;      ///< a [S] >= 0: the least u_xx coefficient within the limit
                              ///< (0 for a well-posed sample; not finite when growth is not)
   double limit_e_folds = 0;  ///< ln(amplification_limit)
-};
+};                           // every tensor on the CPU, whatever the grid's device
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
 void validate(const WellPosednessOptions& options);

@@ -69,20 +69,20 @@ std::vector<std::int64_t> Rng::sample_without_replacement(std::int64_t n, std::i
 
 namespace {
 template <typename Draw>
-at::Tensor filled(at::IntArrayRef sizes, Draw draw) {
+at::Tensor filled(at::IntArrayRef sizes, at::Device device, Draw draw) {
   at::Tensor out = at::empty(sizes, at::kDouble);
   double* values = out.data_ptr<double>();
   for (std::int64_t i = 0; i < out.numel(); ++i) values[i] = draw();
-  return out;
+  return out.to(device);
 }
 }  // namespace
 
-at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes) {
-  return filled(sizes, [&rng] { return rng.normal(); });
+at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes, at::Device device) {
+  return filled(sizes, device, [&rng] { return rng.normal(); });
 }
 
-at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes) {
-  return filled(sizes, [&rng] { return rng.uniform(); });
+at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes, at::Device device) {
+  return filled(sizes, device, [&rng] { return rng.uniform(); });
 }
 
 }  // namespace bhpm::util

@@ -35,9 +35,11 @@ class Rng {
   double spare_ = 0;
 };
 
-/// A double tensor of the given shape filled with rng.normal(), in row-major order.
-at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes);
-/// A double tensor of the given shape filled with rng.uniform() (on [0, 1)), row-major.
-at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes);
+/// A double tensor of the given shape filled with rng.normal(), in row-major order, on
+/// `device` (drawn on the CPU, so the numbers are the same on every device).
+at::Tensor normal_tensor(Rng& rng, at::IntArrayRef sizes, at::Device device = at::kCPU);
+/// A double tensor of the given shape filled with rng.uniform() (on [0, 1)), row-major,
+/// on `device`.
+at::Tensor uniform_tensor(Rng& rng, at::IntArrayRef sizes, at::Device device = at::kCPU);
 
 }  // namespace bhpm::util

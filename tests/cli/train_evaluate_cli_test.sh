@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bhpm train and bhpm evaluate: a small three-phase run (checkpoints of every phase, the
 # root file, resume in the joint phase), metrics as JSON with finite values, and refusals
-# of bad input (missing fields, N or n_st too large, an untrained run folder); bhpm distill on
-# the trained run (distill.json with the truth) and its refusals before any work.
+# of bad input (missing fields, N or n_st too large, an untrained run folder, a device that
+# cannot be used); bhpm distill on the trained run (distill.json with the truth) and its
+# refusals before any work.
 source "$(dirname "$0")/common.sh"
 
 cat > "$work/run.toml" <<'TOML'
@@ -145,6 +146,23 @@ expect_error "unknown key" "train_joint.batchsize" \
 mkdir -p "$work/empty"
 expect_error "evaluate needs a trained model" "run \`bhpm train\` first" \
   evaluate "$work/empty" --data "$work/data.h5"
+expect_error "an unknown device is refused by name" 'compute.device: must be "cpu", "cuda" or "cuda:N"' \
+  train "$work/run.toml" --data "$work/data.h5" -o "$work/other" -q --device gpu
+# --device cuda: a clear error before any work without CUDA; where this bhpm has CUDA, the
+# CUDA tests of bhpm_tests check the GPU path instead.
+for command in "train $work/run.toml --data $work/data.h5 -o $work/on-gpu" \
+  "evaluate $work/run --data $work/data.h5 -o $work/on-gpu.json" \
+  "predict $work/run --ic sin(x) --samples 2 -o $work/on-gpu.h5"; do
+  name="${command%% *}"
+  $bhpm $command -q --device cuda > "$work/out" 2> "$work/err"
+  if [ $? -eq 0 ]; then
+    echo "skipped: $name --device cuda ran (this bhpm has CUDA and sees a GPU)"
+    continue
+  fi
+  grep -qF 'compute.device = "cuda:0": this bhpm was built against a LibTorch without CUDA' "$work/err" &&
+    [ ! -e "$work/on-gpu" ] && [ ! -e "$work/on-gpu.json" ] && [ ! -e "$work/on-gpu.h5" ]
+  check "$name --device cuda without CUDA: a clear error, nothing written" $?
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -28,35 +28,6 @@ using testing::HasSubstr;
 
 namespace {
 
-/// A small three-phase configuration on two Burgers experiments of 256 points, checkpointed
-/// in run_dir ("": no checkpoints).
-model::BhpmTrainingOptions small_options(const std::string& run_dir) {
-  model::BhpmTrainingOptions o;
-  o.leaves = leaf_options(2, 16);
-  o.leaves.network.hidden_layers = 2;
-  o.leaf_training.iterations = 20;
-  o.leaf_training.checkpoint_every = 10;
-  o.exact_training.iterations = 10;
-  o.exact_training.points = 128;
-  o.root.inducing_points = 16;
-  o.root.kmeans_iterations = 10;
-  o.joint_training.iterations = 12;
-  o.joint_training.batch_size = 64;
-  o.joint_training.checkpoint_every = 4;
-  o.seed = 11;
-  if (run_dir.empty()) return o;  // no checkpoints (not "/leaves.ckpt", ...)
-  o.leaf_training.checkpoint_path = run_dir + "/leaves.ckpt";
-  o.exact_training.checkpoint_path = run_dir + "/exact_gp.ckpt";
-  o.joint_training.checkpoint_path = run_dir + "/joint.ckpt";
-  return o;
-}
-
-const model::LeafData& small_data() {
-  static const model::LeafData data = model::leaf_data_from_measurements(
-      pde::measured_experiments(burgers_set(256, 0.0, 2)), 2, 256, "burgers");
-  return data;
-}
-
 at::Tensor all_parameters(const torch::nn::Module& module) {
   std::vector<at::Tensor> flat;
   for (const auto& p : module.parameters()) flat.push_back(p.detach().reshape(-1));
@@ -105,8 +76,8 @@ TEST(RootGp, options_name_an_unknown_input_noise) {
 }
 
 TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
-  const model::LeafData& data = small_data();
-  model::BhpmTrainingOptions o = small_options("");
+  const model::LeafData& data = small_training_data();
+  model::BhpmTrainingOptions o = small_training_options("");
   o.leaf_training.iterations = o.exact_training.iterations = o.joint_training.iterations = 0;
   const model::BhpmModel bhpm = model::train_bhpm(data, o).model;
   at::NoGradGuard no_grad;
@@ -124,10 +95,10 @@ TEST(JointObjective, minibatches_of_a_partition_average_to_the_full_objective) {
 }
 
 TEST(JointObjective, gradients_match_finite_differences) {
-  model::BhpmTrainingOptions o = small_options("");
+  model::BhpmTrainingOptions o = small_training_options("");
   o.leaf_training.iterations = o.exact_training.iterations = o.joint_training.iterations = 0;
-  const model::LeafData data =
-      model::select_points(small_data(), at::arange(32, at::kLong).expand({2, 32}).contiguous());
+  const model::LeafData data = model::select_points(
+      small_training_data(), at::arange(32, at::kLong).expand({2, 32}).contiguous());
   model::BhpmModel bhpm = model::train_bhpm(data, o).model;
   gp::test::expect_gradients_match(
       *bhpm, [&] { return bhpm->objective(data, 256).loss; }, 1e-6, 2e-5, 3);
@@ -138,14 +109,14 @@ namespace {
 /// Trains small_options with root.input_noise = `input_noise` uninterrupted and then
 /// interrupted in phase 2 and in phase 3; expects identical parameters and returns them.
 at::Tensor expect_resume_matches(const std::string& input_noise, const std::string& name) {
-  const model::LeafData& data = small_data();
-  model::BhpmTrainingOptions full = small_options(temp_path(name + "_full"));
+  const model::LeafData& data = small_training_data();
+  model::BhpmTrainingOptions full = small_training_options(temp_path(name + "_full"));
   full.root.input_noise = input_noise;
   std::filesystem::create_directories(
       std::filesystem::path(full.joint_training.checkpoint_path).parent_path());
   const at::Tensor uninterrupted = all_parameters(*model::train_bhpm(data, full).model);
 
-  model::BhpmTrainingOptions part = small_options(temp_path(name + "_parts"));
+  model::BhpmTrainingOptions part = small_training_options(temp_path(name + "_parts"));
   part.root.input_noise = input_noise;
   std::filesystem::create_directories(
       std::filesystem::path(part.joint_training.checkpoint_path).parent_path());
@@ -178,10 +149,10 @@ TEST(BhpmTraining, resumed_run_ends_where_an_uninterrupted_one_does) {
 // Phase 3 ends with q(u) at the maximiser of the ELBO over all root rows: the full-data
 // objective's gradient in q's parameters vanishes there (it does not after the Adam steps).
 TEST(BhpmTraining, phase_3_ends_with_q_at_the_elbo_maximiser_over_all_rows) {
-  const model::LeafData& data = small_data();
+  const model::LeafData& data = small_training_data();
   auto q_gradient = [&](bool optimal) {
     model::BhpmTrainingOptions o =
-        small_options(temp_path(optimal ? "bhpm_q_optimal" : "bhpm_q_adam"));
+        small_training_options(temp_path(optimal ? "bhpm_q_optimal" : "bhpm_q_adam"));
     std::filesystem::create_directories(
         std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
     o.joint_training.optimal_root_posterior = optimal;
@@ -198,8 +169,8 @@ TEST(BhpmTraining, phase_3_ends_with_q_at_the_elbo_maximiser_over_all_rows) {
 }
 
 TEST(BhpmTraining, leave_one_out_posterior_maximises_the_elbo_of_the_other_leaves_rows) {
-  const model::LeafData& data = small_data();
-  const model::BhpmTrainingOptions o = small_options("");
+  const model::LeafData& data = small_training_data();
+  const model::BhpmTrainingOptions o = small_training_options("");
   model::BhpmModel bhpm = model::train_bhpm(data, o).model;
   bhpm->set_optimal_root_posterior(data, 0);
   const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
@@ -221,13 +192,13 @@ TEST(BhpmTraining, leave_one_out_posterior_maximises_the_elbo_of_the_other_leave
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {
-  model::BhpmTrainingOptions o = small_options(temp_path("bhpm_blowup"));
+  model::BhpmTrainingOptions o = small_training_options(temp_path("bhpm_blowup"));
   std::filesystem::create_directories(
       std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.learning_rate = 1e6;  // the first steps throw every parameter far away
   o.joint_training.checkpoint_every = 1;
   try {
-    model::train_bhpm(small_data(), o);
+    model::train_bhpm(small_training_data(), o);
     FAIL() << "training with learning rate 1e6 did not fail";
   } catch (const model::TrainingError& error) {
     EXPECT_THAT(error.what(), HasSubstr("phase joint, iteration "));
@@ -244,14 +215,14 @@ TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoi
 }
 
 TEST(BhpmTraining, checkpoint_of_another_root_is_refused_by_name) {
-  model::BhpmTrainingOptions o = small_options(temp_path("bhpm_arch"));
+  model::BhpmTrainingOptions o = small_training_options(temp_path("bhpm_arch"));
   std::filesystem::create_directories(
       std::filesystem::path(o.joint_training.checkpoint_path).parent_path());
   o.joint_training.iterations = 2;
-  model::train_bhpm(small_data(), o);
+  model::train_bhpm(small_training_data(), o);
   o.root.order = 3;
   try {
-    model::train_bhpm(small_data(), o);
+    model::train_bhpm(small_training_data(), o);
     FAIL() << "a K = 2 checkpoint was accepted for K = 3";
   } catch (const io::CheckpointError& error) {
     EXPECT_THAT(error.what(), HasSubstr("root.order = 2, the configuration asks for 3"));
@@ -259,11 +230,11 @@ TEST(BhpmTraining, checkpoint_of_another_root_is_refused_by_name) {
 }
 
 TEST(RootExport, file_holds_root_inputs_and_gp_with_their_shapes) {
-  model::BhpmTrainingOptions o = small_options("");
+  model::BhpmTrainingOptions o = small_training_options("");
   o.joint_training.iterations = 2;
-  const model::BhpmModel bhpm = model::train_bhpm(small_data(), o).model;
+  const model::BhpmModel bhpm = model::train_bhpm(small_training_data(), o).model;
   const std::string path = temp_path("root.h5");
-  model::write_root_file(path, *bhpm, small_data(), "seed = 11\n");
+  model::write_root_file(path, *bhpm, small_training_data(), "seed = 11\n");
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
   EXPECT_EQ(file.string_attribute("variables"), "u,u_x,u_xx");
   const auto v = file.open_group("root_inputs").read_doubles("v");
@@ -273,7 +244,7 @@ TEST(RootExport, file_holds_root_inputs_and_gp_with_their_shapes) {
   const auto q = file.open_group("gp").read_doubles("q_covariance");
   EXPECT_EQ(q.shape, (std::vector<std::size_t>{16, 16}));
   // The stored root inputs are the leaves' values at the measurement points.
-  const model::RootData root = model::root_data_detached(bhpm->leaves(), small_data(), 2);
+  const model::RootData root = model::root_data_detached(bhpm->leaves(), small_training_data(), 2);
   EXPECT_NEAR(v.values[3 * 7 + 1], root.inputs[7][1].item<double>(), 1e-14);
   const auto bias_weight = file.open_group("gp").read_doubles("mean_weight");
   EXPECT_EQ(bias_weight.shape, (std::vector<std::size_t>{3}));

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the training tests: a default Burgers training set, small leaf options and
-// scratch paths.
+// Shared by the training tests: a default Burgers training set, small leaf options, a small
+// three-phase configuration and scratch paths.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <string>
 
+#include "model/bhpm_training.h"
+#include "model/leaf_data.h"
 #include "model/leaf_model.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
+#include "pde/measured_experiment.h"
 
 namespace bhpm::testing_fixture {
 
@@ -40,6 +43,36 @@ inline model::LeafModelOptions leaf_options(std::int64_t leaves, std::int64_t wi
 
 inline double relative_l2(const at::Tensor& predicted, const at::Tensor& truth) {
   return ((predicted - truth).norm() / truth.norm()).item<double>();
+}
+
+/// A small three-phase configuration on two Burgers experiments of 256 points, checkpointed
+/// in run_dir ("": no checkpoints).
+inline model::BhpmTrainingOptions small_training_options(const std::string& run_dir) {
+  model::BhpmTrainingOptions o;
+  o.leaves = leaf_options(2, 16);
+  o.leaves.network.hidden_layers = 2;
+  o.leaf_training.iterations = 20;
+  o.leaf_training.checkpoint_every = 10;
+  o.exact_training.iterations = 10;
+  o.exact_training.points = 128;
+  o.root.inducing_points = 16;
+  o.root.kmeans_iterations = 10;
+  o.joint_training.iterations = 12;
+  o.joint_training.batch_size = 64;
+  o.joint_training.checkpoint_every = 4;
+  o.seed = 11;
+  if (run_dir.empty()) return o;  // no checkpoints (not "/leaves.ckpt", ...)
+  o.leaf_training.checkpoint_path = run_dir + "/leaves.ckpt";
+  o.exact_training.checkpoint_path = run_dir + "/exact_gp.ckpt";
+  o.joint_training.checkpoint_path = run_dir + "/joint.ckpt";
+  return o;
+}
+
+/// The two Burgers experiments of 256 noise-free points each that small_training_options fits.
+inline const model::LeafData& small_training_data() {
+  static const model::LeafData data = model::leaf_data_from_measurements(
+      pde::measured_experiments(burgers_set(256, 0.0, 2)), 2, 256, "burgers");
+  return data;
 }
 
 /// A path in the test's scratch folder, removed first.

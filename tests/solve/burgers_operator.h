@@ -1,7 +1,8 @@
 #pragma once
 /// The true Burgers operator f(u, u_x, u_xx) = -u u_x + nu u_xx as a GP mean function and
 /// as S identical "operator samples": the zero-uncertainty root the predictor tests solve
-/// with, whose solutions must equal the data generator's (pde::solve_periodic).
+/// with, whose solutions must equal the data generator's (pde::solve_periodic); and the
+/// small predictor settings those tests share.
 
 #include <ATen/ATen.h>
 
@@ -10,7 +11,11 @@
 #include <vector>
 
 #include "gp/function_samples.h"
+#include "gp/gaussian_likelihood.h"
 #include "gp/mean.h"
+#include "gp/rbf_kernel.h"
+#include "gp/sparse_variational_gp.h"
+#include "solve/predictor.h"
 
 namespace bhpm::testing_operator {
 
@@ -48,5 +53,28 @@ class ExactBurgersSamples final : public gp::FunctionSamples {
   std::int64_t count_;
   double nu_;
 };
+
+/// A sparse root with the Burgers operator as its mean and a kernel of `variance` (1e-20:
+/// its samples are the operator).
+inline gp::SparseVariationalGp burgers_root(double variance = 1e-20) {
+  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, 1.0, variance});
+  auto likelihood = std::make_shared<gp::GaussianLikelihoodImpl>(gp::GaussianLikelihoodOptions{});
+  const at::Tensor z = at::linspace(-1.0, 1.0, 12, at::kDouble).view({4, 3});
+  return gp::SparseVariationalGp(std::make_shared<BurgersMean>(), kernel, likelihood, z);
+}
+
+/// Five members of `sampler` with a model discrepancy (tau^2 = 1e-6, T = 0.5), seed 11,
+/// Algorithm 1 in at most 2 rounds, 64 pathwise features.
+inline solve::PredictorOptions five_member_options(const std::string& sampler) {
+  solve::PredictorOptions options;
+  options.samples = 5;
+  options.sampler = sampler;
+  options.seed = 11;
+  options.refinement.max_rounds = 2;
+  options.pathwise.features = 64;
+  options.discrepancy_variance = 1e-6;
+  options.discrepancy_timescale = 0.5;
+  return options;
+}
 
 }  // namespace bhpm::testing_operator

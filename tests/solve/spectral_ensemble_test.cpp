@@ -10,9 +10,7 @@
 #include <memory>
 
 #include "gp/conditioned_gp.h"
-#include "gp/gaussian_likelihood.h"
 #include "gp/pathwise_samples.h"
-#include "gp/rbf_kernel.h"
 #include "gp/sparse_variational_gp.h"
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
@@ -50,16 +48,6 @@ at::Tensor reference_solution(pde::SolveOptions options = burgers_solve()) {
   return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(), options).u[0];
 }
 
-/// A sparse root with the Burgers operator as its mean and a kernel of `variance` (1e-20:
-/// its samples are the operator).
-gp::SparseVariationalGp burgers_root(double variance = 1e-20) {
-  auto kernel = std::make_shared<gp::RbfKernelImpl>(gp::RbfKernelOptions{3, 1.0, variance});
-  auto likelihood = std::make_shared<gp::GaussianLikelihoodImpl>(gp::GaussianLikelihoodOptions{});
-  const at::Tensor z = at::linspace(-1.0, 1.0, 12, at::kDouble).view({4, 3});
-  return gp::SparseVariationalGp(std::make_shared<testing_operator::BurgersMean>(), kernel,
-                                 likelihood, z);
-}
-
 void expect_reproduces_burgers(std::shared_ptr<const gp::FunctionSamples> samples) {
   const solve::EnsembleSolution ensemble =
       solve::solve_spectral_ensemble(kGrid, samples, initial_condition(), burgers_solve());
@@ -83,14 +71,14 @@ class HalfIllPosed final : public gp::FunctionSamples {
 }  // namespace
 
 TEST(SpectralEnsemble, pathwise_samples_of_an_exact_root_reproduce_burgers) {
-  const gp::SparseVariationalGp root = burgers_root();
+  const gp::SparseVariationalGp root = testing_operator::burgers_root();
   const at::NoGradGuard no_grad;
   expect_reproduces_burgers(
       std::make_shared<gp::PathwiseSamples>(*root, 2, gp::PathwiseOptions{64, 1}));
 }
 
 TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
-  const gp::SparseVariationalGp root = burgers_root();
+  const gp::SparseVariationalGp root = testing_operator::burgers_root();
   const at::NoGradGuard no_grad;
   util::Rng rng(3);
   std::vector<gp::ConditionedGp> members{gp::condition_on_inducing_draw(*root, rng),
@@ -172,17 +160,10 @@ namespace {
 /// 0.01 in f) and a model discrepancy, to t = 2, with `sampler`.
 solve::Prediction predict_share(const std::string& sampler, std::int64_t first,
                                 std::int64_t count) {
-  const gp::SparseVariationalGp root = burgers_root(1e-4);
+  const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
   solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
   problem.solve.t_end = 2.0;
-  solve::PredictorOptions options;
-  options.samples = 5;
-  options.sampler = sampler;
-  options.seed = 11;
-  options.refinement.max_rounds = 2;
-  options.pathwise.features = 64;
-  options.discrepancy_variance = 1e-6;
-  options.discrepancy_timescale = 0.5;
+  solve::PredictorOptions options = testing_operator::five_member_options(sampler);
   options.first_member = first;
   options.member_count = count;
   return solve::predict_ensemble(*root, problem, options);
@@ -216,7 +197,7 @@ TEST(SpectralEnsemble, shares_of_a_prediction_hold_the_whole_ensembles_members_b
 TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused) {
   EXPECT_THAT([] { predict_share("conditioned", 5, 0); },
               testing::ThrowsMessage<std::invalid_argument>(HasSubstr("members 5..5")));
-  const gp::SparseVariationalGp root = burgers_root(1e-4);
+  const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
   solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
   problem.solve.tolerance = 1e-6;
   solve::PredictorOptions options;
