@@ -18,6 +18,7 @@
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
 #include "cli/run_log.h"
+#include "cli/setting_flags.h"
 #include "cli/simulate_command.h"
 #include "cli/train_command.h"
 #include "config/run_config.h"
@@ -26,6 +27,7 @@
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
+#include "util/device.h"
 #include "util/error_message.h"
 #include "util/stopwatch.h"
 
@@ -258,6 +260,8 @@ void setup_run(CLI::App& app) {
       ->required();
   command->add_option("--set", options->overrides,
                       "Override a configuration value: section.key=value (repeatable)");
+  add_setting_flag(*command, options->overrides, "--device", "compute.device",
+                   "Where the train, evaluate and predict stages compute: cpu, cuda or cuda:N");
   command
       ->add_option(
           "--threads", options->threads,
@@ -294,6 +298,7 @@ int run_pipeline(const RunCommandOptions& options) {
   const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
   require_stage_inputs(config, pipeline.run);
   refuse_foreign_outputs(config, pipeline.run);
+  util::require_available(config.compute.device, "compute.device");
 
   fs::create_directories(options.run_dir);
   write_resolved_configuration(pipeline.run, config.resolved_toml);

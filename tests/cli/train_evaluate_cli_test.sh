@@ -151,6 +151,7 @@ expect_error "an unknown device is refused by name" 'compute.device: must be "cp
 # --device cuda: a clear error before any work without CUDA; where this bhpm has CUDA, the
 # CUDA tests of bhpm_tests check the GPU path instead.
 for command in "train $work/run.toml --data $work/data.h5 -o $work/on-gpu" \
+  "run $work/run.toml -o $work/on-gpu" \
   "evaluate $work/run --data $work/data.h5 -o $work/on-gpu.json" \
   "predict $work/run --ic sin(x) --samples 2 -o $work/on-gpu.h5"; do
   name="${command%% *}"
