@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   util::require_available(device, "joint_step: device");
   std::printf(
       "device %s, ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
-      util::device_name(device).c_str(), at::get_num_threads(), repetitions);
+      device.str().c_str(), at::get_num_threads(), repetitions);
   const double joint = joint_ms(repetitions, false);
   std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
               joint);

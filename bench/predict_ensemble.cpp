@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::printf(
       "load average %.2f, device %s, %d ATen threads, %lld samples, root with %lld inducing "
       "inputs\n",
-      bench::load_average(), util::device_name(device).c_str(), at::get_num_threads(),
+      bench::load_average(), device.str().c_str(), at::get_num_threads(),
       static_cast<long long>(samples), static_cast<long long>(root->inducing_points()));
   struct Steps {
     double dt, tolerance;

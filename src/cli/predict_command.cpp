@@ -115,7 +115,7 @@ void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp ro
   const at::Device device = config.compute.device;
   util::require_available(device, "compute.device");
   if (config.predict.options.solver != "spectral" && !device.is_cpu())
-    throw std::runtime_error("compute.device = \"" + util::device_name(device) + "\": the " +
+    throw std::runtime_error("compute.device = \"" + device.str() + "\": the " +
                              config.predict.options.solver +
                              " solver runs on the CPU only (predict.solver = \"spectral\" runs "
                              "on a GPU)");

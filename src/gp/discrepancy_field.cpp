@@ -93,6 +93,7 @@ SamplesWithDiscrepancy::SamplesWithDiscrepancy(std::shared_ptr<const FunctionSam
     : samples_(std::move(samples)), field_(std::move(field)), members_(std::move(members)) {
   if (!samples_ || !field_)
     throw std::invalid_argument("samples with discrepancy: samples and field must be set");
+  if (members_.defined()) members_ = members_.to(field_->device());  // once, not every step
   if (field_->dimensions() != samples_->dimensions())
     throw std::invalid_argument(
         "samples with discrepancy: the field has D = " + std::to_string(field_->dimensions()) +

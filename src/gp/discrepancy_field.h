@@ -50,6 +50,7 @@ class DiscrepancyField {
                    const DiscrepancyOptions& options);
   std::int64_t count() const { return weights_.size(0); }
   std::int64_t dimensions() const { return frequencies_.size(1); }
+  at::Device device() const { return weights_.device(); }
   /// delta_{members_b}(v_bp, t_bp) [B, P] for v [B, P, D] (double), members [B] (int64 in
   /// [0, S)) and t a double scalar (0-dim) or [B, P]; differentiable with respect to v.
   at::Tensor evaluate(const at::Tensor& v, const at::Tensor& members, const at::Tensor& t) const;

@@ -198,16 +198,16 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
     const WellPosedness posedness = check_well_posedness(*samples, problem.grid, problem.u0, check);
     const CheckedSamples checked = repair_or_reject(std::move(samples), posedness, repair);
     EnsembleSolution solved = solve(checked.samples);
-    solved.growth = posedness.growth;
-    solved.rejected = checked.rejected;
-    solved.added_diffusion = checked.diffusion;
+    solved.growth = posedness.growth.cpu();  // the ensemble's records live on the CPU
+    solved.rejected = checked.rejected.cpu();
+    solved.added_diffusion = checked.diffusion.cpu();
     for (std::int64_t i = 0; i < checked.samples->count(); ++i) {
-      if (!checked.rejected[i].item<bool>()) continue;
+      if (!solved.rejected[i].item<bool>()) continue;
       solved.u[i].fill_(NAN);
       solved.diverged[i] = false;
       solved.failures[static_cast<std::size_t>(i)] =
           "ill-posed: its linearisation about u0 grows the fastest resolved wave by " +
-          util::format_significant(posedness.growth[i].item<double>(), 3) +
+          util::format_significant(solved.growth[i].item<double>(), 3) +
           " e-folds over the horizon (limit " +
           util::format_significant(posedness.limit_e_folds, 3) + ")";
     }

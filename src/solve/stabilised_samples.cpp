@@ -32,7 +32,7 @@ StabilisedSamples::StabilisedSamples(std::shared_ptr<const gp::FunctionSamples> 
 
 at::Tensor StabilisedSamples::added_diffusion(const at::Tensor& v) const {
   if (v.size(-1) <= kSecondDerivative) return at::zeros({v.size(0), v.size(1)}, v.options());
-  return diffusion_.to(v.device()) * v.select(2, kSecondDerivative);
+  return diffusion_ * v.select(2, kSecondDerivative);
 }
 
 at::Tensor StabilisedSamples::evaluate(const at::Tensor& v) const {

@@ -72,9 +72,6 @@ WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
   result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);
   result.diffusion =
       stabilising_diffusion(result.linearisation, wavenumbers, options.t_end, result.limit_e_folds);
-  for (at::Tensor* field :
-       {&result.linearisation, &result.growth, &result.ill_posed, &result.diffusion})
-    *field = field->cpu();
   return result;
 }
 

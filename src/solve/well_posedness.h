@@ -37,6 +37,7 @@ struct WellPosednessOptions {
   double amplification_limit = 10.0;  ///< largest accepted growth factor exp(growth_s) (> 1)
 };
 
+/// Every tensor on the grid's device.
 struct WellPosedness {
   at::Tensor linearisation;  ///< c [S, D]: each sample's Jacobian averaged over u0's points
   at::Tensor growth;         ///< [S]: e-folds of the fastest resolved wave over the horizon
@@ -44,7 +45,7 @@ struct WellPosedness {
   at::Tensor diffusion;      ///< a [S] >= 0: the least u_xx coefficient within the limit
                              ///< (0 for a well-posed sample; not finite when growth is not)
   double limit_e_folds = 0;  ///< ln(amplification_limit)
-};                           // every tensor on the CPU, whatever the grid's device
+};
 
 /// Throws std::invalid_argument naming the field, its value and the rule.
 void validate(const WellPosednessOptions& options);

@@ -32,7 +32,7 @@ c10::Device parse_device(const std::string& text, const std::string& setting) {
 
 void require_available(c10::Device device, const std::string& setting) {
   if (device.is_cpu()) return;
-  const std::string name = device_name(device);
+  const std::string name = device.str();
   if (!at::hasCUDA())
     throw std::runtime_error(setting + " = \"" + name +
                              "\": this bhpm was built against a LibTorch without CUDA, or no "
@@ -43,11 +43,6 @@ void require_available(c10::Device device, const std::string& setting) {
     throw std::runtime_error(setting + " = \"" + name + "\": only " + std::to_string(gpus) +
                              " GPU(s) are visible (cuda:0 .. cuda:" + std::to_string(gpus - 1) +
                              ")");
-}
-
-std::string device_name(c10::Device device) {
-  if (device.is_cpu()) return "cpu";
-  return "cuda:" + std::to_string(device.has_index() ? device.index() : 0);
 }
 
 }  // namespace bhpm::util

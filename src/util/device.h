@@ -17,7 +17,4 @@ c10::Device parse_device(const std::string& text, const std::string& setting);
 /// cannot use: a LibTorch built without CUDA, no GPU visible, or no GPU N.
 void require_available(c10::Device device, const std::string& setting);
 
-/// "cpu", "cuda:0": the name parse_device() reads back.
-std::string device_name(c10::Device device);
-
 }  // namespace bhpm::util
