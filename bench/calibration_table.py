@@ -30,7 +30,9 @@ left out of every number. With X the sound samples (m of them), mean and std ove
              over (x, t) make one initial condition's coverage vary widely even for a
              calibrated ensemble (mostly 1, sometimes far below 0.95), so "cal in" summed
              over the rows is how many initial conditions a calibrated model would put
-             within [0.90, 0.99]; the ranks are uniform on [0, 1] when it is calibrated
+             within [0.90, 0.99] (the summary adds the probability that it puts at least
+             k there, the rows taken as independent: a Poisson binomial); the ranks are
+             uniform on [0, 1] when it is calibrated
              (below 0.5 throughout: the truth lies further out than the members)
   diverged   samples with samples/diverged == 1 (the sound samples have neither flag)
   rejected   samples with samples/rejected == 1 (ill-posed along the initial condition)
@@ -283,7 +285,24 @@ def member_as_truth_summary(rows):
                    if math.isfinite(r["member_as_truth"]["truth_rank"]))
     return {"expected_within_0.90_0.99": float(sum(within)),
             "sd_within_0.90_0.99": math.sqrt(sum(p * (1 - p) for p in within)),
+            "probability_at_least": at_least_probabilities(within),
             "truth_ranks": ranks}
+
+
+def at_least_probabilities(probabilities):
+    """P(count >= k) for k = 0..n of a sum of independent Bernoulli(p_i) (the Poisson
+    binomial, by convolution): how likely a calibrated model is to put at least k initial
+    conditions within [0.90, 0.99], the count that issue-style criteria ask for."""
+    distribution = [1.0]
+    for p in probabilities:
+        distribution = [(distribution[k] if k < len(distribution) else 0.0) * (1 - p)
+                        + (distribution[k - 1] * p if k > 0 else 0.0)
+                        for k in range(len(distribution) + 1)]
+    tail, tails = 0.0, []
+    for probability in reversed(distribution):
+        tail += probability
+        tails.append(min(tail, 1.0))
+    return list(reversed(tails))
 
 
 def number(value, digits=3):
@@ -345,6 +364,13 @@ def print_summary(s):
     print(f"95 % coverage in [0.90, 0.99] with the truth exchangeable with the members "
           f"(cal in, summed): {number(members['expected_within_0.90_0.99'], 2)} "
           f"+- {number(members['sd_within_0.90_0.99'], 2)} of {n}")
+    tails = members["probability_at_least"]
+    observed = s["coverage95_within_0.90_0.99"]
+    print("probability that a calibrated model puts at least k of them within [0.90, 0.99]: "
+          + ", ".join(f"k = {k}: {number(tails[k], 2)}"
+                      for k in range(max(1, len(tails) - 5), len(tails)))
+          + (f" (observed {observed}: {number(tails[observed], 2)})"
+             if observed < len(tails) else ""))
     print("the truth's coverage ranks among its members' (uniform if calibrated): "
           + " ".join(number(rank, 2) for rank in members["truth_ranks"]))
 
