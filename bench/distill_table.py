@@ -10,6 +10,15 @@ term (and which), the fraction of the posterior mean explained, and the verdict 
 issue's goals (true terms >= 0.9, others <= 0.5). The noise level is read from the run's
 stored configuration (data.noise) and the folder name.
 
+Where a term the truth lacks is kept, is it made by the root or already in its data? The
+root's training targets are the leaves' u_t at the leaves' v (RUN_DIR/root.h5,
+root_inputs/u_t and v), so b = u_t - f(v), f the true operator (the library with the truth
+column), is what the leaves' errors add to the data the root learns from. b is fitted by
+least squares on the library over every root input, and the three terms that contribute
+most to it (|coefficient| x the term's RMS) are printed with their coefficients: a kept
+spurious term that is among them, with a coefficient of its size, was in the data
+(errors in variables), not made by the root or the regression. Needs numpy and h5py.
+
 Usage: distill_table.py RUN_DIR [RUN_DIR ...]
 """
 
@@ -18,10 +27,33 @@ import os
 import re
 import sys
 
+import h5py
+import numpy as np
+
 
 def noise_of(config):
     match = re.search(r"^\s*noise\s*=\s*([0-9.eE+-]+)", config, re.MULTILINE)
     return float(match.group(1)) if match else float("nan")
+
+
+def library_columns(v, terms):
+    """Theta [P, J]: each term's monomial (its exponents over v's D variables) at v [P, D]."""
+    return np.stack([np.prod(v ** np.array(t["exponents"]), axis=1) for t in terms], axis=1)
+
+
+def target_bias_terms(run_dir, terms, count=3):
+    """The `count` library terms that contribute most to the leaves' target bias
+    b = u_t - f(v) over every root input: [(name, coefficient, RMS contribution)]."""
+    with h5py.File(os.path.join(run_dir, "root.h5"), "r") as f:
+        v = f["root_inputs/v"][()]
+        u_t = f["root_inputs/u_t"][()]
+    theta = library_columns(v.reshape(-1, v.shape[-1]), terms)
+    truth = np.array([t["truth"] for t in terms])
+    bias = u_t.reshape(-1) - theta @ truth
+    coefficients = np.linalg.lstsq(theta, bias, rcond=None)[0]
+    contribution = np.abs(coefficients) * theta.std(axis=0)
+    order = np.argsort(-contribution)[:count]
+    return [(terms[j]["name"], coefficients[j], contribution[j]) for j in order]
 
 
 def report(run_dir):
@@ -51,6 +83,12 @@ def report(run_dir):
     print(f"  largest other inclusion: {worst['inclusion']:.2f} ({worst['name']}, median "
           f"{worst['median']:.3g}); explained {d['explained']:.5f}"
           f"{' (WARNING: ' + d['warning'][:60] + '...)' if d['warning'] else ''}")
+    if any(t["truth"] is None for t in terms):
+        print("  leaves' target bias: no truth column")
+    else:
+        listed = ", ".join(f"{name} {coefficient:.3g} (RMS {rms:.2g})"
+                           for name, coefficient, rms in target_bias_terms(run_dir, terms))
+        print(f"  leaves' target bias u_t - f(v), largest terms: {listed}")
     print(f"  true terms kept >= 0.9: {'yes' if kept else 'no'}; no other above 0.5: "
           f"{'yes' if clean else 'no'}; intervals covering the truth: {covered} of "
           f"{len(true_terms)}")
