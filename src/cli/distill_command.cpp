@@ -86,7 +86,8 @@ at::Tensor true_operator(const std::string& data, const at::Tensor& v, std::stri
 }
 
 /// The settings line and every term some sample kept.
-void print_table(const eval::Distillation& d, const DistillPoints& points, std::int64_t samples) {
+void print_table(const eval::Distillation& d, const DistillPoints& points, std::int64_t samples,
+                 bool resampled) {
   std::vector<double> sorted = d.thresholds;
   std::sort(sorted.begin(), sorted.end());
   std::string variables;
@@ -94,18 +95,20 @@ void print_table(const eval::Distillation& d, const DistillPoints& points, std::
   std::printf(
       "distill: %lld pathwise samples of the root at %lld root inputs of %lld training "
       "experiment(s); library: %lld monomials of (%s) up to degree %d; threshold by %lld-fold "
-      "cross-validation (one-standard-error rule), median %.3g\n",
+      "cross-validation (one-standard-error rule), median %.3g%s\n",
       static_cast<long long>(samples), static_cast<long long>(points.v.size(0)),
       static_cast<long long>(points.experiments), static_cast<long long>(d.library.size()),
       variables.c_str(), d.library.degree, static_cast<long long>(points.folds),
-      sorted[sorted.size() / 2]);
+      sorted[sorted.size() / 2],
+      resampled ? "; each sample fitted on its own bootstrap resample of the experiments" : "");
   std::printf("%s", eval::distillation_table(d).c_str());
 }
 
 /// The summary; `quiet`: the equation, the truth and the explained fraction only.
 void print_distillation(const eval::Distillation& d, const DistillPoints& points,
-                        std::int64_t samples, const std::string& truth, bool quiet) {
-  if (!quiet) print_table(d, points, samples);
+                        std::int64_t samples, bool resampled, const std::string& truth,
+                        bool quiet) {
+  if (!quiet) print_table(d, points, samples, resampled);
   std::printf("%s\n", eval::distilled_equation(d).c_str());
   if (!truth.empty())
     std::printf("true operator: %s (explains %.4f %% of the posterior mean's variance)\n",
@@ -170,7 +173,11 @@ int run_distill(const DistillCommandOptions& options) {
   const std::string data = truth_dataset(options);
   std::string truth;
   inputs.truth = true_operator(data, points.v, truth);
-  const eval::Distillation distillation = eval::distill_operator(inputs, library, settings.options);
+  eval::DistillOptions distill_options = settings.options;
+  eval::SparseRegressionOptions& regression = distill_options.regression;
+  regression.resample_folds = settings.resample_experiments && points.experiments >= 2;
+  regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_resample", 0);
+  const eval::Distillation distillation = eval::distill_operator(inputs, library, distill_options);
 
   eval::DistillationSettings record;
   record.run_dir = options.run_dir;
@@ -179,11 +186,12 @@ int run_distill(const DistillCommandOptions& options) {
   record.features = features;
   record.points = points.v.size(0);
   record.folds = points.folds;
+  record.resampled = regression.resample_folds;
   record.seed = seed;
   record.config = run.config.resolved_toml;
   io::write_text_atomically(output, eval::distillation_json(distillation, record));
-  print_distillation(distillation, points, settings.samples, inputs.truth.defined() ? truth : "",
-                     options.quiet);
+  print_distillation(distillation, points, settings.samples, regression.resample_folds,
+                     inputs.truth.defined() ? truth : "", options.quiet);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;
 }

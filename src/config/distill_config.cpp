@@ -14,6 +14,8 @@ DistillConfig read_distill_config(ConfigReader& reader) {
   section.require(degree <= 5, "degree", "must be in [1, 5]", std::to_string(degree));
   config.degree = static_cast<int>(degree);
   config.max_points = section.integer_at_least("max_points", config.max_points, 0);
+  config.resample_experiments =
+      section.boolean("resample_experiments", config.resample_experiments);
   double& max_unexplained = config.options.max_unexplained;
   max_unexplained = section.number("max_unexplained", max_unexplained);
   section.require(max_unexplained > 0.0 && max_unexplained < 1.0, "max_unexplained",

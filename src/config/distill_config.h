@@ -8,6 +8,10 @@
 ///                           training experiments' (0: all)
 ///   max_unexplained = 0.05  the equation is flagged when it leaves more than this fraction
 ///                           of the posterior mean's variance unexplained, in (0, 1)
+///   resample_experiments = true  each sample is fitted on its own bootstrap resample of the
+///                           training experiments (eval/sparse_regression.h), so that the
+///                           intervals hold how far the experiments' own leaf errors move the
+///                           equation; needs at least 2 experiments (ignored with one)
 
 #include <cstdint>
 
@@ -20,6 +24,7 @@ struct DistillConfig {
   std::int64_t samples = 64;
   int degree = 3;
   std::int64_t max_points = 4096;
+  bool resample_experiments = true;
   eval::DistillOptions options;
 };
 

@@ -25,9 +25,9 @@ ordered_json term_json(const DistilledTerm& term, const std::vector<int>& expone
 }
 
 ordered_json settings_json(const DistillationSettings& s) {
-  return {{"run_dir", s.run_dir}, {"data", s.data},         {"sampler", s.sampler},
-          {"samples", s.samples}, {"features", s.features}, {"points", s.points},
-          {"folds", s.folds},     {"seed", s.seed}};
+  return {{"run_dir", s.run_dir}, {"data", s.data},           {"sampler", s.sampler},
+          {"samples", s.samples}, {"features", s.features},   {"points", s.points},
+          {"folds", s.folds},     {"resampled", s.resampled}, {"seed", s.seed}};
 }
 
 template <typename T>

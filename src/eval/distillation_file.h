@@ -20,6 +20,8 @@ struct DistillationSettings {
   std::int64_t features = 0;
   std::int64_t points = 0;
   std::int64_t folds = 0;
+  /// Each sample was fitted on its own bootstrap resample of the experiments (the folds).
+  bool resampled = false;
   std::uint64_t seed = 0;
   std::string config;  ///< resolved TOML
 };

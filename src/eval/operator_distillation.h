@@ -7,6 +7,9 @@
 /// and the S coefficient vectors summarise the posterior over equations: per term its
 /// inclusion probability (the fraction of samples that keep it), the median and the 2.5 and
 /// 97.5 % quantiles of xi_sj over all samples (a sample that drops the term counts 0).
+/// With DistillOptions::regression.resample_folds each sample is fitted on its own bootstrap
+/// resample of the folds (eval/sparse_regression.h): `bhpm distill` resamples the training
+/// experiments, whose leaves' errors are independent, so that the summary holds them too.
 ///
 /// The distilled equation keeps the terms with inclusion > 1/2 at their medians; how much
 /// of the posterior mean it explains on the points,

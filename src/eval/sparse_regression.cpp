@@ -8,6 +8,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "util/random.h"
+
 namespace bhpm::eval {
 
 namespace {
@@ -45,6 +47,32 @@ NormalEquations difference(const NormalEquations& all, const NormalEquations& pa
     rest.squares[s] -= part.squares[s];
   }
   return rest;
+}
+
+/// sum_k count_k part_k for target `target`: the normal equations of the rows of fold k
+/// repeated count_k times (the other targets' moments are left 0).
+NormalEquations weighted_sum(const std::vector<NormalEquations>& parts,
+                             const std::vector<int>& counts, std::size_t target) {
+  NormalEquations sum = parts.front();
+  std::fill(sum.gram.begin(), sum.gram.end(), 0.0);
+  for (auto& row : sum.moments) std::fill(row.begin(), row.end(), 0.0);
+  std::fill(sum.squares.begin(), sum.squares.end(), 0.0);
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const double w = counts[k];
+    for (std::size_t i = 0; i < sum.gram.size(); ++i) sum.gram[i] += w * parts[k].gram[i];
+    for (std::size_t j = 0; j < sum.moments[target].size(); ++j)
+      sum.moments[target][j] += w * parts[k].moments[target][j];
+    sum.squares[target] += w * parts[k].squares[target];
+  }
+  return sum;
+}
+
+/// How often each of `folds` folds is drawn in `folds` draws with replacement.
+std::vector<int> bootstrap_counts(std::size_t folds, std::uint64_t seed) {
+  util::Rng rng(seed);
+  std::vector<int> counts(folds, 0);
+  for (std::size_t draw = 0; draw < folds; ++draw) ++counts[rng.below(folds)];
+  return counts;
 }
 
 /// Solves G_SS xi_S = m_S on the kept terms S by Cholesky, with a ridge of 1e-12 times
@@ -173,6 +201,17 @@ double cross_validated_threshold(const FoldEquations& equations, std::size_t tar
   return thresholds[one_standard_error_choice(errors)];
 }
 
+/// The normal equations of target `target`'s final fit: all rows, or with
+/// options.resample_folds its own bootstrap resample of the folds.
+NormalEquations final_fit_equations(const FoldEquations& equations, std::int64_t target,
+                                    const SparseRegressionOptions& options) {
+  if (!options.resample_folds) return equations.all;
+  const std::uint64_t seed =
+      util::derive_seed(options.seed, "fold_resample", static_cast<std::uint64_t>(target));
+  return weighted_sum(equations.held_out, bootstrap_counts(equations.held_out.size(), seed),
+                      static_cast<std::size_t>(target));
+}
+
 void check_inputs(const at::Tensor& theta, const at::Tensor& targets, const at::Tensor& fold,
                   const SparseRegressionOptions& options) {
   auto fail = [](const std::string& rule) {
@@ -223,8 +262,8 @@ SparseFit sparse_regression(const at::Tensor& theta_in, const at::Tensor& target
     const double lambda =
         cross_validated_threshold(equations, s, usable, thresholds, options.max_iterations);
     fit.thresholds.push_back(lambda);
-    const std::vector<double> xi =
-        thresholded_fit(equations.all, s, usable, lambda, options.max_iterations);
+    const std::vector<double> xi = thresholded_fit(final_fit_equations(equations, s, options), s,
+                                                   usable, lambda, options.max_iterations);
     for (std::int64_t j = 0; j < theta.size(1); ++j) fit.coefficients[s][j] = xi[j];
   }
   // Back to the units of theta and y: xi_j = xi~_j r / s_j.

@@ -16,6 +16,14 @@
 /// (the one-standard-error rule; Hastie, Tibshirani and Friedman, "The Elements of
 /// Statistical Learning", section 7.10): the sparsest equation the held-out rows cannot
 /// tell from the best one. Everything runs on the J x J normal equations of each fold.
+///
+/// With resample_folds, each target's final fit (at its chosen lambda) is made on a
+/// bootstrap resample of the folds instead of all rows: F folds drawn with replacement,
+/// each entering the normal equations as often as it was drawn. Where the folds are units
+/// with independent errors (in `bhpm distill` the experiments, each seen through its own
+/// leaf network), the spread of the coefficients over the targets then holds how far those
+/// errors move the fit, as well as the targets' own spread (a bagged posterior: Huggins and
+/// Miller 2019, "Robust inference and model criticism using bagged posteriors").
 
 #include <ATen/core/Tensor.h>
 
@@ -29,6 +37,10 @@ struct SparseRegressionOptions {
   /// 0 and 10^-4 .. 1 with 8 per decade.
   std::vector<double> thresholds = default_thresholds();
   int max_iterations = 25;  ///< STLSQ rounds (>= 1) before it stops even if still changing
+  /// Fit each target on its own bootstrap resample of the folds (above); false: on all rows.
+  bool resample_folds = false;
+  /// Seeds the resamples: target s draws from util::derive_seed(seed, "fold_resample", s).
+  std::uint64_t seed = 0;
 
   static std::vector<double> default_thresholds();
 };

@@ -180,7 +180,11 @@ mv "$work/calibrated.json" "$work/run/discrepancy.json"
 
 expect_refusal "--operator distilled before bhpm distill" "run .bhpm distill. first" \
   "$work/run" --ic-from "$work/data.h5:0" --operator distilled -o "$work/refused.h5"
-"$bhpm" distill "$work/run" --samples 6 > "$work/out" 2>&1
+# Without resampling the experiments: half the resamples of this run's two experiments hold
+# one of them, whose 256 points leave the 20-term library undetermined, and such samples
+# blow up when solved (that the distilled operator is not identified is what they say; the
+# plumbing of --operator distilled is what this checks).
+"$bhpm" distill "$work/run" --samples 6 --set distill.resample_experiments=false > "$work/out" 2>&1
 check "distill the trained heat run" $?
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" --operator distilled -o "$work/distilled.h5" \
   > "$work/out" 2>&1

@@ -104,6 +104,7 @@ for t in d["terms"]:
 truth = {t["name"]: t["truth"] for t in d["terms"]}
 assert abs(truth["u*u_x"] + 1) < 1e-8 and abs(truth["u_xx"] - 0.1) < 1e-8, truth
 assert d["settings"]["samples"] == 4 and d["settings"]["points"] == 200 and d["settings"]["folds"] == 2
+assert d["settings"]["resampled"] is True  # two experiments: resampled by default
 assert "[distill]" in d["config"]
 PY
 check "distill.json holds every term, the samples' coefficients and the truth" $?
@@ -117,6 +118,8 @@ expect_error_early() {  # expect_error_early NAME TEXT ARGS...: refused, and not
 expect_error_early "distill refuses degree 0" "distill.degree" "$work/run" --degree 0
 expect_error_early "distill refuses degree 6" "must be in [1, 5]" "$work/run" --degree 6
 expect_error_early "distill refuses one sample" "distill.samples" "$work/run" --samples 1
+expect_error_early "distill refuses a resample_experiments that is not a boolean" \
+  "distill.resample_experiments" "$work/run" --set distill.resample_experiments=3
 mkdir -p "$work/untrained"
 expect_error_early "distill refuses a run without a trained root" "run \`bhpm train\` first" \
   "$work/untrained"

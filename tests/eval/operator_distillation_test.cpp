@@ -105,6 +105,56 @@ TEST(SparseRegression, recovers_the_support_from_values_with_one_percent_noise) 
   }
 }
 
+TEST(SparseRegression, resampling_the_folds_leaves_an_exact_polynomial_exact) {
+  const at::Tensor v = random_inputs(2000, 1.0, 6);
+  SparseRegressionOptions options;
+  options.resample_folds = true;
+  options.seed = 11;
+  const auto fit = bhpm::eval::sparse_regression(
+      kLibrary.evaluate(v), burgers(v).unsqueeze(0).repeat({8, 1}), four_folds(2000), options);
+  for (std::int64_t s = 0; s < 8; ++s)
+    for (std::int64_t j = 0; j < kLibrary.size(); ++j) {
+      const std::string& name = kLibrary.names[j];
+      const double expected = name == "u*u_x" ? -1.0 : name == "u_xx" ? 0.1 : 0.0;
+      EXPECT_NEAR(fit.coefficients[s][j].item<double>(), expected, 1e-9) << name << ", copy " << s;
+    }
+}
+
+TEST(SparseRegression, resampled_fits_spread_as_the_bootstrap_of_the_folds_coefficients) {
+  // Four folds hold the same 500 inputs with y = (2 + d_k) u in fold k, d = (-0.2, -0.1,
+  // 0.1, 0.2): no function of v tells the folds apart, so a fit on all rows returns their
+  // average, 2, for every target, while a fit on F folds drawn with replacement returns
+  // 2 + the mean of the drawn d_k: over many targets, mean 2 and standard deviation
+  // sqrt(mean d_k^2 / F) = sqrt(0.025 / 4) = 0.0791 (the bootstrap of a mean).
+  const std::int64_t base = 500, folds = 4, targets = 1000;
+  const at::Tensor v = random_inputs(base, 1.0, 7).repeat({folds, 1});
+  const at::Tensor fold = at::arange(folds, at::kLong).repeat_interleave(base);
+  const at::Tensor slope = 2.0 + at::tensor({-0.2, -0.1, 0.1, 0.2}, at::kDouble);
+  const at::Tensor y = slope.index_select(0, fold) * v.select(1, 0);
+  SparseRegressionOptions options;
+  options.thresholds = {0.0, 0.1};  // keeps u, drops the rounding-level rest
+  const at::Tensor theta = kLibrary.evaluate(v);
+  const at::Tensor copies = y.unsqueeze(0).repeat({targets, 1});
+  const std::int64_t u = kLibrary.find("u");
+  const at::Tensor plain =
+      bhpm::eval::sparse_regression(theta, copies, fold, options).coefficients.select(1, u);
+  EXPECT_NEAR((plain - 2.0).abs().max().item<double>(), 0.0, 1e-9);
+
+  options.resample_folds = true;
+  options.seed = 3;
+  const at::Tensor fit = bhpm::eval::sparse_regression(theta, copies, fold, options).coefficients;
+  const at::Tensor resampled = fit.select(1, u);
+  EXPECT_NEAR(resampled.mean().item<double>(), 2.0, 4 * 0.0791 / std::sqrt(targets));
+  EXPECT_NEAR(resampled.std().item<double>(), std::sqrt(0.025 / folds), 0.1 * 0.0791);
+  EXPECT_EQ(fit.ne(0.0).sum(1).eq(1).all().item<bool>(), true) << "only u is kept";
+  // The same seed draws the same resamples; another seed others.
+  EXPECT_TRUE(
+      at::equal(fit, bhpm::eval::sparse_regression(theta, copies, fold, options).coefficients));
+  options.seed = 4;
+  EXPECT_FALSE(
+      at::equal(fit, bhpm::eval::sparse_regression(theta, copies, fold, options).coefficients));
+}
+
 TEST(SparseRegression, least_squares_solves_the_normal_equations) {
   const at::Tensor v = random_inputs(500, 1.0, 4);
   const at::Tensor theta = kLibrary.evaluate(v);
