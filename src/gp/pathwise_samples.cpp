@@ -55,24 +55,34 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   const at::Tensor lower_zz =
       robust_cholesky(kernel_->matrix(inducing_inputs_, inducing_inputs_), "K_zz (inducing inputs)")
           .lower;
-  std::vector<at::Tensor> weights, whitened;
+  // Each sample's terms are computed alone, not as columns of one [M, S] solve: BLAS may
+  // round a column differently with the number of columns, and the members an MPI rank
+  // draws must be bit for bit those of one process drawing all of them.
+  const at::Tensor features_z = features(inducing_inputs_);  // [M, F]
+  std::vector<at::Tensor> weights, updates;
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
                                     static_cast<std::uint64_t>(options.first_sample + s)));
-    weights.push_back(
-        util::normal_tensor(rng, {f + polynomial_features}, inducing_inputs_.device()));
-    whitened.push_back(gp.draw_whitened(rng));
+    const at::Tensor w =
+        util::normal_tensor(rng, {f + polynomial_features}, inducing_inputs_.device());
+    const at::Tensor data_part = at::linalg_solve_triangular(  // K_zz^{-1} (u_s - mu(Z))
+        lower_zz.t(), gp.draw_whitened(rng).unsqueeze(1), /*upper=*/true);
+    const at::Tensor prior_part =  // K_zz^{-1} phi(Z) w_s
+        at::cholesky_solve(at::mv(features_z, w).unsqueeze(1), lower_zz);
+    weights.push_back(w);
+    updates.push_back((data_part - prior_part).squeeze(1));
   }
-  weights_ = at::stack(weights);                               // [S, F]
-  const at::Tensor data_part = at::linalg_solve_triangular(    // K_zz^{-1} (u_s - mu(Z))
-      lower_zz.t(), at::stack(whitened).t(), /*upper=*/true);  // [M, S]
-  const at::Tensor prior_part =                                // K_zz^{-1} phi(Z) w_s
-      at::cholesky_solve(at::mm(features(inducing_inputs_), weights_.t()), lower_zz);
-  update_ = (data_part - prior_part).t().contiguous();  // [S, M]
+  weights_ = at::stack(weights);              // [S, F]
+  update_ = at::stack(updates).contiguous();  // [S, M]
 }
 
 at::Tensor PathwiseSamples::features(const at::Tensor& v) const {
-  const at::Tensor fourier = feature_scale_ * at::cos(at::addmm(phases_, v, frequencies_));
+  // phases + v W as a sum over the D inputs, elementwise: each row's value does not depend
+  // on how many rows are evaluated together (a matrix product's rounding may).
+  at::Tensor angles = phases_.expand({v.size(0), -1}).clone();
+  for (std::int64_t d = 0; d < v.size(1); ++d)
+    angles.addcmul_(v.select(1, d).unsqueeze(1), frequencies_[d].unsqueeze(0));
+  const at::Tensor fourier = feature_scale_ * at::cos(angles);
   return quadratic_ ? at::cat({fourier, quadratic_->polynomial_features(v)}, 1) : fourier;
 }
 

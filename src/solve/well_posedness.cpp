@@ -37,7 +37,12 @@ at::Tensor relative_growth(const at::Tensor& linearisation, const at::Tensor& wa
   at::Tensor real_symbol = at::zeros({dimensions, wavenumbers.size(0)}, wavenumbers.options());
   for (std::int64_t m = 0; m < dimensions; m += 2)
     real_symbol[m] = (m % 4 == 0 ? 1.0 : -1.0) * wavenumbers.pow(static_cast<double>(m));
-  const at::Tensor re_lambda = at::mm(linearisation, real_symbol);  // [S, W]
+  // Summed elementwise over m, so that a sample's value does not depend on how many samples
+  // are checked together (an MPI rank checks its share; a matrix product may round by size).
+  at::Tensor re_lambda = at::zeros({linearisation.size(0), wavenumbers.size(0)},
+                                   wavenumbers.options());  // [S, W]
+  for (std::int64_t m = 0; m < dimensions; m += 2)
+    re_lambda.addcmul_(linearisation.select(1, m).unsqueeze(1), real_symbol[m].unsqueeze(0));
   return t_end * (re_lambda.narrow(1, 1, re_lambda.size(1) - 1) - re_lambda.narrow(1, 0, 1));
 }
 
