@@ -25,7 +25,8 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
   LeafModel leaves(o.leaves);
   leaves->to(o.device);
   const LeafTrainingResult fitted = train_leaves(*leaves, data, o.leaf_training, progress);
-  result.leaves = {fitted.resumed_from, fitted.final_loss};
+  result.leaves.resumed_from = fitted.resumed_from;
+  result.leaves.final_loss = fitted.final_loss;
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
   gp::ExactGp exact =
