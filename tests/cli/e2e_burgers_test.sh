@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# End to end: the README's main job, `bhpm run configs/quickstart.toml`, on Burgers' equation
-# u_t = -u u_x + 0.1 u_xx (N = 4, K = 2, epsilon = 0, reduced schedule, about four minutes
-# on 2 cores). Inside the data's coverage (the training experiments' whole grids, mostly
-# unmeasured) the posterior mean must follow the true operator; on held-out experiments,
-# which reach (u, u_x, u_xx) the training data never visited, the error is larger and the
-# intervals must say so. Then the model discrepancy is calibrated on the training
-# experiments (`calibrate` stage, 2 samples per experiment and setting instead of 6) and
-# 16-sample predictions (instead of 32; Algorithm 1, spectral solves) are made for two
-# held-out initial conditions, with at most 2 rounds of Algorithm 1 for both: the lighter
-# settings save about three minutes of the CI's 30 (the calibration solves 4 ensembles per
-# training experiment). The bound on the 95 %
-# prediction band is a sanity floor, not a calibration claim (bench/calibration.sh
-# measures calibration over all ten held-out initial conditions). The distill stage must
-# recover the equation: u*u_x and u_xx kept by at least 90 % of the samples, within 10 % of
-# -1 and 0.1, no other term kept by more than half (the training schedule has little slack
-# here: with half the leaf and joint steps, 2000 and 1000, the test took 327 s instead of
-# 428 s but the distilled equation lost u_xx, u_t = -0.9485 u*u_x). Last, the report:
-# every figure a PNG (the reliability diagram and the distilled equation among them),
-# index.html showing each, every metric finite.
+# End to end: the README's main job, `bhpm run configs/quickstart.toml`, on Burgers'
+# equation u_t = -u u_x + 0.1 u_xx (N = 4, K = 2, epsilon = 0, reduced schedule, about
+# twelve and a half minutes on one thread beside another test, as ctest runs it). Inside
+# the data's coverage (the training experiments' whole grids, mostly unmeasured) the
+# posterior mean must follow the true operator; on held-out experiments, which reach (u,
+# u_x, u_xx) the training data never visited, the error is larger and the intervals must
+# say so. Then the model discrepancy is calibrated on the training experiments
+# (`calibrate` stage, 2 samples per experiment and setting instead of 6) and 16-sample
+# predictions (instead of 32; Algorithm 1, spectral solves) are made for two held-out
+# initial conditions, with at most 2 rounds of Algorithm 1 for both: the lighter settings
+# save about three minutes of the CI's 30 (the calibration solves 4 ensembles per training
+# experiment). The bound on the 95 % prediction band is a sanity floor, not a calibration
+# claim (bench/calibration.sh measures calibration over all ten held-out initial
+# conditions). The distill stage must recover the equation: u*u_x and u_xx kept by at
+# least 90 % of the samples, within 10 % of -1 and 0.1, no other term kept by more than
+# half (the training schedule has little slack here: with half the leaf and joint steps,
+# 2000 and 1000, the test took 327 s instead of 428 s on two threads but the distilled
+# equation lost u_xx, u_t = -0.9485 u*u_x). Last, the report: every figure a PNG (the
+# reliability diagram and the distilled equation among them), index.html showing each,
+# every metric finite.
 source "$(dirname "$0")/e2e_common.sh"
 e2e_pipeline quickstart.toml --set predict.calibration_samples=2 --set predict.samples=16 \
   --set predict.max_rounds=2
