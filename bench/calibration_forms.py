@@ -33,23 +33,29 @@ import numpy as np
 COVERED_PATH_TOLERANCE = 0.01  # src/solve/predictor.h, kCoveredPathTolerance
 
 
+def bin_terms(calibration, spread, k):
+    """(E, V0, G, usable, covered) of bin k of one experiment's candidate spread: E the
+    squared error less the sampling and measurement noise, G the growth per unit tau^2;
+    usable when the experiment has 2 sound members and the bin points, E > 0 and V0 > 0."""
+    v0 = spread["variance_without"][k]
+    sound = spread["sound_samples"]
+    error = spread["squared_error"][k] - v0 / max(sound, 1) - calibration["noise_variance"]
+    growth = max(0.0, (spread["variance_with_reference"][k] - v0) / spread["reference_variance"])
+    usable = sound >= 2 and spread["points"][k] > 0 and error > 0 and v0 > 0
+    covered = spread["outside_coverage"][k] <= COVERED_PATH_TOLERANCE
+    return error, v0, growth, usable, covered
+
+
 def fitted_bins(calibration, candidate, experiments):
     """[B, 3] rows (E, V0, G) of step 3's bins of `candidate` over `experiments`."""
     rows, uncovered = [], []
-    noise = calibration["noise_variance"]
     for experiment in calibration["training_experiments"]:
         if experiment["experiment"] not in experiments:
             continue
         spread = experiment["candidates"][candidate]
-        if spread["sound_samples"] < 2:
-            continue
-        for k, points in enumerate(spread["points"]):
-            v0 = spread["variance_without"][k]
-            error = spread["squared_error"][k] - v0 / spread["sound_samples"] - noise
-            growth = max(0.0, (spread["variance_with_reference"][k] - v0)
-                         / spread["reference_variance"])
-            if points > 0 and error > 0 and v0 > 0:
-                covered = spread["outside_coverage"][k] <= COVERED_PATH_TOLERANCE
+        for k in range(len(spread["points"])):
+            error, v0, growth, usable, covered = bin_terms(calibration, spread, k)
+            if usable:
                 (rows if covered else uncovered).append((error, v0, growth))
     return np.array(rows or uncovered, dtype=float).reshape(-1, 3)
 
@@ -107,13 +113,9 @@ def print_log_ratios(calibration):
         spread = experiment["candidates"][0]
         kept = fitted_bins(calibration, 0, {experiment["experiment"]})
         cells = []
-        for k, points in enumerate(spread["points"]):
-            outside = spread["outside_coverage"][k] > COVERED_PATH_TOLERANCE
-            v0 = spread["variance_without"][k]
-            error = (spread["squared_error"][k] - v0 / max(spread["sound_samples"], 1)
-                     - calibration["noise_variance"])
-            usable = points > 0 and error > 0 and v0 > 0 and spread["sound_samples"] >= 2
-            cells.append(f"{math.log(error / v0):6.2f}" if usable and not outside else "     -")
+        for k in range(len(spread["points"])):
+            error, v0, _, usable, covered = bin_terms(calibration, spread, k)
+            cells.append(f"{math.log(error / v0):6.2f}" if usable and covered else "     -")
         print(f"  experiment {experiment['experiment']}: {' '.join(cells)}  ({len(kept)} bins)")
 
 
