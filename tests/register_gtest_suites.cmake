@@ -1,0 +1,42 @@
+# Writes OUTPUT_FILE: one ctest test per GoogleTest suite of TEST_EXECUTABLE, run with
+# --gtest_filter=<suite>.* (tests/CMakeLists.txt runs this script after each link).
+#
+# One process per suite, not per test case: each process pays LibTorch's start-up (about
+# 0.7 s on 2 cores), which over some 350 cases was about 260 s of the test suite's work.
+#
+# Inputs (-D): TEST_EXECUTABLE, OUTPUT_FILE, TEST_ENVIRONMENT (a ctest ENVIRONMENT value).
+execute_process(
+  COMMAND "${TEST_EXECUTABLE}" --gtest_list_tests
+  OUTPUT_VARIABLE listing
+  ERROR_VARIABLE listing_errors
+  RESULT_VARIABLE listing_status)
+if(NOT listing_status EQUAL 0)
+  message(FATAL_ERROR "${TEST_EXECUTABLE} --gtest_list_tests failed (${listing_status}): "
+                      "${listing_errors}")
+endif()
+
+# --gtest_list_tests prints each suite at the start of a line, "Suite." or
+# "Instantiation/Suite." (then "  # TypeParam = ..." for typed suites), and its cases
+# indented below it.
+string(REPLACE "\n" ";" lines "${listing}")
+set(registrations "")
+set(suite_count 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^([^ #][^ ]*)\\.( |$)")
+    set(suite "${CMAKE_MATCH_1}")
+    math(EXPR suite_count "${suite_count} + 1")
+    # A suite that passed no test and failed none had every test skipped (GTEST_SKIP, e.g.
+    # the CUDA tests on a machine without a GPU): ctest reports it as skipped, not passed.
+    string(APPEND registrations
+           "add_test([=[${suite}]=] [=[${TEST_EXECUTABLE}]=] [=[--gtest_filter=${suite}.*]=])\n"
+           "set_tests_properties([=[${suite}]=] PROPERTIES ENVIRONMENT [=[${TEST_ENVIRONMENT}]=]"
+           " SKIP_REGULAR_EXPRESSION [=[\\[  PASSED  \\] 0 tests\\.]=])\n")
+  endif()
+endforeach()
+if(suite_count EQUAL 0)
+  message(FATAL_ERROR "${TEST_EXECUTABLE} --gtest_list_tests listed no test suite")
+endif()
+
+# Written, then renamed: ctest never reads half a file.
+file(WRITE "${OUTPUT_FILE}.tmp" "${registrations}")
+file(RENAME "${OUTPUT_FILE}.tmp" "${OUTPUT_FILE}")
