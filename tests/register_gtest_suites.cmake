@@ -9,7 +9,8 @@ execute_process(
   COMMAND "${TEST_EXECUTABLE}" --gtest_list_tests
   OUTPUT_VARIABLE listing
   ERROR_VARIABLE listing_errors
-  RESULT_VARIABLE listing_status)
+  RESULT_VARIABLE listing_status
+  TIMEOUT 60)
 if(NOT listing_status EQUAL 0)
   message(FATAL_ERROR "${TEST_EXECUTABLE} --gtest_list_tests failed (${listing_status}): "
                       "${listing_errors}")
