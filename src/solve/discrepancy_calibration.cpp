@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include "io/atomic_file.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::solve {
 
@@ -82,7 +84,23 @@ std::vector<double> bin_coverage(const gp::SparseVariationalGpImpl& root,
   return fractions;
 }
 
-void require_indices(const CalibrationExperiment& experiment, std::int64_t e) {
+/// "training experiment 1 of 4: without tau, then with tau_e^2 for each of 3 T (612 s so
+/// far, about 1836 s to go)": the time left is the mean time per experiment so far times
+/// the experiments left (a dataset's experiments share one grid and, as a rule, one
+/// horizon, so they cost about alike).
+std::string experiment_progress(std::size_t e, std::size_t experiments, std::size_t timescales,
+                                double seconds) {
+  std::string line = "training experiment " + std::to_string(e) + " of " +
+                     std::to_string(experiments) + ": without tau, then with tau_e^2 for each of " +
+                     std::to_string(timescales) + " T";
+  if (e == 0) return line;
+  const double left = seconds / static_cast<double>(e) * static_cast<double>(experiments - e);
+  char times[96];
+  std::snprintf(times, sizeof times, " (%.0f s so far, about %.0f s to go)", seconds, left);
+  return line + times;
+}
+
+void require_indices(const CalibrationExperiment& experiment, std::size_t e) {
   const std::int64_t grid =
       pde::output_times(experiment.problem.solve).size(0) * experiment.problem.grid.points();
   const at::Tensor& index = experiment.index;
@@ -141,7 +159,6 @@ std::vector<CandidateSpread> experiment_spreads(const gp::SparseVariationalGpImp
                                                 double reference,
                                                 const PredictionProgress& progress) {
   const std::string name = "training experiment " + std::to_string(e);
-  if (progress) progress(name + ": without tau, then with tau_e^2 for each T");
   options.discrepancy_variance = 0.0;
   const Prediction plain = predict_ensemble(root, experiment.problem, options);
   const std::vector<double> coverage = bin_coverage(root, experiment, plain);
@@ -287,9 +304,12 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   for (const CalibrationExperiment& experiment : experiments)
     calibration.leave_one_out = calibration.leave_one_out && experiment.leave_one_out_root;
   const std::vector<double> timescales = candidate_timescales(experiments);
+  for (std::size_t e = 0; e < experiments.size(); ++e) require_indices(experiments[e], e);
+  const util::Stopwatch stopwatch;
   for (std::size_t e = 0; e < experiments.size(); ++e) {
     const auto index = static_cast<std::int64_t>(e);
-    require_indices(experiments[e], index);
+    if (progress)
+      progress(experiment_progress(e, experiments.size(), timescales.size(), stopwatch.seconds()));
     const CalibrationExperiment& experiment = experiments[e];
     const gp::SparseVariationalGpImpl& posterior =
         experiment.leave_one_out_root ? *experiment.leave_one_out_root : root;

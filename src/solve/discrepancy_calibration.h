@@ -158,9 +158,11 @@ InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double n
 
 /// Steps 1-5 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
 /// discrepancy variance and timescale are ignored); experiment e is predicted by its
-/// leave_one_out_root when it has one, else by `root` (whose sigma_f^2 is the reference). Throws
-/// std::invalid_argument for no experiment, fewer than 2 samples or bad indices, std::runtime_error
-/// when no experiment has 2 sound members.
+/// leave_one_out_root when it has one, else by `root` (whose sigma_f^2 is the reference);
+/// `progress` gets a line per experiment with the time so far and an estimate of the time
+/// left. Throws std::invalid_argument for no experiment, fewer than 2 samples or bad
+/// indices (all checked before any ensemble is solved), std::runtime_error when no
+/// experiment has 2 sound members.
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
                                              const std::vector<CalibrationExperiment>& experiments,
                                              const PredictorOptions& options, double noise_variance,

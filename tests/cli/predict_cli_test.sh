@@ -21,9 +21,13 @@ check "the default sampler is Algorithm 1" $?
 grep -q "discrepancy.json is missing" "$work/out"
 check "without bhpm calibrate, predict warns that the band carries no model discrepancy" $?
 
-"$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 -q \
-  > "$work/out" 2>&1
+"$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 \
+  > "$work/out" 2> "$work/progress"
 check "calibrate the model discrepancy on the training experiments" $?
+grep -q "^training experiment 0 of 2: " "$work/progress" &&
+  grep -Eq "^training experiment 1 of 2: .* \([0-9]+ s so far, about [0-9]+ s to go\)$" \
+    "$work/progress" && ! grep -q "^training experiment [0-9]* of " "$work/out"
+check "calibrate's progress on stderr says which experiment it is at and the time left" $?
 grep -q "spread inflation: kappa = " "$work/out" && grep -q "^model discrepancy: " "$work/out" &&
   [ -f "$work/run/discrepancy.json" ]
 check "calibrate prints both forms' fits, its choice, and writes RUN_DIR/discrepancy.json" $?
