@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """How well each form of the model discrepancy fits the training experiments, and how well
-a fit on some of them carries over to the others (docs/numerics.md, "Spread inflation"),
+a fit on some of them carries over to the others (docs/numerics.md, "Spread inflation" and
+"Choosing the form by transfer"),
 from the leave-one-out ensembles that `bhpm calibrate` stores in RUN_DIR/discrepancy.json.
 No ensemble is solved: this reads the file only, and prints.
 
@@ -16,7 +17,12 @@ tau^2 (src/solve/discrepancy_calibration.h, steps 1-2). Over the bins that step 
      and of both at once (V = kappa V0 + tau^2 G, kappa >= 1, a form bhpm does not have);
   3. cross-validation over the experiments: each form fitted on all experiments but one
      (tau^2's T chosen there too) and its misfit taken on the one left out, summed over
-     them. A form whose in-sample misfit is low only through its freedom scores worse here.
+     them. A form whose in-sample misfit is low only through its freedom scores worse here;
+  4. when calibrate made its transfer check (step 6; file version 6), the same ln(E / V0)
+     for the ensembles of posteriors without 2 experiments, each form's fit there, and
+     carried over to the leave-one-out bins: its misfit, its loss (the misfit less that of
+     the value fitted there: what calibrate compares) and the level it puts on them, the
+     mean of ln(V / E) (0: the spread's variance equals the error on geometric average).
 
 tau^2 is searched on a grid of 0.01 decades from 1e-8 to 1e4 times sigma_f^2 (calibrate:
 0.05 decades, then golden section), so the misfits agree with calibrate's to about 1e-3.
@@ -153,6 +159,31 @@ def print_cross_validation(calibration, experiments, grid):
     print(f"  sum: kappa {totals[0]:.3g}, tau^2 {totals[1]:.3g}")
 
 
+def print_transfer(calibration, experiments):
+    transfer = calibration.get("transfer")
+    if not transfer:
+        print("\nno transfer check in this file")
+        return
+    print("\ntransfer check: ln(E / V0) of the ensembles without experiments e and e + 1 (mod N)")
+    for e, spread in enumerate(transfer["training_experiments"]):
+        cells = []
+        for k in range(len(spread["points"])):
+            error, v0, _, usable, covered = bin_terms(calibration, spread, k)
+            cells.append(f"{math.log(error / v0):6.2f}" if usable and covered else "     -")
+        print(f"  experiment {e}: {' '.join(cells)}")
+    timescale = transfer["candidate"]["timescale"]
+    candidate = [c["timescale"] for c in calibration["candidates"]].index(timescale)
+    forms = (("kappa", transfer["inflation_candidate"]["factor"], 0.0, 0, "inflation"),
+             ("tau^2", 1.0, transfer["candidate"]["variance"], candidate, "variance"))
+    for name, kappa, variance, column, key in forms:
+        bins = fitted_bins(calibration, column, experiments)
+        level = float(np.mean(np.log((kappa * bins[:, 1] + variance * bins[:, 2]) / bins[:, 0])))
+        value = kappa if name == "kappa" else variance
+        print(f"  {name} = {value:.4g} fitted there; on the leave-one-out bins: misfit"
+              f" {transfer[key + '_transfer_misfit']:.3g}, loss {transfer[key + '_transfer_loss']:.3g},"
+              f" level {level:+.3f} (RMS spread x {math.exp(level / 2):.2f} of the RMSE)")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: calibration_forms.py RUN_DIR")
@@ -167,6 +198,7 @@ def main():
     print_log_ratios(calibration)
     print_fits(calibration, experiments, grid)
     print_cross_validation(calibration, experiments, grid)
+    print_transfer(calibration, experiments)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,25 @@ std::string fitted_bins_text(std::int64_t bins, std::int64_t off_data) {
   return text;
 }
 
+/// Step 6's fits on the leave-two-out ensembles, their misfits and losses carried over to
+/// the leave-one-out ones, and which form they chose.
+void print_transfer(const solve::TransferCheck& check) {
+  if (check.experiments.empty()) return;
+  std::printf(
+      "transfer check: fitted on posteriors without 2 training experiments, kappa = %.4g and "
+      "tau^2 = %.4g at T = %.3g; carried over to the leave-one-out ensembles, their misfits "
+      "%.3g and %.3g, %.3g and %.3g more than the values fitted there",
+      check.inflation.factor, check.discrepancy.variance, check.discrepancy.timescale,
+      check.inflation_misfit, check.discrepancy_misfit, check.inflation_loss,
+      check.discrepancy_loss);
+  if (!check.decides()) {
+    std::printf(" (not both finite: the misfit above decides)\n");
+    return;
+  }
+  std::printf(": %s carries over better\n",
+              check.inflation_loss < check.discrepancy_loss ? "kappa" : "tau^2");
+}
+
 void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     for (const solve::CandidateSpread& spread : calibration.experiments[e]) {
@@ -82,10 +101,11 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   std::printf("spread inflation: kappa = %.4g, misfit of the spread over time %.3g (%s)\n",
               inflation.factor, inflation.misfit,
               fitted_bins_text(inflation.bins, inflation.off_data_bins).c_str());
+  print_transfer(calibration.transfer);
   if (calibration.inflation != 1.0) {
     std::printf(
         "model discrepancy: the posterior's spread about its mean scaled by kappa = %.4g in "
-        "variance (sqrt: %.3g), the least misfit\n",
+        "variance (sqrt: %.3g)\n",
         calibration.inflation, std::sqrt(calibration.inflation));
     return;
   }
@@ -96,13 +116,29 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
       calibration.timescale, static_cast<long long>(calibration.order));
 }
 
-/// Gives every training experiment the root posterior fitted without its rows (at the
-/// trained leaves and hyperparameters: model::BhpmModelImpl::set_optimal_root_posterior),
-/// so that the calibration sees the errors of a new initial condition rather than those of
-/// a trajectory the root was fitted along. Needs at least 2 experiments; says what it did.
-void attach_leave_one_out_roots(const std::string& run_dir, const TrainedRun& run,
-                                const pde::ExperimentSet& set, const std::string& source,
-                                std::vector<solve::CalibrationExperiment>& experiments) {
+/// The trained root's posterior refitted without the rows of the training experiments in
+/// `left_out` (at the trained leaves and hyperparameters:
+/// model::BhpmModelImpl::set_optimal_root_posterior).
+gp::SparseVariationalGp posterior_without(const std::string& run_dir, const TrainedRun& run,
+                                          const model::LeafModel& leaves,
+                                          const model::LeafData& data,
+                                          const std::vector<std::int64_t>& left_out) {
+  gp::SparseVariationalGp posterior = trained_root(run_dir);
+  for (at::Tensor& parameter : posterior->parameters()) parameter.requires_grad_(false);
+  const model::RootOptions& root = run.config.root.root;
+  model::BhpmModel model(leaves, posterior, root.order, root.input_noise == "laplace");
+  model->set_optimal_root_posterior(data, left_out);
+  return posterior;
+}
+
+/// Gives every training experiment e the root posterior fitted without its rows, so that
+/// the calibration sees the errors of a new initial condition rather than those of a
+/// trajectory the root was fitted along (needs 2 experiments), and, with `transfer` and 3
+/// experiments or more, the one without its rows and those of experiment (e + 1) mod N
+/// for the transfer check (solve/discrepancy_calibration.h, step 6). Says what it did.
+void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
+                           const pde::ExperimentSet& set, const std::string& source, bool transfer,
+                           std::vector<solve::CalibrationExperiment>& experiments) {
   const auto count = static_cast<std::int64_t>(experiments.size());
   if (count < 2) {
     std::printf(
@@ -114,17 +150,23 @@ void attach_leave_one_out_roots(const std::string& run_dir, const TrainedRun& ru
   const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
   const model::LeafData data = model::leaf_data_from_measurements(
       pde::measured_experiments(set), count, set.sample_u.size(1), source);
-  const model::RootOptions& root = run.config.root.root;
   for (std::int64_t e = 0; e < count; ++e) {
-    gp::SparseVariationalGp posterior = trained_root(run_dir);
-    for (at::Tensor& parameter : posterior->parameters()) parameter.requires_grad_(false);
-    model::BhpmModel model(leaves, posterior, root.order, root.input_noise == "laplace");
-    model->set_optimal_root_posterior(data, e);
-    experiments[static_cast<std::size_t>(e)].leave_one_out_root = posterior;
+    solve::CalibrationExperiment& experiment = experiments[static_cast<std::size_t>(e)];
+    experiment.leave_one_out_root = posterior_without(run_dir, run, leaves, data, {e});
+    if (transfer && count >= 3)
+      experiment.leave_two_out_root =
+          posterior_without(run_dir, run, leaves, data, {e, (e + 1) % count});
   }
   std::printf(
       "calibration posterior: each training experiment's without its own rows "
       "(leave one out)\n");
+  if (!transfer)
+    std::printf("transfer check: off (predict.calibration_transfer = false)\n");
+  else if (count < 3)
+    std::printf(
+        "transfer check: not done (it leaves out 2 of the training experiments and needs 3, "
+        "the run has %lld)\n",
+        static_cast<long long>(count));
 }
 
 /// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides
@@ -183,7 +225,12 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   };
   std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
   if (run.config.predict.calibration_leave_one_out)
-    attach_leave_one_out_roots(options.run_dir, run, set, data_path + ":/train", experiments);
+    attach_left_out_roots(options.run_dir, run, set, data_path + ":/train",
+                          run.config.predict.calibration_transfer, experiments);
+  else
+    std::printf(
+        "calibration posterior: the trained one (predict.calibration_leave_one_out = false); "
+        "transfer check: not done (it needs the leave-one-out posteriors)\n");
   solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
       *run.root, experiments, predictor, set.noise * set.noise, progress);
   calibration.mean_drift = drift.relative();

@@ -7,7 +7,10 @@
 /// by the root's posterior refitted without its rows (predict.calibration_leave_one_out),
 /// with S samples (predict.calibration_samples) without and with the reference
 /// tau_0^2 = sigma_f^2, and tau^2 is chosen so that the ensembles' spread matches their
-/// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5).
+/// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5), or
+/// the posterior's own spread is scaled by kappa instead; which form is kept is decided by
+/// how each one's fit carries over from posteriors without 2 training experiments to the
+/// leave-one-out ones (predict.calibration_transfer; 3 or more training experiments).
 /// Held-out experiments are never read. Writes
 /// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
 /// "calibrated").

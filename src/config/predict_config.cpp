@@ -68,6 +68,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
       section.integer_at_least("calibration_samples", config.calibration_samples, 2);
   config.calibration_leave_one_out =
       section.boolean("calibration_leave_one_out", config.calibration_leave_one_out);
+  config.calibration_transfer =
+      section.boolean("calibration_transfer", config.calibration_transfer);
   o.max_amplification = section.number("max_amplification", o.max_amplification);
   section.require(std::isfinite(o.max_amplification) && o.max_amplification > 1.0,
                   "max_amplification", "must be > 1",

@@ -33,6 +33,10 @@
 ///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment
 ///                               with the root's posterior fitted without its rows (at least
 ///                               2 training experiments), as a new initial condition would be
+///   calibration_transfer = true `bhpm calibrate` chooses between its two forms by how each
+///                               one's fit on posteriors without 2 training experiments
+///                               carries over to the leave-one-out ensembles (3 or more
+///                               training experiments; about half calibrate's time again)
 ///   max_amplification = 10      samples whose linearisation about u0 grows the fastest
 ///                               resolved wave more than this over the horizon are ill-posed
 ///   ill_posed = "repair"        "repair": an ill-posed sample is solved with the least added
@@ -62,6 +66,7 @@ struct PredictConfig {
   std::string discrepancy = "calibrated";
   std::int64_t calibration_samples = 6;   ///< per training experiment in `bhpm calibrate`
   bool calibration_leave_one_out = true;  ///< leave-one-experiment-out posteriors there
+  bool calibration_transfer = true;       ///< the form chosen by its transfer there
   /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved
   /// into options.conserve_mean with the run folder's decision (cli/run_folder.h).
   std::string conservation = "auto";

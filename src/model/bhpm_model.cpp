@@ -62,23 +62,27 @@ JointObjective BhpmModelImpl::objective(const LeafData& batch, std::int64_t poin
   return result;
 }
 
-void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data, std::int64_t left_out_leaf) {
-  if (left_out_leaf < -1 || left_out_leaf >= data.leaves() ||
-      (left_out_leaf >= 0 && data.leaves() < 2))
-    throw std::invalid_argument("root posterior: cannot leave out leaf " +
-                                std::to_string(left_out_leaf) + " of " +
-                                std::to_string(data.leaves()) + " (need another leaf's rows)");
+void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data,
+                                               const std::vector<std::int64_t>& left_out_leaves) {
   const at::NoGradGuard no_grad;
+  const at::Tensor kept_leaf = at::ones({data.leaves()}, data.x.options().dtype(at::kBool));
+  for (const std::int64_t leaf : left_out_leaves) {
+    if (leaf < 0 || leaf >= data.leaves())
+      throw std::invalid_argument("root posterior: cannot leave out leaf " + std::to_string(leaf) +
+                                  " of " + std::to_string(data.leaves()));
+    kept_leaf[leaf] = false;
+  }
+  if (!kept_leaf.any().item<bool>())
+    throw std::invalid_argument("root posterior: cannot leave out all " +
+                                std::to_string(data.leaves()) + " leaves (no rows would be left)");
   const LeafPass pass = leaf_pass(*leaves_, *root_, order_, leaf_input_noise_, data, data.points());
-  if (left_out_leaf < 0) {
+  if (left_out_leaves.empty()) {
     root_->set_optimal_variational_distribution(pass.rows.inputs, pass.rows.targets,
                                                 pass.input_noise);
     return;
   }
   // Rows are leaf by leaf (model/root_data.h): leaf i owns rows [i P, (i + 1) P).
-  const at::Tensor leaf =
-      at::arange(data.leaves(), data.x.options().dtype(at::kLong)).repeat_interleave(data.points());
-  const at::Tensor kept = (leaf != left_out_leaf).nonzero().squeeze(1);
+  const at::Tensor kept = kept_leaf.repeat_interleave(data.points()).nonzero().squeeze(1);
   root_->set_optimal_variational_distribution(
       pass.rows.inputs.index_select(0, kept), pass.rows.targets.index_select(0, kept),
       pass.input_noise.defined() ? pass.input_noise.index_select(0, kept) : at::Tensor());

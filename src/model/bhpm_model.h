@@ -44,12 +44,14 @@ class BhpmModelImpl : public torch::nn::Module {
   /// Sets the root's q(u) to the maximiser of the ELBO over all root rows of `data` (every
   /// leaf's v and u_t at its measurements, with the noisy-input term when the model has
   /// one) at the current leaves and hyperparameters (gp::SparseVariationalGpImpl::
-  /// set_optimal_variational_distribution): the end of phase 3. With left_out_leaf = i in
-  /// [0, L) leaf i's rows are left out: the posterior an experiment's prediction would
-  /// have without its own data, at the hyperparameters trained on all (the calibration's
-  /// leave-one-experiment-out posterior, solve/discrepancy_calibration.h). Throws
-  /// std::invalid_argument for i outside [-1, L) or i >= 0 with L = 1.
-  void set_optimal_root_posterior(const LeafData& data, std::int64_t left_out_leaf = -1);
+  /// set_optimal_variational_distribution): the end of phase 3. The rows of the leaves in
+  /// `left_out_leaves` (indices in [0, L)) are left out: the posterior a prediction of
+  /// those experiments would have without their data, at the hyperparameters trained on
+  /// all (the calibration's leave-one-out and leave-two-out posteriors,
+  /// solve/discrepancy_calibration.h). Throws std::invalid_argument for an index outside
+  /// [0, L) or when no leaf's rows are left.
+  void set_optimal_root_posterior(const LeafData& data,
+                                  const std::vector<std::int64_t>& left_out_leaves = {});
 
   LeafModelImpl& leaves() { return *leaves_; }
   const LeafModelImpl& leaves() const { return *leaves_; }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "io/atomic_file.h"
+#include "util/number_format.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::solve {
@@ -18,8 +19,9 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 5;
-/// The oldest version read: version 4 is version 5 without spread inflation.
+constexpr std::int64_t kFormatVersion = 6;
+/// The oldest version read: version 4 is version 5 without spread inflation, version 5 is
+/// version 6 without the transfer check.
 constexpr std::int64_t kOldestVersion = 4;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
@@ -84,15 +86,14 @@ std::vector<double> bin_coverage(const gp::SparseVariationalGpImpl& root,
   return fractions;
 }
 
-/// "training experiment 1 of 4: without tau, then with tau_e^2 for each of 3 T (612 s so
-/// far, about 1836 s to go)": the time left is the mean time per experiment so far times
-/// the experiments left (a dataset's experiments share one grid and, as a rule, one
-/// horizon, so they cost about alike).
-std::string experiment_progress(std::size_t e, std::size_t experiments, std::size_t timescales,
-                                double seconds) {
-  std::string line = "training experiment " + std::to_string(e) + " of " +
-                     std::to_string(experiments) + ": without tau, then with tau_e^2 for each of " +
-                     std::to_string(timescales) + " T";
+/// `stage` + "training experiment 1 of 4: without tau, then with tau_e^2 for each of 3 T
+/// (612 s so far, about 1836 s to go)" (`settings` after the colon): the time left is the
+/// mean time per experiment so far times the experiments left (a dataset's experiments
+/// share one grid and, as a rule, one horizon, so they cost about alike).
+std::string experiment_progress(const std::string& stage, std::size_t e, std::size_t experiments,
+                                const std::string& settings, double seconds) {
+  std::string line = stage + "training experiment " + std::to_string(e) + " of " +
+                     std::to_string(experiments) + ": " + settings;
   if (e == 0) return line;
   const double left = seconds / static_cast<double>(e) * static_cast<double>(experiments - e);
   char times[96];
@@ -226,6 +227,52 @@ double log_ratio_misfit(const std::vector<SpreadBin>& bins, double variance) {
   return misfit;
 }
 
+/// sum over the bins of ln^2(kappa V0 / E).
+double inflation_misfit(const std::vector<SpreadBin>& bins, double factor) {
+  double misfit = 0;
+  for (const SpreadBin& bin : bins)
+    misfit += std::pow(std::log(factor * bin.without / bin.error), 2);
+  return misfit;
+}
+
+/// The bins that steps 3 and 5 fit among `spreads`' (NaN-free misfits need at least one).
+std::vector<SpreadBin> fitted_spread_bins(const std::vector<CandidateSpread>& spreads,
+                                          double noise_variance) {
+  std::int64_t off_data = 0;
+  return fitted_bins(spread_bins(spreads, noise_variance), off_data);
+}
+
+/// Steps 1-2 for every experiment, each predicted by the posterior `posterior_of` gives it,
+/// at `timescales`: [experiment][candidate]; `stage` starts every progress line.
+template <typename PosteriorOf>
+std::vector<std::vector<CandidateSpread>> solve_spreads(
+    const std::vector<CalibrationExperiment>& experiments, const PosteriorOf& posterior_of,
+    const PredictorOptions& options, const std::vector<double>& timescales, double reference,
+    const std::string& stage, const PredictionProgress& progress) {
+  std::string settings = "without tau, then with tau_e^2 ";
+  settings += timescales.size() == 1 ? "at T = " + util::format_significant(timescales.front(), 3)
+                                     : "for each of " + std::to_string(timescales.size()) + " T";
+  const util::Stopwatch stopwatch;
+  std::vector<std::vector<CandidateSpread>> spreads;
+  for (std::size_t e = 0; e < experiments.size(); ++e) {
+    if (progress)
+      progress(experiment_progress(stage, e, experiments.size(), settings, stopwatch.seconds()));
+    spreads.push_back(experiment_spreads(posterior_of(experiments[e]), experiments[e],
+                                         static_cast<std::int64_t>(e), options, timescales,
+                                         reference, progress));
+  }
+  return spreads;
+}
+
+/// Column `candidate` of spreads [experiment][candidate].
+std::vector<CandidateSpread> candidate_column(
+    const std::vector<std::vector<CandidateSpread>>& spreads, std::size_t candidate) {
+  std::vector<CandidateSpread> column;
+  for (const std::vector<CandidateSpread>& experiment : spreads)
+    column.push_back(experiment.at(candidate));
+  return column;
+}
+
 /// kTimescaleFractions times the longest training horizon.
 std::vector<double> candidate_timescales(const std::vector<CalibrationExperiment>& experiments) {
   double horizon = 0;
@@ -279,10 +326,31 @@ InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double n
   double log_ratio = 0;
   for (const SpreadBin& bin : bins) log_ratio += std::log(bin.error / bin.without);
   fit.factor = std::max(1.0, std::exp(log_ratio / static_cast<double>(bins.size())));
-  fit.misfit = 0;
-  for (const SpreadBin& bin : bins)
-    fit.misfit += std::pow(std::log(fit.factor * bin.without / bin.error), 2);
+  fit.misfit = inflation_misfit(bins, fit.factor);
   return fit;
+}
+
+TransferCheck check_transfer(const std::vector<CandidateSpread>& transfer,
+                             const std::vector<CandidateSpread>& constant,
+                             const std::vector<CandidateSpread>& chosen, double inflation,
+                             double variance, double noise_variance, double scale) {
+  TransferCheck check;
+  check.experiments = transfer;
+  check.inflation = fit_inflation(transfer, noise_variance);
+  const double timescale = chosen.empty() ? 0.0 : chosen.front().timescale;
+  check.discrepancy = fit_candidate(timescale, transfer, noise_variance, scale);
+  const std::vector<SpreadBin> inflation_bins = fitted_spread_bins(constant, noise_variance);
+  if (std::isfinite(check.inflation.misfit) && !inflation_bins.empty()) {
+    check.inflation_misfit = inflation_misfit(inflation_bins, check.inflation.factor);
+    check.inflation_loss = check.inflation_misfit - inflation_misfit(inflation_bins, inflation);
+  }
+  const std::vector<SpreadBin> discrepancy_bins = fitted_spread_bins(chosen, noise_variance);
+  if (std::isfinite(check.discrepancy.misfit) && !discrepancy_bins.empty()) {
+    check.discrepancy_misfit = log_ratio_misfit(discrepancy_bins, check.discrepancy.variance);
+    check.discrepancy_loss =
+        check.discrepancy_misfit - log_ratio_misfit(discrepancy_bins, variance);
+  }
+  return check;
 }
 
 DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& root,
@@ -305,26 +373,18 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     calibration.leave_one_out = calibration.leave_one_out && experiment.leave_one_out_root;
   const std::vector<double> timescales = candidate_timescales(experiments);
   for (std::size_t e = 0; e < experiments.size(); ++e) require_indices(experiments[e], e);
-  const util::Stopwatch stopwatch;
-  for (std::size_t e = 0; e < experiments.size(); ++e) {
-    const auto index = static_cast<std::int64_t>(e);
-    if (progress)
-      progress(experiment_progress(e, experiments.size(), timescales.size(), stopwatch.seconds()));
-    const CalibrationExperiment& experiment = experiments[e];
-    const gp::SparseVariationalGpImpl& posterior =
-        experiment.leave_one_out_root ? *experiment.leave_one_out_root : root;
-    calibration.experiments.push_back(experiment_spreads(posterior, experiment, index, options,
-                                                         timescales, calibration.reference_variance,
-                                                         progress));
-  }
+  calibration.experiments = solve_spreads(
+      experiments,
+      [&root](const CalibrationExperiment& experiment) -> const gp::SparseVariationalGpImpl& {
+        return experiment.leave_one_out_root ? *experiment.leave_one_out_root : root;
+      },
+      options, timescales, calibration.reference_variance, "", progress);
   std::size_t best = 0;
   bool any = false;
   for (std::size_t c = 0; c < timescales.size(); ++c) {
-    std::vector<CandidateSpread> spreads;
-    for (const std::vector<CandidateSpread>& experiment : calibration.experiments)
-      spreads.push_back(experiment[c]);
-    calibration.candidates.push_back(
-        fit_candidate(timescales[c], spreads, noise_variance, calibration.reference_variance));
+    calibration.candidates.push_back(fit_candidate(timescales[c],
+                                                   candidate_column(calibration.experiments, c),
+                                                   noise_variance, calibration.reference_variance));
     const CandidateFit& fit = calibration.candidates.back();
     any = any || std::isfinite(fit.misfit);
     if (fit.variance > 0.0 && std::isfinite(fit.misfit) &&
@@ -335,11 +395,28 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
     throw std::runtime_error(
         "discrepancy calibration: no training experiment has 2 samples that are sound (neither "
         "diverged nor rejected as ill-posed) with and without the reference discrepancy");
-  std::vector<CandidateSpread> constant;  // the T = 0 ensembles: their plain spread
-  for (const std::vector<CandidateSpread>& experiment : calibration.experiments)
-    constant.push_back(experiment.front());
+  const std::vector<CandidateSpread> constant = candidate_column(calibration.experiments, 0);
   calibration.inflation_fit = fit_inflation(constant, noise_variance);
-  if (calibration.inflation_fit.misfit < calibration.candidates[best].misfit) {
+  bool inflate = calibration.inflation_fit.misfit < calibration.candidates[best].misfit;
+  const bool transfer = std::all_of(
+      experiments.begin(), experiments.end(),
+      [](const CalibrationExperiment& experiment) { return bool(experiment.leave_two_out_root); });
+  if (transfer) {
+    const double timescale = calibration.candidates[best].timescale;
+    const auto spreads = solve_spreads(
+        experiments,
+        [](const CalibrationExperiment& experiment) -> const gp::SparseVariationalGpImpl& {
+          return *experiment.leave_two_out_root;
+        },
+        options, {timescale}, calibration.reference_variance, "transfer check, ", progress);
+    calibration.transfer = check_transfer(
+        candidate_column(spreads, 0), constant, candidate_column(calibration.experiments, best),
+        calibration.inflation_fit.factor, calibration.candidates[best].variance, noise_variance,
+        calibration.reference_variance);
+    if (calibration.transfer.decides())
+      inflate = calibration.transfer.inflation_loss < calibration.transfer.discrepancy_loss;
+  }
+  if (inflate) {
     calibration.inflation = calibration.inflation_fit.factor;
     return calibration;  // tau^2 = 0, T = 0
   }
@@ -347,6 +424,57 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
   calibration.timescale = calibration.candidates[best].timescale;
   return calibration;
 }
+
+namespace {
+
+/// A number, or null when it is not finite (JSON has no NaN).
+nlohmann::ordered_json finite_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json candidate_json(const CandidateFit& fit) {
+  return {{"timescale", fit.timescale},
+          {"variance", fit.variance},
+          {"bins", fit.bins},
+          {"off_data_bins", fit.off_data_bins},
+          {"misfit", finite_or_null(fit.misfit)}};
+}
+
+nlohmann::ordered_json inflation_json(const InflationFit& fit) {
+  return {{"factor", fit.factor},
+          {"bins", fit.bins},
+          {"off_data_bins", fit.off_data_bins},
+          {"misfit", finite_or_null(fit.misfit)}};
+}
+
+nlohmann::ordered_json spread_json(const CandidateSpread& spread) {
+  return {{"timescale", spread.timescale},
+          {"sound_samples", spread.sound_samples},
+          {"reference_variance", spread.reference_variance},
+          {"points", spread.points},
+          {"squared_error", spread.squared_error},
+          {"variance_without", spread.variance_without},
+          {"variance_with_reference", spread.variance_with},
+          {"outside_coverage", spread.outside_coverage}};
+}
+
+/// Step 6 (null when it was not done): both fits on the leave-two-out ensembles, their
+/// scores on the leave-one-out ones, and the leave-two-out spreads per experiment.
+nlohmann::ordered_json transfer_json(const TransferCheck& check) {
+  if (check.experiments.empty()) return nullptr;
+  nlohmann::ordered_json spreads = nlohmann::ordered_json::array();
+  for (const CandidateSpread& spread : check.experiments) spreads.push_back(spread_json(spread));
+  return {{"inflation_candidate", inflation_json(check.inflation)},
+          {"candidate", candidate_json(check.discrepancy)},
+          {"inflation_transfer_misfit", finite_or_null(check.inflation_misfit)},
+          {"variance_transfer_misfit", finite_or_null(check.discrepancy_misfit)},
+          {"inflation_transfer_loss", finite_or_null(check.inflation_loss)},
+          {"variance_transfer_loss", finite_or_null(check.discrepancy_loss)},
+          {"decided", check.decides()},
+          {"training_experiments", spreads}};
+}
+
+}  // namespace
 
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config) {
@@ -364,37 +492,19 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["leave_one_out"] = calibration.leave_one_out;
   if (std::isfinite(calibration.mean_drift)) document["mean_drift"] = calibration.mean_drift;
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
-  for (const CandidateFit& fit : calibration.candidates)
-    candidates.push_back({{"timescale", fit.timescale},
-                          {"variance", fit.variance},
-                          {"bins", fit.bins},
-                          {"off_data_bins", fit.off_data_bins},
-                          {"misfit", std::isfinite(fit.misfit) ? nlohmann::ordered_json(fit.misfit)
-                                                               : nlohmann::ordered_json()}});
+  for (const CandidateFit& fit : calibration.candidates) candidates.push_back(candidate_json(fit));
   document["candidates"] = candidates;
-  const InflationFit& inflation = calibration.inflation_fit;
-  document["inflation_candidate"] = {
-      {"factor", inflation.factor},
-      {"bins", inflation.bins},
-      {"off_data_bins", inflation.off_data_bins},
-      {"misfit", std::isfinite(inflation.misfit) ? nlohmann::ordered_json(inflation.misfit)
-                                                 : nlohmann::ordered_json()}};
+  document["inflation_candidate"] = inflation_json(calibration.inflation_fit);
   document["time_bins"] = kTimeBins;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (std::size_t e = 0; e < calibration.experiments.size(); ++e) {
     nlohmann::ordered_json spreads = nlohmann::ordered_json::array();
     for (const CandidateSpread& spread : calibration.experiments[e])
-      spreads.push_back({{"timescale", spread.timescale},
-                         {"sound_samples", spread.sound_samples},
-                         {"reference_variance", spread.reference_variance},
-                         {"points", spread.points},
-                         {"squared_error", spread.squared_error},
-                         {"variance_without", spread.variance_without},
-                         {"variance_with_reference", spread.variance_with},
-                         {"outside_coverage", spread.outside_coverage}});
+      spreads.push_back(spread_json(spread));
     rows.push_back({{"experiment", e}, {"candidates", spreads}});
   }
   document["training_experiments"] = rows;
+  document["transfer"] = transfer_json(calibration.transfer);
   document["config"] = config;
   io::write_text_atomically(path, document.dump(2) + "\n");
 }

@@ -55,7 +55,19 @@
 ///      over the horizon and from experiment to experiment, a factor on it carries over to
 ///      a new initial condition, whose posterior spread is smaller or larger with its
 ///      distance from the data, as a tau^2 fitted to left-out experiments does not
-///      (docs/numerics.md, "Spread inflation").
+///      (docs/numerics.md, "Spread inflation");
+///   6. the transfer check, when every experiment has a leave-two-out posterior (3 or more
+///      training experiments): steps 3-5 fit on posteriors of N - 1 experiments, and a
+///      prediction uses the posterior of all N; how each form's fit carries over to more
+///      data is what the misfit of steps 4-5 does not see (on Burgers the truth lay nearer
+///      kappa's spread, on KdV nearer tau^2's; docs/numerics.md, "Choosing the form by
+///      transfer"). So steps 1-2 are repeated one experiment lower: every experiment e is
+///      predicted by the posterior without it and experiment (e + 1) mod N, without tau and
+///      with tau_e^2 at step 4's T; kappa and tau^2(T) are fitted on those ensembles as in
+///      steps 3 and 5 and carried over to the leave-one-out ensembles of step 2, where each
+///      one's loss is its misfit less that of the value fitted there (the same bins). The
+///      form that loses less is chosen, at its value of steps 3-5; without the check, the
+///      smaller misfit of steps 4-5 decides.
 
 #include <ATen/core/Tensor.h>
 
@@ -79,6 +91,9 @@ struct CalibrationExperiment {
   /// set_optimal_root_posterior with it left out), so that the experiment is predicted as
   /// a new initial condition would be; empty: the trained root.
   gp::SparseVariationalGp leave_one_out_root{nullptr};
+  /// The posterior without this experiment's rows and those of experiment (e + 1) mod N
+  /// (step 6: a posterior of N - 2 experiments); empty: no transfer check.
+  gp::SparseVariationalGp leave_two_out_root{nullptr};
 };
 
 /// The candidate timescales of step 1 as fractions of the longest training horizon; 0
@@ -125,6 +140,22 @@ struct InflationFit {
   std::int64_t off_data_bins = 0;  ///< bins left out as off the data (step 3)
 };
 
+/// Step 6: each form fitted on the leave-two-out ensembles and carried over to the
+/// leave-one-out ones.
+struct TransferCheck {
+  std::vector<CandidateSpread>
+      experiments;                  ///< [experiment]: step 2 at step 4's T; empty: not done
+  InflationFit inflation;           ///< kappa fitted on them (its misfit there)
+  CandidateFit discrepancy;         ///< tau^2(T) fitted on them (its misfit there)
+  double inflation_misfit = NAN;    ///< that kappa's misfit on the leave-one-out bins
+  double discrepancy_misfit = NAN;  ///< that tau^2's misfit on the leave-one-out bins
+  /// The loss of carrying each fit over: its misfit on the leave-one-out bins less that of
+  /// the value fitted on them (>= 0: step 3 and 5's values minimise it).
+  double inflation_loss = NAN, discrepancy_loss = NAN;
+  /// Whether both losses are finite, so that they decide the form.
+  bool decides() const { return std::isfinite(inflation_loss) && std::isfinite(discrepancy_loss); }
+};
+
 struct DiscrepancyCalibration {
   double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
   double inflation = 1;           ///< kappa when step 5 was chosen, else 1
@@ -143,6 +174,7 @@ struct DiscrepancyCalibration {
   double mean_drift = NAN;
   /// Whether every experiment was predicted by its leave-one-out posterior.
   bool leave_one_out = false;
+  TransferCheck transfer;  ///< step 6 (experiments empty when not done)
 };
 
 /// Step 3 for one candidate T from its spread in every experiment (`spreads`; those with
@@ -156,9 +188,19 @@ CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>&
 /// Step 5 from the spreads of the T = 0 ensembles (fit_candidate's bins).
 InflationFit fit_inflation(const std::vector<CandidateSpread>& spreads, double noise_variance);
 
-/// Steps 1-5 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
+/// Step 6's fits and losses from the leave-two-out spreads at step 4's T (`transfer`, one
+/// per experiment) and the leave-one-out spreads at T = 0 (`constant`, kappa's) and at step
+/// 4's T (`chosen`, tau^2's), whose own fits were `inflation` and `variance`; `scale` as in
+/// fit_candidate.
+TransferCheck check_transfer(const std::vector<CandidateSpread>& transfer,
+                             const std::vector<CandidateSpread>& constant,
+                             const std::vector<CandidateSpread>& chosen, double inflation,
+                             double variance, double noise_variance, double scale);
+
+/// Steps 1-6 with `options` (its samples, sampler, solver, seed and discrepancy_order; its
 /// discrepancy variance and timescale are ignored); experiment e is predicted by its
 /// leave_one_out_root when it has one, else by `root` (whose sigma_f^2 is the reference);
+/// step 6 runs when every experiment has a leave_two_out_root;
 /// `progress` gets a line per experiment with the time so far and an estimate of the time
 /// left. Throws std::invalid_argument for no experiment, fewer than 2 samples or bad
 /// indices (all checked before any ensemble is solved), std::runtime_error when no
@@ -169,7 +211,7 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictionProgress& progress = {});
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 5; docs/run-folder.md), with the resolved configuration text.
+/// 6; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 

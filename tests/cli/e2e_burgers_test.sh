@@ -10,7 +10,7 @@
 # predictions (instead of 32; Algorithm 1, spectral solves) are made for two held-out
 # initial conditions, with at most 2 rounds of Algorithm 1 for both: the lighter settings
 # save about three minutes of the CI's 30 (the calibration solves 4 ensembles per training
-# experiment). The bound on the 95 % prediction band is a sanity floor, not a calibration
+# experiment, and 2 more for the transfer check that chooses between its two forms). The bound on the 95 % prediction band is a sanity floor, not a calibration
 # claim (bench/calibration.sh measures calibration over all ten held-out initial
 # conditions). The distill stage must recover the equation: u*u_x and u_xx kept by at
 # least 90 % of the samples, within 10 % of -1 and 0.1, no other term kept by more than
@@ -22,9 +22,17 @@
 source "$(dirname "$0")/e2e_common.sh"
 e2e_pipeline quickstart.toml --set predict.calibration_samples=2 --set predict.samples=16 \
   --set predict.max_rounds=2
-"$python" -c "import json, sys; d = json.load(open(sys.argv[1])); assert d['variance'] >= 0" \
-  "$work/run/discrepancy.json"
-check "the calibrate stage wrote discrepancy.json" $?
+"$python" - "$work/run/discrepancy.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["variance"] >= 0 and d["inflation"] >= 1
+transfer = d["transfer"]  # 4 training experiments: each form fitted without 2, scored on 1
+assert len(transfer["training_experiments"]) == 4, transfer
+if transfer["decided"]:  # the form whose fit carried over better is the one kept
+    kappa_kept = transfer["inflation_transfer_loss"] < transfer["variance_transfer_loss"]
+    assert (d["variance"] == 0) == kappa_kept or all(c["variance"] == 0 for c in d["candidates"]), d
+PY
+check "the calibrate stage checked the forms' transfer and wrote discrepancy.json" $?
 "$python" - "$work/run/distill.json" <<'PY'
 import json, sys
 terms = {t["name"]: t for t in json.load(open(sys.argv[1]))["terms"]}

@@ -35,6 +35,9 @@ grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
 grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
 check "calibrate predicts each training experiment with its leave-one-out posterior" $?
+grep -q "transfer check: not done (it leaves out 2 of the training experiments and needs 3" \
+  "$work/out"
+check "calibrate says why it did not check the forms' transfer with 2 training experiments" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise --threads 1 \
   -o "$work/test1.h5" > "$work/out" 2>&1
@@ -74,7 +77,8 @@ assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >
 assert len(calibration["training_experiments"]) == 2
 assert calibration["leave_one_out"] is True
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
-assert calibration["format_version"] == 5 and calibration["inflation"] >= 1
+assert calibration["format_version"] == 6 and calibration["inflation"] >= 1
+assert calibration["transfer"] is None  # 2 training experiments: no transfer check
 assert f.attrs["spread_inflation"] == calibration["inflation"]
 assert calibration["inflation"] == 1 or calibration["variance"] == 0  # one form, never both
 assert calibration["inflation_candidate"]["factor"] >= 1

@@ -168,11 +168,11 @@ TEST(BhpmTraining, phase_3_ends_with_q_at_the_elbo_maximiser_over_all_rows) {
   EXPECT_GT(q_gradient(false), 1e-6);
 }
 
-TEST(BhpmTraining, leave_one_out_posterior_maximises_the_elbo_of_the_other_leaves_rows) {
+TEST(BhpmTraining, posterior_without_some_leaves_maximises_the_elbo_of_the_others_rows) {
   const model::LeafData& data = small_training_data();
   const model::BhpmTrainingOptions o = small_training_options("");
   model::BhpmModel bhpm = model::train_bhpm(data, o).model;
-  bhpm->set_optimal_root_posterior(data, 0);
+  bhpm->set_optimal_root_posterior(data, {0});
   const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
   // Gradient in (m, R) of the root's ELBO per row on `count` rows from row `first`.
   auto q_gradient = [&](std::int64_t first, std::int64_t count) {
@@ -187,8 +187,11 @@ TEST(BhpmTraining, leave_one_out_posterior_maximises_the_elbo_of_the_other_leave
   };
   EXPECT_LT(q_gradient(data.points(), data.points()), 1e-9);  // leaf 1's rows alone
   EXPECT_GT(q_gradient(0, 2 * data.points()), 1e-6);          // all rows: not their optimum
-  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, 2), std::invalid_argument);
-  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, -2), std::invalid_argument);
+  bhpm->set_optimal_root_posterior(data, {1});
+  EXPECT_LT(q_gradient(0, data.points()), 1e-9);  // leaf 0's rows alone
+  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {2}), std::invalid_argument);
+  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {-1}), std::invalid_argument);
+  EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {1, 0}), std::invalid_argument);  // no rows
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {

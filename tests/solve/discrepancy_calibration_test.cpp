@@ -2,7 +2,9 @@
 // minimises sum_{e,k} ln^2((V0_ek + tau^2 G_ek) / E_ek), checked against closed-form
 // minimisers, and one experiment whose plain spread exceeds its error does not cancel
 // another's deficit; the spread's factor kappa is the geometric mean of E / V0; bins whose
-// path left the data's coverage are left out of both fits while any bin is covered.
+// path left the data's coverage are left out of both fits while any bin is covered; the
+// transfer check carries each form fitted one experiment lower over to the leave-one-out
+// bins and scores what that costs it.
 
 #include <gtest/gtest.h>
 
@@ -116,4 +118,60 @@ TEST(DiscrepancyFit, bins_off_the_data_are_left_out_while_any_bin_is_covered) {
   EXPECT_EQ(all.factor, 1.0);
   EXPECT_EQ(all.bins, 2);
   EXPECT_EQ(all.off_data_bins, 0);
+}
+
+TEST(TransferCheck, carries_each_fit_one_experiment_lower_over_at_a_loss) {
+  // Without 2 experiments the plain spread is V0 = 4e-6 and the error E = 16e-6 (G = 1):
+  // kappa = 4 and tau^2 = 12e-6. With one experiment more, V0 = 1e-6.
+  const std::vector<solve::CandidateSpread> fewer = {one_bin(16e-6, 4e-6, 1.0)};
+  // The error shrank with the spread (E / V0 = 4 again; the values fitted there: kappa = 4,
+  // tau^2 = 3e-6): kappa carries over exactly, tau^2 makes the spread 13 / 4 of the error.
+  const std::vector<solve::CandidateSpread> scaled = {one_bin(4e-6, 1e-6, 1.0)};
+  const solve::TransferCheck ratio =
+      solve::check_transfer(fewer, scaled, scaled, 4.0, 3e-6, 0.0, 1e-5);
+  EXPECT_NEAR(ratio.inflation.factor, 4.0, 1e-12);
+  EXPECT_NEAR(ratio.discrepancy.variance / 12e-6, 1.0, 1e-8);
+  EXPECT_NEAR(ratio.inflation_loss, 0.0, 1e-14);
+  EXPECT_NEAR(ratio.discrepancy_misfit, std::pow(std::log(13.0 / 4.0), 2), 1e-8);
+  EXPECT_NEAR(ratio.discrepancy_loss, ratio.discrepancy_misfit, 1e-14);
+  EXPECT_TRUE(ratio.decides());
+  EXPECT_EQ(ratio.experiments.size(), 1U);
+  // The error kept its excess over the spread (E = V0 + 12e-6; fitted there: kappa = 13,
+  // tau^2 = 12e-6): tau^2 carries over, kappa makes the spread 4 / 13 of the error.
+  const std::vector<solve::CandidateSpread> shifted = {one_bin(13e-6, 1e-6, 1.0)};
+  const solve::TransferCheck excess =
+      solve::check_transfer(fewer, shifted, shifted, 13.0, 12e-6, 0.0, 1e-5);
+  EXPECT_NEAR(excess.discrepancy_loss, 0.0, 1e-12);
+  EXPECT_NEAR(excess.inflation_loss, std::pow(std::log(4.0 / 13.0), 2), 1e-12);
+  // Nothing sound one experiment lower: no fit to carry over, so the check cannot decide.
+  solve::CandidateSpread unsound = fewer.front();
+  unsound.sound_samples = 1;
+  EXPECT_FALSE(solve::check_transfer({unsound}, scaled, scaled, 4.0, 3e-6, 0.0, 1e-5).decides());
+}
+
+TEST(TransferCheck, scores_what_carrying_over_costs_not_the_scatter_no_value_removes) {
+  // Two experiments with E / V0 = 4 and 16 at both levels, the spread 2x wider one
+  // experiment lower, G = 1 and 4 (units of 1e-6). kappa = 8 at both levels: it carries
+  // over without loss, though its misfit keeps the scatter 2 ln^2 2. tau^2 fits the
+  // leave-one-out bins more closely, but the value fitted one level lower, twice theirs
+  // (the bins there are theirs scaled by 2), makes their spread's variance 1.8-2 times
+  // their error: it loses, though its misfit there stays below kappa's. The loss is what
+  // the check compares.
+  const auto bins = [](double without) {
+    return std::vector<solve::CandidateSpread>{one_bin(4 * without, without, 1.0),
+                                               one_bin(16 * without, without, 4.0)};
+  };
+  const std::vector<solve::CandidateSpread> fewer = bins(2e-6), loo = bins(1e-6);
+  const solve::InflationFit inflation = solve::fit_inflation(loo, 0.0);
+  const solve::CandidateFit discrepancy = solve::fit_candidate(0.0, loo, 0.0, 1e-5);
+  EXPECT_NEAR(inflation.factor, 8.0, 1e-12);
+  const solve::TransferCheck check =
+      solve::check_transfer(fewer, loo, loo, inflation.factor, discrepancy.variance, 0.0, 1e-5);
+  EXPECT_NEAR(check.inflation.factor, 8.0, 1e-12);
+  EXPECT_NEAR(check.inflation_misfit, 2.0 * std::pow(std::log(2.0), 2), 1e-12);
+  EXPECT_NEAR(check.inflation_loss, 0.0, 1e-12);
+  EXPECT_NEAR(check.discrepancy.variance / discrepancy.variance, 2.0, 1e-8);
+  EXPECT_LT(check.discrepancy_misfit, check.inflation_misfit);
+  EXPECT_GT(check.discrepancy_loss, 0.3);
+  EXPECT_NEAR(check.discrepancy_loss, check.discrepancy_misfit - discrepancy.misfit, 1e-12);
 }
