@@ -459,7 +459,8 @@ nlohmann::ordered_json spread_json(const CandidateSpread& spread) {
 }
 
 /// Step 6 (null when it was not done): both fits on the leave-two-out ensembles, their
-/// scores on the leave-one-out ones, and the leave-two-out spreads per experiment.
+/// misfits and losses carried over to the leave-one-out ones, and the leave-two-out
+/// spreads per experiment.
 nlohmann::ordered_json transfer_json(const TransferCheck& check) {
   if (check.experiments.empty()) return nullptr;
   nlohmann::ordered_json spreads = nlohmann::ordered_json::array();

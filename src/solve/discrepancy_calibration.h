@@ -150,7 +150,7 @@ struct TransferCheck {
   double inflation_misfit = NAN;    ///< that kappa's misfit on the leave-one-out bins
   double discrepancy_misfit = NAN;  ///< that tau^2's misfit on the leave-one-out bins
   /// The loss of carrying each fit over: its misfit on the leave-one-out bins less that of
-  /// the value fitted on them (>= 0: step 3 and 5's values minimise it).
+  /// the value fitted on them (>= 0 to the search's tolerance: steps 3 and 5 minimise it).
   double inflation_loss = NAN, discrepancy_loss = NAN;
   /// Whether both losses are finite, so that they decide the form.
   bool decides() const { return std::isfinite(inflation_loss) && std::isfinite(discrepancy_loss); }
