@@ -53,6 +53,13 @@ std::string fitted_bins_text(std::int64_t bins, std::int64_t off_data) {
   return text;
 }
 
+/// Which of step 6's fits sit at their bounds, e.g. "kappa = 1 at its bound".
+std::string fits_at_bounds_text(const solve::TransferCheck& check) {
+  const bool kappa = check.inflation.factor <= 1, tau = check.discrepancy.variance <= 0;
+  if (kappa && tau) return "kappa = 1 and tau^2 = 0 at their bounds";
+  return kappa ? "kappa = 1 at its bound" : "tau^2 = 0 at its bound";
+}
+
 /// Step 6's fits on the leave-two-out ensembles, their misfits and losses carried over to
 /// the leave-one-out ones, and which form they chose.
 void print_transfer(const solve::TransferCheck& check) {
@@ -64,8 +71,15 @@ void print_transfer(const solve::TransferCheck& check) {
       check.inflation.factor, check.discrepancy.variance, check.discrepancy.timescale,
       check.inflation_misfit, check.discrepancy_misfit, check.inflation_loss,
       check.discrepancy_loss);
-  if (!check.decides()) {
+  if (!check.losses_finite()) {
     std::printf(" (not both finite: the misfit above decides)\n");
+    return;
+  }
+  if (!check.fits_inside_bounds()) {
+    std::printf(
+        " (%s one level lower, set by the bound and not by the data: the misfit above "
+        "decides)\n",
+        fits_at_bounds_text(check).c_str());
     return;
   }
   std::printf(": %s carries over better\n",

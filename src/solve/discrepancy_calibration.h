@@ -66,8 +66,10 @@
 ///      with tau_e^2 at step 4's T; kappa and tau^2(T) are fitted on those ensembles as in
 ///      steps 3 and 5 and carried over to the leave-one-out ensembles of step 2, where each
 ///      one's loss is its misfit less that of the value fitted there (the same bins). The
-///      form that loses less is chosen, at its value of steps 3-5; without the check, the
-///      smaller misfit of steps 4-5 decides.
+///      form that loses less is chosen, at its value of steps 3-5, when both fits one level
+///      lower lie inside their bounds (kappa > 1, tau^2 > 0: fitted by the data, not set by
+///      the bound); otherwise, and without the check, the smaller misfit of steps 4-5
+///      decides.
 
 #include <ATen/core/Tensor.h>
 
@@ -152,8 +154,19 @@ struct TransferCheck {
   /// The loss of carrying each fit over: its misfit on the leave-one-out bins less that of
   /// the value fitted on them (>= 0 to the search's tolerance: steps 3 and 5 minimise it).
   double inflation_loss = NAN, discrepancy_loss = NAN;
-  /// Whether both losses are finite, so that they decide the form.
-  bool decides() const { return std::isfinite(inflation_loss) && std::isfinite(discrepancy_loss); }
+  /// Whether both losses are finite.
+  bool losses_finite() const {
+    return std::isfinite(inflation_loss) && std::isfinite(discrepancy_loss);
+  }
+  /// Whether both fits lie inside their bounds (kappa > 1, tau^2 > 0). A fit at its bound
+  /// was set by the bound, not by the data, and its loss then measures only how far the
+  /// value fitted on the leave-one-out ensembles lies from that bound (on a kdv-quick
+  /// training both sat there and the loss kept kappa, nearly the plain spread, where
+  /// tau^2 held the held-out truth better; docs/numerics.md, "Choosing the form by
+  /// transfer").
+  bool fits_inside_bounds() const { return inflation.factor > 1 && discrepancy.variance > 0; }
+  /// Whether the losses decide the form: both finite, both fits inside their bounds.
+  bool decides() const { return losses_finite() && fits_inside_bounds(); }
 };
 
 struct DiscrepancyCalibration {

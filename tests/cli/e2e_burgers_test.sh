@@ -28,9 +28,15 @@ d = json.load(open(sys.argv[1]))
 assert d["variance"] >= 0 and d["inflation"] >= 1
 transfer = d["transfer"]  # 4 training experiments: each form fitted without 2, scored on 1
 assert len(transfer["training_experiments"]) == 4, transfer
+inside = transfer["inflation_candidate"]["factor"] > 1 and transfer["candidate"]["variance"] > 0
+assert not transfer["decided"] or inside, transfer  # a fit at its bound never decides
 if transfer["decided"]:  # the form whose fit carried over better is the one kept
     kappa_kept = transfer["inflation_transfer_loss"] < transfer["variance_transfer_loss"]
-    assert (d["variance"] == 0) == kappa_kept or all(c["variance"] == 0 for c in d["candidates"]), d
+else:  # the smaller misfit on the leave-one-out ensembles is the one kept
+    fitted = [c for c in d["candidates"] if c["variance"] > 0 and c["misfit"] is not None]
+    misfits = [c["misfit"] for c in fitted]
+    kappa_kept = d["inflation_candidate"]["misfit"] < min(misfits, default=float("inf"))
+assert (d["variance"] == 0) == kappa_kept or all(c["variance"] == 0 for c in d["candidates"]), d
 PY
 check "the calibrate stage checked the forms' transfer and wrote discrepancy.json" $?
 "$python" - "$work/run/distill.json" <<'PY'

@@ -134,6 +134,7 @@ TEST(TransferCheck, carries_each_fit_one_experiment_lower_over_at_a_loss) {
   EXPECT_NEAR(ratio.inflation_loss, 0.0, 1e-14);
   EXPECT_NEAR(ratio.discrepancy_misfit, std::pow(std::log(13.0 / 4.0), 2), 1e-8);
   EXPECT_NEAR(ratio.discrepancy_loss, ratio.discrepancy_misfit, 1e-14);
+  EXPECT_TRUE(ratio.fits_inside_bounds());
   EXPECT_TRUE(ratio.decides());
   EXPECT_EQ(ratio.experiments.size(), 1U);
   // The error kept its excess over the spread (E = V0 + 12e-6; fitted there: kappa = 13,
@@ -147,6 +148,28 @@ TEST(TransferCheck, carries_each_fit_one_experiment_lower_over_at_a_loss) {
   solve::CandidateSpread unsound = fewer.front();
   unsound.sound_samples = 1;
   EXPECT_FALSE(solve::check_transfer({unsound}, scaled, scaled, 4.0, 3e-6, 0.0, 1e-5).decides());
+}
+
+TEST(TransferCheck, steps_aside_when_a_fit_one_experiment_lower_sits_at_its_bound) {
+  const std::vector<solve::CandidateSpread> loo = {one_bin(4e-6, 1e-6, 1.0)};  // kappa 4
+  // One level lower the plain spread exceeds the error (E / V0 = 1 / 2): kappa = 1 and
+  // tau^2 = 0 are set by their bounds, and their losses, though finite, say nothing.
+  const solve::TransferCheck both =
+      solve::check_transfer({one_bin(1e-6, 2e-6, 1.0)}, loo, loo, 4.0, 3e-6, 0.0, 1e-5);
+  EXPECT_EQ(both.inflation.factor, 1.0);
+  EXPECT_EQ(both.discrepancy.variance, 0.0);
+  EXPECT_TRUE(both.losses_finite());
+  EXPECT_FALSE(both.fits_inside_bounds());
+  EXPECT_FALSE(both.decides());
+  // Two bins, E / V0 = 4 and 1 / 8 with G = 1: ln kappa = ln(1 / 2) / 2 < 0, so kappa = 1;
+  // d misfit / d tau^2 at 0 = 2 ln(1 / 4) / 1e-6 + 2 ln 8 / 8e-6 < 0, so tau^2 > 0.
+  const std::vector<solve::CandidateSpread> mixed = {one_bin(4e-6, 1e-6, 1.0),
+                                                     one_bin(1e-6, 8e-6, 1.0)};
+  const solve::TransferCheck one = solve::check_transfer(mixed, loo, loo, 4.0, 3e-6, 0.0, 1e-5);
+  EXPECT_EQ(one.inflation.factor, 1.0);
+  EXPECT_GT(one.discrepancy.variance, 0.0);
+  EXPECT_TRUE(one.losses_finite());
+  EXPECT_FALSE(one.decides());
 }
 
 TEST(TransferCheck, scores_what_carrying_over_costs_not_the_scatter_no_value_removes) {
