@@ -22,7 +22,11 @@ tau^2 (src/solve/discrepancy_calibration.h, steps 1-2). Over the bins that step 
      for the ensembles of posteriors without 2 experiments, each form's fit there, and
      carried over to the leave-one-out bins: its misfit, its loss (the misfit less that of
      the value fitted there: what calibrate compares) and the level it puts on them, the
-     mean of ln(V / E) (0: the spread's variance equals the error on geometric average).
+     mean of ln(V / E) (0: the spread's variance equals the error on geometric average),
+     and the form that step 6's rule keeps from these stored values: the smaller loss when
+     both losses are finite and both fits there lie inside their bounds (kappa > 1,
+     tau^2 > 0), else the smaller misfit of steps 4-5 (files written before that rule
+     record in `decided` what calibrate did then).
 
 tau^2 is searched on a grid of 0.01 decades from 1e-8 to 1e4 times sigma_f^2 (calibrate:
 0.05 decades, then golden section), so the misfits agree with calibrate's to about 1e-3.
@@ -182,6 +186,23 @@ def print_transfer(calibration, experiments):
         print(f"  {name} = {value:.4g} fitted there; on the leave-one-out bins: misfit"
               f" {transfer[key + '_transfer_misfit']:.3g}, loss {transfer[key + '_transfer_loss']:.3g},"
               f" level {level:+.3f} (RMS spread x {math.exp(level / 2):.2f} of the RMSE)")
+    print_transfer_rule(calibration, transfer)
+
+
+def print_transfer_rule(calibration, transfer):
+    """The form that step 6's rule keeps, from the fits and losses stored in the file."""
+    kappa, variance = transfer["inflation_candidate"]["factor"], transfer["candidate"]["variance"]
+    losses = (transfer["inflation_transfer_loss"], transfer["variance_transfer_loss"])
+    if None not in losses and kappa > 1 and variance > 0:
+        reason, inflate = "the losses decide", losses[0] < losses[1]
+    else:
+        reason = ("a loss not finite" if None in losses else
+                  "a fit there at its bound, kappa = 1 or tau^2 = 0") + ": the misfit decides"
+        fitted = [c["misfit"] for c in calibration["candidates"]
+                  if c["variance"] > 0 and c["misfit"] is not None]
+        inflate = calibration["inflation_candidate"]["misfit"] < min(fitted, default=math.inf)
+    print(f"  the rule keeps {'kappa' if inflate else 'tau^2'} ({reason}; the file records"
+          f" decided = {str(transfer['decided']).lower()})")
 
 
 def main():

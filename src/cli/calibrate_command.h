@@ -10,7 +10,8 @@
 /// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5), or
 /// the posterior's own spread is scaled by kappa instead; which form is kept is decided by
 /// how each one's fit carries over from posteriors without 2 training experiments to the
-/// leave-one-out ones (predict.calibration_transfer; 3 or more training experiments).
+/// leave-one-out ones (predict.calibration_transfer; 3 or more training experiments; both
+/// fits there inside their bounds), otherwise by the smaller misfit.
 /// Held-out experiments are never read. Writes
 /// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
 /// "calibrated").
