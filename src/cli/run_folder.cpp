@@ -84,6 +84,26 @@ void set_discrepancy(solve::PredictorOptions& options, const config::PredictConf
                config::RunLayout{run_dir}.discrepancy().c_str(), run_dir.c_str());
 }
 
+/// Tells on stderr which of config::calibrated_solver_keys() differ between the stored
+/// calibration's configuration and this prediction's: its tau^2 or kappa was fitted to the
+/// error and spread of ensembles sampled and solved otherwise (on a kdv-quick training,
+/// calibrated with max_rounds = 200 tau^2 = 9.1e-5, with 2 tau^2 = 1.47e-4;
+/// docs/numerics.md, "Choosing the form by transfer").
+void warn_of_other_solver_settings(const solve::DiscrepancyFile& stored,
+                                   const std::string& resolved_toml, const std::string& run_dir) {
+  const std::string path = config::RunLayout{run_dir}.discrepancy();
+  const std::vector<std::string> differences = config::stored_differences(
+      path, stored.config, resolved_toml, config::calibrated_solver_keys());
+  if (differences.empty()) return;
+  std::string list;
+  for (const std::string& difference : differences) list += (list.empty() ? "" : "; ") + difference;
+  std::fprintf(stderr,
+               "warning: %s was calibrated on ensembles sampled or solved with other settings "
+               "(%s): its model discrepancy was fitted to their error, not to this "
+               "prediction's; run `bhpm calibrate %s` with these settings\n",
+               path.c_str(), list.c_str(), run_dir.c_str());
+}
+
 bool conserves_mean(const config::PredictConfig& predict,
                     const std::optional<solve::DiscrepancyFile>& stored) {
   if (predict.conservation != "auto") return predict.conservation == "mean";
@@ -99,6 +119,8 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
   const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
   set_discrepancy(options, run.config.predict, stored, run_dir, warn);
+  if (warn && stored && run.config.predict.discrepancy == "calibrated")
+    warn_of_other_solver_settings(*stored, run.config.resolved_toml, run_dir);
   options.conserve_mean = conserves_mean(run.config.predict, stored);
   solve::validate(options);
   return options;

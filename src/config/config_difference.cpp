@@ -21,14 +21,16 @@ toml::table parse_stored(const std::string& text, const std::string& source) {
   }
 }
 
-/// The key -> value text map of one section; "" holds the top-level non-table keys.
+/// The key -> value text map of one section; "" holds the top-level non-table keys; `only`
+/// non-empty keeps that key alone.
 std::map<std::string, std::string> section_values(const toml::table& root,
-                                                  const std::string& section) {
+                                                  const std::string& section,
+                                                  const std::string& only) {
   std::map<std::string, std::string> values;
   const toml::table* table = section.empty() ? &root : root.get_as<toml::table>(section);
   if (!table) return values;
   for (const auto& [key, node] : *table) {
-    if (node.is_table()) continue;
+    if (node.is_table() || (!only.empty() && key.str() != only)) continue;
     std::ostringstream text;
     node.visit([&text](auto&& value) { text << toml::toml_formatter(value); });
     values[std::string(key.str())] = text.str();
@@ -51,9 +53,12 @@ std::vector<std::string> config_differences(const std::string& stored,
   const toml::table then = parse_stored(stored, stored_source);
   const toml::table now = parse_stored(current, "current configuration");
   std::vector<std::string> differences;
-  for (const std::string& section : sections) {
-    const auto a = section_values(then, section);
-    const auto b = section_values(now, section);
+  for (const std::string& entry : sections) {
+    const std::size_t dot = entry.find('.');
+    const std::string section = entry.substr(0, dot);
+    const std::string only = dot == std::string::npos ? "" : entry.substr(dot + 1);
+    const auto a = section_values(then, section, only);
+    const auto b = section_values(now, section, only);
     std::set<std::string> keys;
     for (const auto& entry : a) keys.insert(entry.first);
     for (const auto& entry : b) keys.insert(entry.first);

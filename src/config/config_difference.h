@@ -7,9 +7,10 @@
 
 namespace bhpm::config {
 
-/// The keys of `sections` ("" = the top-level keys) whose values differ between the
-/// resolved TOML texts `stored` and `current`, as "section.key = <stored> there,
-/// <current> here" (a key absent on one side reads "(absent)"). Empty when they agree.
+/// The keys of `sections` ("" = the top-level keys; "section.key" = that key alone) whose
+/// values differ between the resolved TOML texts `stored` and `current`, as "section.key =
+/// <stored> there, <current> here" (a key absent on one side reads "(absent)"). Empty when
+/// they agree.
 /// Throws ConfigError if either text is not TOML (`stored_source` names the stored one).
 std::vector<std::string> config_differences(const std::string& stored,
                                             const std::string& stored_source,

@@ -78,6 +78,23 @@ const std::vector<std::string>& distillation_sections() {
   return sections;
 }
 
+const std::vector<std::string>& calibrated_solver_keys() {
+  static const std::vector<std::string> keys = {"predict.sampler",
+                                                "predict.solver",
+                                                "predict.relative_tolerance",
+                                                "predict.new_points",
+                                                "predict.monte_carlo_points",
+                                                "predict.max_rounds",
+                                                "predict.descent_steps",
+                                                "predict.time_budget",
+                                                "predict.features",
+                                                "predict.dt",
+                                                "predict.max_amplification",
+                                                "predict.ill_posed",
+                                                "predict.conservation"};
+  return keys;
+}
+
 const std::vector<std::string>& refinement_sections() {
   static const std::vector<std::string> sections = {"", "refinement_study"};
   return sections;

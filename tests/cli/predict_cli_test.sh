@@ -2,7 +2,8 @@
 # bhpm predict on a small trained run (heat_run.sh): ensembles from an expression and from a
 # stored test experiment (compared with its truth), both samplers, both solvers, the file
 # read back with h5py, a time budget that stops Algorithm 1, `bhpm calibrate` and the model
-# discrepancy it gives the samples, and refusals of bad input before any work (an expression
+# discrepancy it gives the samples (with a warning when predict samples or solves otherwise
+# than calibrate did), and refusals of bad input before any work (an expression
 # that does not parse, an untrained folder, S <= 0, a tolerance <= 0, a negative time
 # budget, an unknown solver, a missing experiment, bad [predict] keys, calibrate without a
 # trained root or with fewer than 2 samples); the distilled equation's samples
@@ -44,6 +45,9 @@ check "calibrate says why it did not check the forms' transfer with 2 training e
 check "predict a stored test experiment with pathwise samples (on one thread)" $?
 grep -q "relative L2 error of the mean" "$work/out"
 check "predict compares with the true solution" $?
+grep -q "discrepancy.json was calibrated on ensembles sampled or solved with other settings" \
+  "$work/out" && grep -q "(predict.sampler = 'conditioned' there, 'pathwise' here)" "$work/out"
+check "predict names the sampler's settings that differ from those calibrate was run with" $?
 
 # Without the discrepancy, so that no sample is rejected as ill-posed and all 4 refine.
 "$bhpm" predict "$work/run" --ic "0.3*sin(pi*x/8)" --tolerance 1e-12 --time-budget 1e-9 \
@@ -144,6 +148,8 @@ PY
 "$bhpm" predict "$work/run" --ic-file "$work/u0.csv" -o "$work/sampled.h5" -q \
   > "$work/out" 2>&1
 check "predict from an initial condition sampled at points (--ic-file)" $?
+! grep -q "was calibrated on ensembles" "$work/out"
+check "predict with calibrate's settings of the sampler does not warn of them" $?
 "$python" - "$work/sampled.h5" <<'PY'
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1]) as f:

@@ -90,6 +90,10 @@ TEST(ConfigDifferences, lists_changed_added_and_removed_keys_of_the_named_sectio
               ElementsAre("predict.samples = 4 there, 8 here"));
   EXPECT_THAT(bhpm::config::config_differences("seed = 1\n", "a", "seed = 2\n", {""}),
               ElementsAre("seed = 1 there, 2 here"));
+  // "section.key" compares that key alone.
+  EXPECT_THAT(bhpm::config::config_differences(stored, "data.h5", current, {"data.noise"}),
+              ElementsAre("data.noise = 0.0 there, (absent) here"));
+  EXPECT_TRUE(bhpm::config::config_differences(stored, "data.h5", current, {"predict.dt"}).empty());
 }
 
 TEST(ConfigDifferences, refuses_a_stored_text_that_is_not_toml) {
