@@ -87,9 +87,8 @@ void refuse_if_foreign(const std::string& path, const std::string& stored,
   const std::vector<std::string> differences =
       config::stored_differences(path, stored, current, sections);
   if (differences.empty()) return;
-  std::string listed;
-  for (const auto& d : differences) listed += (listed.empty() ? "" : "; ") + d;
-  throw std::runtime_error(path + " was made by another configuration (" + listed +
+  throw std::runtime_error(path + " was made by another configuration (" +
+                           config::listed_differences(differences) +
                            "); give `bhpm run` a new folder (-o) or remove that file");
 }
 

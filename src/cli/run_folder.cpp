@@ -95,13 +95,11 @@ void warn_of_other_solver_settings(const solve::DiscrepancyFile& stored,
   const std::vector<std::string> differences = config::stored_differences(
       path, stored.config, resolved_toml, config::calibrated_solver_keys());
   if (differences.empty()) return;
-  std::string list;
-  for (const std::string& difference : differences) list += (list.empty() ? "" : "; ") + difference;
   std::fprintf(stderr,
                "warning: %s was calibrated on ensembles sampled or solved with other settings "
                "(%s): its model discrepancy was fitted to their error, not to this "
                "prediction's; run `bhpm calibrate %s` with these settings\n",
-               path.c_str(), list.c_str(), run_dir.c_str());
+               path.c_str(), config::listed_differences(differences).c_str(), run_dir.c_str());
 }
 
 bool conserves_mean(const config::PredictConfig& predict,

@@ -117,6 +117,13 @@ std::vector<std::string> stored_differences(const std::string& path, const std::
   return config::config_differences(stored, path, current, sections);
 }
 
+std::string listed_differences(const std::vector<std::string>& differences) {
+  std::string listed;
+  for (const std::string& difference : differences)
+    listed += (listed.empty() ? "" : "; ") + difference;
+  return listed;
+}
+
 bool up_to_date(const std::string& path, const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
   if (!fs::exists(path)) return false;

@@ -83,6 +83,9 @@ std::vector<std::string> stored_differences(const std::string& path, const std::
                                             const std::string& current,
                                             const std::vector<std::string>& sections);
 
+/// Those differences as one line, "a; b".
+std::string listed_differences(const std::vector<std::string>& differences);
+
 /// True when `path` exists and was written no earlier than every file in `inputs`.
 bool up_to_date(const std::string& path, const std::vector<std::string>& inputs);
 
