@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end on KdV u_t = -u u_x - u_xxx (configs/kdv-quick.toml: N = 4, K = 3, epsilon =
-# 0), on half its reduced schedule (2000 leaf and 1000 joint iterations: about five and a
-# half minutes on one thread, as ctest runs it, beside another test; measured relative
+# 0), on a sixth of its leaf phase and half its joint phase (2000 leaf and 1000 joint
+# iterations: about five and a half minutes on one thread, as ctest runs it, beside another test; measured relative
 # RMSE 0.13 on the training grids and 0.16 held out with the config's rbf+quadratic
 # kernel, 0.27 and 0.32 with rbf, against bounds 0.4 and 0.6). Bounds as in
 # e2e_burgers_test.sh.
