@@ -41,7 +41,9 @@ int run_fit_leaves(const TrainingCommandOptions& options) {
                   : "",
               result.final_loss);
   for (std::int64_t i = 0; i < n; ++i) std::printf(" %.4g", sigma[i].item<double>());
-  std::printf("\ncheckpoint: %s\n", config.training.checkpoint_path.c_str());
+  std::printf("\n");
+  print_leaf_early_stopping(result.kept_iterations, result.validation_rmse);
+  std::printf("checkpoint: %s\n", config.training.checkpoint_path.c_str());
   return 0;
 }
 

@@ -76,6 +76,7 @@ int run_train(const TrainingCommandOptions& options) {
               static_cast<long long>(inputs.data.points()), result.model->order(),
               result.skipped_to_joint ? ", resumed in the joint phase" : "");
   print_resumption(result);
+  print_leaf_early_stopping(result.leaves_kept_iterations, result.leaves_validation_rmse);
   const at::Tensor sigma = result.model->leaves().noise_scale().detach();
   std::printf("leaf noise sd:");
   for (std::int64_t i = 0; i < sigma.size(0); ++i) std::printf(" %.4g", sigma[i].item<double>());

@@ -34,4 +34,15 @@ model::TrainingCallback training_printer(bool quiet) {
   };
 }
 
+void print_leaf_early_stopping(const std::vector<std::int64_t>& kept_iterations,
+                               const std::vector<double>& validation_rmse) {
+  if (kept_iterations.empty()) return;
+  std::printf("leaves kept at iterations");
+  for (const std::int64_t iteration : kept_iterations)
+    std::printf(" %lld", static_cast<long long>(iteration));
+  std::printf("; RMS residual on kept-back points");
+  for (const double rmse : validation_rmse) std::printf(" %.4g", rmse);
+  std::printf("\n");
+}
+
 }  // namespace bhpm::cli

@@ -21,6 +21,11 @@ LeafConfig read_leaf_config(ConfigReader& reader) {
   model::LeafTrainingOptions& t = config.training;
   read_schedule(train, t);
   t.batch_size = train.integer_at_least("batch_size", t.batch_size, 0);
+  t.validation_every_nth_point =
+      train.integer_at_least("validation_every_nth_point", t.validation_every_nth_point, 0);
+  train.require(t.validation_every_nth_point != 1, "validation_every_nth_point",
+                "must be 0 (no early stopping) or >= 2 (1 would keep every point back)", "1");
+  t.validation_interval = train.integer_at_least("validation_interval", t.validation_interval, 1);
   return config;
 }
 

@@ -29,6 +29,7 @@ io::Checkpoint make_checkpoint(const AdamPhase& phase, torch::optim::Adam& adam,
   checkpoint.strings["phase"] = phase.name;
   checkpoint.strings["config"] = schedule.config;
   for (const auto& [field, value] : phase.architecture) checkpoint.strings["arch/" + field] = value;
+  if (phase.store_state) phase.store_state(checkpoint);
   return checkpoint;
 }
 
@@ -49,6 +50,7 @@ std::int64_t restore(const AdamPhase& phase, torch::optim::Adam& adam, const std
   }
   load_parameters(*phase.module, "", checkpoint, path);
   load_optimizer_state(adam, checkpoint.tensor("optimizer", path));
+  if (phase.load_state) phase.load_state(checkpoint, path);
   history = TrainingHistory::restore(checkpoint, path);
   const std::int64_t iteration = checkpoint.integer("iteration", path);
   history.truncate_after(iteration);

@@ -27,6 +27,10 @@ namespace torch::nn {
 class Module;
 }
 
+namespace bhpm::io {
+struct Checkpoint;
+}
+
 namespace bhpm::model {
 
 /// How long and how fast a phase runs, and where it keeps its checkpoint.
@@ -71,6 +75,11 @@ struct AdamPhase {
   /// Called once after the phase's last step, before its final checkpoint (may be empty):
   /// a closed-form update of parameters that the steps leave short of their optimum.
   std::function<void()> finish;
+  /// State of the objective's own that a resumed phase needs (may be empty): written into
+  /// every checkpoint and read back from the one a phase resumes (e.g. early stopping's
+  /// best parameters, model/leaf_early_stopping.h).
+  std::function<void(io::Checkpoint&)> store_state;
+  std::function<void(const io::Checkpoint&, const std::string& source)> load_state;
 };
 
 struct PhaseResult {

@@ -27,6 +27,8 @@ BhpmModel fit_leaves_then_root(const LeafData& data, const BhpmTrainingOptions& 
   const LeafTrainingResult fitted = train_leaves(*leaves, data, o.leaf_training, progress);
   result.leaves.resumed_from = fitted.resumed_from;
   result.leaves.final_loss = fitted.final_loss;
+  result.leaves_kept_iterations = fitted.kept_iterations;
+  result.leaves_validation_rmse = fitted.validation_rmse;
 
   const RootData all = root_data_detached(*leaves, data, o.root.order);
   gp::ExactGp exact =

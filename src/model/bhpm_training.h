@@ -37,6 +37,9 @@ struct BhpmTrainingOptions {
 struct BhpmTrainingResult {
   BhpmModel model{nullptr};
   PhaseResult leaves, exact_gp, joint;  ///< where each phase resumed (untouched if skipped)
+  /// Phase 1's early stopping per leaf (empty without it, or when phase 1 was skipped).
+  std::vector<std::int64_t> leaves_kept_iterations;
+  std::vector<double> leaves_validation_rmse;
   bool skipped_to_joint = false;  ///< the joint checkpoint existed: phases 1 and 2 were skipped
 };
 

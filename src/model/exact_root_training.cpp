@@ -22,6 +22,8 @@ PhaseResult train_exact_root(gp::ExactGpImpl& root, const ExactRootTrainingOptio
                                 return terms;
                               }};
       },
+      {},
+      {},
       {}};
   return run_adam_phase(phase, options, progress);
 }

@@ -6,7 +6,6 @@
 /// fit score the leaves themselves.
 
 #include <cstdint>
-#include <utility>
 
 #include "gp/normal_distribution.h"
 #include "model/leaf_data.h"
@@ -14,11 +13,6 @@
 #include "model/leaf_training.h"
 
 namespace bhpm::model {
-
-/// (fitted, kept back): of each leaf's P points, point j is kept back when
-/// j % every == every - 1 (points are stored in random order, so a random 1/every of
-/// them). Throws std::invalid_argument unless 2 <= every <= P.
-std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every);
 
 /// New leaves (architecture `options`, one per experiment of `fitted`), trained by phase 1
 /// (`schedule`; no checkpoint) from seeds derived from (seed, "held_out_leaves").

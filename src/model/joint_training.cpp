@@ -29,7 +29,7 @@ PhaseResult train_joint(BhpmModelImpl& model, const LeafData& data,
                                 std::to_string(model.leaves().options().network.leaves) +
                                 " leaves");
   const double total = static_cast<double>(data.leaves() * data.points());
-  AdamPhase phase{"joint", &model, joint_architecture(model), {}, {}};
+  AdamPhase phase{"joint", &model, joint_architecture(model), {}, {}, {}, {}};
   phase.objective = [&](std::int64_t iteration) {
     const LeafData batch = select_points(
         data, minibatch_indices(data, options.batch_size, options.seed, "joint_batch", iteration));

@@ -114,4 +114,17 @@ LeafData select_points(const LeafData& data, const at::Tensor& indices) {
           at::gather(data.u, 1, indices), data.boxes};
 }
 
+std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every) {
+  if (every < 2 || every > data.points())
+    throw std::invalid_argument(
+        "keeping back every " + std::to_string(every) +
+        "-th point needs 2 <= every <= P = " + std::to_string(data.points()));
+  const at::Tensor index = at::arange(data.points(), data.x.options().dtype(at::kLong));
+  const at::Tensor kept = index.remainder(every) == every - 1;
+  const auto columns = [&](const at::Tensor& which) {
+    return select_points(data, which.unsqueeze(0).expand({data.leaves(), -1}).contiguous());
+  };
+  return {columns(index.masked_select(~kept)), columns(index.masked_select(kept))};
+}
+
 }  // namespace bhpm::model

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nn/sine_mlp.h"
@@ -51,5 +52,10 @@ at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std:
 
 /// The measurements at `indices` [L, B] (all of them when indices is undefined).
 LeafData select_points(const LeafData& data, const at::Tensor& indices);
+
+/// (fitted, kept back): of each leaf's P points, point j is kept back when
+/// j % every == every - 1 (points are stored in random order, so a random 1/every of
+/// them). Throws std::invalid_argument unless 2 <= every <= P.
+std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every);
 
 }  // namespace bhpm::model

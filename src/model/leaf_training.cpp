@@ -3,7 +3,10 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
+
+#include "model/leaf_early_stopping.h"
 
 namespace bhpm::model {
 
@@ -22,32 +25,85 @@ void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms) {
     terms.emplace_back("sigma[" + std::to_string(i) + "]", sigma[i].item<double>());
 }
 
+namespace {
+
+void validate(const LeafTrainingOptions& options) {
+  const auto require = [](bool ok, const std::string& rule, std::int64_t value) {
+    if (!ok)
+      throw std::invalid_argument("leaves training: " + rule + " (got " + std::to_string(value) +
+                                  ")");
+  };
+  require(options.batch_size >= 0, "batch_size must be >= 0", options.batch_size);
+  require(options.validation_every_nth_point == 0 || options.validation_every_nth_point >= 2,
+          "validation_every_nth_point must be 0 (off) or >= 2", options.validation_every_nth_point);
+  require(options.validation_interval >= 1, "validation_interval must be >= 1",
+          options.validation_interval);
+}
+
+/// The per-leaf result of early stopping, read off its state.
+void record_stopping(const LeafEarlyStopping& stopping, LeafTrainingResult& result) {
+  result.kept_iterations = stopping.best_iterations();
+  const at::Tensor rmse = stopping.best_rmse().cpu().contiguous();
+  result.validation_rmse.assign(rmse.data_ptr<double>(), rmse.data_ptr<double>() + rmse.numel());
+}
+
+void append_validation_rmse(const LeafEarlyStopping& stopping, ProgressTerms& terms) {
+  const at::Tensor rmse = stopping.latest_rmse().cpu();
+  for (std::int64_t i = 0; i < rmse.size(0); ++i)
+    terms.emplace_back("validation_rmse[" + std::to_string(i) + "]", rmse[i].item<double>());
+}
+
+}  // namespace
+
 LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
                                 const LeafTrainingOptions& options,
                                 const TrainingCallback& progress) {
-  if (options.batch_size < 0)
-    throw std::invalid_argument("leaves training: batch_size must be >= 0 (got " +
-                                std::to_string(options.batch_size) + ")");
+  validate(options);
   validate(data, "leaf data");
   if (data.leaves() != model.options().network.leaves)
     throw std::invalid_argument("leaf training: the data hold " + std::to_string(data.leaves()) +
                                 " experiments, the model has " +
                                 std::to_string(model.options().network.leaves) + " leaves");
-  AdamPhase phase{"leaves", &model, leaf_architecture(model), {}, {}};
+  const std::int64_t every = options.validation_every_nth_point;
+  std::optional<LeafEarlyStopping> stopping;
+  LeafData fitted = data;
+  if (every > 0) {
+    auto [kept_in, kept_back] = keep_back_points(data, every);
+    fitted = std::move(kept_in);
+    stopping.emplace(model, std::move(kept_back));
+  }
+
+  AdamPhase phase{"leaves", &model, leaf_architecture(model), {}, {}, {}, {}};
+  phase.architecture.emplace_back("train_leaves.validation_every_nth_point", std::to_string(every));
   phase.objective = [&](std::int64_t iteration) {
+    if (stopping && iteration % options.validation_interval == 0) stopping->score(model, iteration);
     const LeafData batch = select_points(
-        data, minibatch_indices(data, options.batch_size, options.seed, "leaf_batch", iteration));
+        fitted,
+        minibatch_indices(fitted, options.batch_size, options.seed, "leaf_batch", iteration));
     const at::Tensor predicted = model.network().forward(batch.x, batch.t, batch.boxes);
     const at::Tensor loss = model.negative_log_likelihood(predicted, batch.u).sum();
-    return PhaseObjective{loss, [&model, loss] {
+    return PhaseObjective{loss, [&model, &stopping, loss] {
                             ProgressTerms terms{{"nll", loss.item<double>()}};
                             append_noise_scales(model, terms);
+                            if (stopping) append_validation_rmse(*stopping, terms);
                             return terms;
                           }};
   };
-  const PhaseResult result = run_adam_phase(phase, options, progress);
+  if (stopping) {
+    phase.finish = [&] { stopping->score(model, options.iterations); };
+    phase.store_state = [&](io::Checkpoint& checkpoint) { stopping->store(checkpoint); };
+    phase.load_state = [&](const io::Checkpoint& checkpoint, const std::string& source) {
+      stopping->load(checkpoint, source);
+    };
+  }
+  const PhaseResult phase_result = run_adam_phase(phase, options, progress);
+  LeafTrainingResult result{phase_result.resumed_from, phase_result.final_loss, {}, {}};
+  if (stopping) {
+    stopping->restore_best(model);
+    record_stopping(*stopping, result);
+  }
   model.set_noise_scale(profiled_noise_scale(model, data));
-  return {result.resumed_from, result.final_loss};
+  return result;
 }
 
 at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,

@@ -25,11 +25,20 @@ namespace bhpm::model {
 struct LeafTrainingOptions : AdamSchedule {
   std::int64_t batch_size = 0;  ///< points per leaf per step; 0 = all (>= 0)
   std::uint64_t seed = 0;       ///< minibatch draws
+  /// Early stopping (model/leaf_early_stopping.h): every n-th measurement of each leaf is
+  /// kept back from the fit and each leaf ends at its best RMS residual on them; 0 = off
+  /// (every measurement is fitted and the leaves end at the last step).
+  std::int64_t validation_every_nth_point = 0;  ///< 0, or 2 <= n <= P
+  std::int64_t validation_interval = 100;       ///< steps between scores (>= 1)
 };
 
 struct LeafTrainingResult {
   std::int64_t resumed_from = 0;  ///< iteration read from an existing checkpoint (0: fresh)
   double final_loss = 0;          ///< sum over leaves of the per-point NLL at the last step
+  /// With early stopping, per leaf: the iteration it ends at and its RMS residual on its
+  /// kept-back points there ([L] each; empty without early stopping).
+  std::vector<std::int64_t> kept_iterations;
+  std::vector<double> validation_rmse;
 };
 
 /// The configuration fields a leaves checkpoint must agree on, as (field, value).
@@ -45,13 +54,14 @@ void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms);
 at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,
                                 std::int64_t chunk = 65536);
 
-/// Trains `model` on `data` (validated first), then sets each sigma_i to
-/// profiled_noise_scale (docs/numerics.md, "Leaf noise scales": Adam on log sigma lags the
-/// network's fit by a factor 10-40, which would weaken the leaves' data term in the joint
-/// objective and inflate their Laplace covariance by its square). Throws std::invalid_argument for
-/// bad options or data, io::CheckpointError for a checkpoint of another architecture, and
-/// TrainingError naming the phase and iteration when the objective is not finite (the
-/// last good checkpoint is left as it was).
+/// Trains `model` on `data` (validated first; with early stopping on all but the kept-back
+/// points, and each leaf ends at its best score), then sets each sigma_i to
+/// profiled_noise_scale over all of `data` (docs/numerics.md, "Leaf noise scales": Adam on log
+/// sigma lags the network's fit by a factor 10-40, which would weaken the leaves' data term in the
+/// joint objective and inflate their Laplace covariance by its square). Throws
+/// std::invalid_argument for bad options or data, io::CheckpointError for a checkpoint of another
+/// architecture, and TrainingError naming the phase and iteration when the objective is not finite
+/// (the last good checkpoint is left as it was).
 LeafTrainingResult train_leaves(LeafModelImpl& model, const LeafData& data,
                                 const LeafTrainingOptions& options,
                                 const TrainingCallback& progress = {});

@@ -13,6 +13,7 @@
 
 #include "io/checkpoint.h"
 #include "model/leaf_data.h"
+#include "model/leaf_early_stopping.h"
 #include "model/leaf_model.h"
 #include "model/leaf_training.h"
 #include "model/training_fixture.h"
@@ -192,4 +193,15 @@ TEST(LeafTraining, bad_options_are_refused) {
   EXPECT_THROW(model::train_leaves(*leaves, data, options), std::invalid_argument);
   model::LeafModel two(leaf_options(2, 8));
   EXPECT_THROW(model::train_leaves(*two, data, {}), std::invalid_argument);
+  EXPECT_THROW(model::LeafEarlyStopping(*two, data), std::invalid_argument);  // 1 experiment
+
+  options = {};
+  options.iterations = 1;
+  for (const std::int64_t every : {1, 65}) {  // keeps back every point; more than the 64
+    options.validation_every_nth_point = every;
+    EXPECT_THROW(model::train_leaves(*leaves, data, options), std::invalid_argument) << every;
+  }
+  options.validation_every_nth_point = 4;
+  options.validation_interval = 0;
+  EXPECT_THROW(model::train_leaves(*leaves, data, options), std::invalid_argument);
 }

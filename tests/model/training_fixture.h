@@ -33,6 +33,14 @@ inline pde::ExperimentSet burgers_set(std::int64_t n_st, double noise,
                                       pde::make_equation({}), options);
 }
 
+/// The leaves' data of burgers_set(n_st, noise, experiments): every experiment, all points.
+inline model::LeafData burgers_leaf_data(std::int64_t n_st, double noise,
+                                         std::int64_t experiments) {
+  return model::leaf_data_from_measurements(
+      pde::measured_experiments(burgers_set(n_st, noise, experiments)), experiments, n_st,
+      "burgers");
+}
+
 inline model::LeafModelOptions leaf_options(std::int64_t leaves, std::int64_t width = 64) {
   model::LeafModelOptions options;
   options.network.leaves = leaves;
