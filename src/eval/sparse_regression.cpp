@@ -106,18 +106,25 @@ std::vector<double> solve_on(const NormalEquations& normal, const std::vector<do
   return xi;
 }
 
-/// STLSQ on normalised coefficients of target `target`, from the terms in `usable`.
+/// STLSQ of target `target` on the rows behind `normal`, from the terms in `usable`: term j
+/// stays while its contribution on the rows behind `measure` is at least `threshold` of the
+/// target's there,
+///   |xi~_j| ||theta~_j|| >= threshold ||y~||,  i.e.  |xi~_j| sqrt(G_jj) >= threshold sqrt(yy)
+/// with G and yy of `measure`. On all rows (G_jj = yy = P) this is |xi~_j| >= threshold.
 std::vector<double> thresholded_fit(const NormalEquations& normal, std::size_t target,
                                     const std::vector<std::int64_t>& usable, double threshold,
-                                    int max_iterations) {
+                                    int max_iterations, const NormalEquations& measure) {
   const std::vector<double>& moments = normal.moments[target];
+  const double target_norm = std::sqrt(std::max(measure.squares[target], 0.0));
   std::vector<std::int64_t> kept = usable;
   std::vector<double> xi(normal.terms, 0.0);
   for (int round = 0; round < max_iterations && !kept.empty(); ++round) {
     xi = solve_on(normal, moments, kept);
     std::vector<std::int64_t> next;
-    for (const std::int64_t j : kept)
-      if (std::abs(xi[j]) >= threshold) next.push_back(j);
+    for (const std::int64_t j : kept) {
+      const double column_norm = std::sqrt(std::max(measure.gram[j * measure.terms + j], 0.0));
+      if (std::abs(xi[j]) * column_norm >= threshold * target_norm) next.push_back(j);
+    }
     if (next == kept) break;
     kept = next;
     if (kept.empty()) xi.assign(normal.terms, 0.0);
@@ -187,7 +194,8 @@ FoldEquations fold_equations(const at::Tensor& theta, const at::Tensor& targets,
 }
 
 /// The threshold of target `target` (candidates ascending): STLSQ on all folds but one,
-/// scored on the left-out one, chosen by the one-standard-error rule.
+/// its terms measured on those folds alone (the left-out one unseen), scored on the
+/// left-out one, chosen by the one-standard-error rule.
 double cross_validated_threshold(const FoldEquations& equations, std::size_t target,
                                  const std::vector<std::int64_t>& usable,
                                  const std::vector<double>& thresholds, int max_iterations) {
@@ -195,9 +203,10 @@ double cross_validated_threshold(const FoldEquations& equations, std::size_t tar
   std::vector<std::vector<double>> errors(folds, std::vector<double>(thresholds.size()));
   for (std::size_t k = 0; k < folds; ++k)
     for (std::size_t i = 0; i < thresholds.size(); ++i)
-      errors[k][i] = relative_squared_error(
-          equations.held_out[k], target,
-          thresholded_fit(equations.kept[k], target, usable, thresholds[i], max_iterations));
+      errors[k][i] =
+          relative_squared_error(equations.held_out[k], target,
+                                 thresholded_fit(equations.kept[k], target, usable, thresholds[i],
+                                                 max_iterations, equations.kept[k]));
   return thresholds[one_standard_error_choice(errors)];
 }
 
@@ -262,8 +271,11 @@ SparseFit sparse_regression(const at::Tensor& theta_in, const at::Tensor& target
     const double lambda =
         cross_validated_threshold(equations, s, usable, thresholds, options.max_iterations);
     fit.thresholds.push_back(lambda);
-    const std::vector<double> xi = thresholded_fit(final_fit_equations(equations, s, options), s,
-                                                   usable, lambda, options.max_iterations);
+    // Measured on all rows, the region the equation describes; a resample moves only the
+    // estimate of the coefficients.
+    const std::vector<double> xi =
+        thresholded_fit(final_fit_equations(equations, s, options), s, usable, lambda,
+                        options.max_iterations, equations.all);
     for (std::int64_t j = 0; j < theta.size(1); ++j) fit.coefficients[s][j] = xi[j];
   }
   // Back to the units of theta and y: xi_j = xi~_j r / s_j.

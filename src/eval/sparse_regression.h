@@ -6,7 +6,12 @@
 ///   theta~_j = theta_j / s_j,  s_j = RMS_p theta_j,    y~ = y / r,  r = RMS_p y,
 /// so a coefficient xi~_j is term j's RMS contribution relative to y's RMS, and STLSQ
 /// alternates least squares on the kept terms with dropping those with |xi~_j| < lambda
-/// until the kept set stops changing.
+/// until the kept set stops changing. In the cross-validation below, a fit on some folds
+/// measures a term's contribution on those folds' rows, |xi~_j| ||theta~_j|| < lambda ||y~||
+/// over them, not by scales that include the held-out fold: a term tiny on the fitted rows
+/// but large on the held-out ones (an experiment whose inputs reach where no other's do)
+/// otherwise keeps a noise-fitted coefficient that wrecks the held-out fold, and the choice
+/// drifts to an empty equation.
 ///
 /// The threshold lambda of each target is chosen on the data, not fixed per equation: for
 /// each candidate lambda, STLSQ is fitted on all folds of rows but one and scored by its
@@ -19,7 +24,9 @@
 ///
 /// With resample_folds, each target's final fit (at its chosen lambda) is made on a
 /// bootstrap resample of the folds instead of all rows: F folds drawn with replacement,
-/// each entering the normal equations as often as it was drawn. Where the folds are units
+/// each entering the normal equations as often as it was drawn; its terms are measured on
+/// all rows, the region the equation describes (the resample moves only the estimate).
+/// Where the folds are units
 /// with independent errors (in `bhpm distill` the experiments, each seen through its own
 /// leaf network), the spread of the coefficients over the targets then holds how far those
 /// errors move the fit, as well as the targets' own spread (a bagged posterior: Huggins and

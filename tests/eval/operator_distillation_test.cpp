@@ -1,5 +1,7 @@
 // Distilled equations: the sparse regression recovers known sparse polynomials exactly and
-// from noisy values, its plain least squares is the normal-equation solution, and the
+// from noisy values, its cross-validation measures terms on the rows it fits (a fold beyond
+// the others' range does not empty the equation) while its final fits measure them on all
+// rows, its plain least squares is the normal-equation solution, and the
 // distillation reports a known operator's terms and coefficients, the quantiles of random
 // coefficients, the truth's projection, and a warning for an operator outside the library.
 
@@ -153,6 +155,32 @@ TEST(SparseRegression, resampled_fits_spread_as_the_bootstrap_of_the_folds_coeff
   options.seed = 4;
   EXPECT_FALSE(
       at::equal(fit, bhpm::eval::sparse_regression(theta, copies, fold, options).coefficients));
+}
+
+TEST(SparseRegression, a_resample_measures_its_terms_on_all_rows) {
+  // Two folds of 400 rows, y = theta_1 + theta_2 exactly, theta_2 = 0.01 z on fold 0 and z
+  // on fold 1 (theta_1, z standard normal), the threshold 0.05. Over all rows theta_2
+  // carries about half of y, so every resample keeps it, xi = (1, 1), even one that drew
+  // fold 0 twice, on whose rows alone theta_2 carries 1 % of y; the cross-validation's fit
+  // on fold 0 alone drops it, and so scores fold 1 with theta_1's slope on fold 0.
+  const std::int64_t rows = 400, targets = 64;
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(9);
+  const at::Tensor fold = at::arange(2, at::kLong).repeat_interleave(rows);
+  const at::Tensor first = at::randn({2 * rows}, generator, at::kDouble);
+  const at::Tensor second =
+      at::randn({2 * rows}, generator, at::kDouble) * at::where(fold == 0, 0.01, 1.0);
+  const at::Tensor y = first + second;
+  SparseRegressionOptions options;
+  options.thresholds = {0.05};
+  options.resample_folds = true;
+  options.seed = 5;
+  const at::Tensor xi =
+      bhpm::eval::sparse_regression(at::stack({first, second}, 1),
+                                    y.unsqueeze(0).repeat({targets, 1}), fold, options)
+          .coefficients;
+  // To the solver's 1e-12 ridge, which a fold-0-only resample weighs against theta_2's
+  // 1e-4 times smaller square.
+  EXPECT_LT((xi - 1.0).abs().max().item<double>(), 1e-7);
 }
 
 TEST(SparseRegression, least_squares_solves_the_normal_equations) {
