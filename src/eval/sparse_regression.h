@@ -26,11 +26,11 @@
 /// bootstrap resample of the folds instead of all rows: F folds drawn with replacement,
 /// each entering the normal equations as often as it was drawn; its terms are measured on
 /// all rows, the region the equation describes (the resample moves only the estimate).
-/// Where the folds are units
-/// with independent errors (in `bhpm distill` the experiments, each seen through its own
-/// leaf network), the spread of the coefficients over the targets then holds how far those
-/// errors move the fit, as well as the targets' own spread (a bagged posterior: Huggins and
-/// Miller 2019, "Robust inference and model criticism using bagged posteriors").
+/// Where the folds are units with independent errors (in `bhpm distill` the experiments,
+/// each seen through its own leaf network), the spread of the coefficients over the targets
+/// then holds how far those errors move the fit, as well as the targets' own spread (a
+/// bagged posterior: Huggins and Miller 2019, "Robust inference and model criticism using
+/// bagged posteriors").
 
 #include <ATen/core/Tensor.h>
 
