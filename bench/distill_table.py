@@ -17,7 +17,15 @@ column), is what the leaves' errors add to the data the root learns from. b is f
 least squares on the library over every root input, and the three terms that contribute
 most to it (|coefficient| x the term's RMS) are printed with their coefficients: a kept
 spurious term that is among them, with a coefficient of its size, was in the data
-(errors in variables), not made by the root or the regression. Needs numpy and h5py.
+(errors in variables), not made by the root or the regression.
+
+Which of a leaf's outputs biases the coefficients? Where the dataset holds its clean
+solution (RUN_DIR/data.h5, train/u), each leaf's u_t is fitted by least squares on the true
+terms alone, once with the leaf's own v and once with each input v_m in turn replaced by
+its exact value (spectral derivatives of the clean solution at the same measurements);
+the input whose replacement moves the coefficients to the truth carries the bias. Beside,
+each input's slope on its exact value, <v_m, v_m*> / <v_m*, v_m*> (1 is unbiased, below 1
+a shrunk input), and u_t's on the true operator at the exact inputs. Needs numpy and h5py.
 
 Usage: distill_table.py RUN_DIR [RUN_DIR ...]
 """
@@ -29,6 +37,8 @@ import sys
 
 import h5py
 import numpy as np
+
+from leaf_smoothing import spectral_derivatives
 
 
 def noise_of(config):
@@ -54,6 +64,57 @@ def target_bias_terms(run_dir, terms, count=3):
     contribution = np.abs(coefficients) * theta.std(axis=0)
     order = np.argsort(-contribution)[:count]
     return [(terms[j]["name"], coefficients[j], contribution[j]) for j in order]
+
+
+def exact_root_inputs(run_dir, points, orders):
+    """The exact v* [E, points, orders] (u, u_x, ..) at the first `points` training
+    measurements of each experiment, from the clean solution; None without it."""
+    with h5py.File(os.path.join(run_dir, "data.h5"), "r") as data:
+        if "u" not in data["train"]:
+            return None
+        u, x = data["train/u"][()], data["train/x"][()]
+        index = data["train/measurements/index"][()][:, :points]
+    rows = np.arange(u.shape[0])[:, None]
+    return np.stack([d.reshape(d.shape[0], -1)[rows, index]
+                     for d in spectral_derivatives(u, x, orders)], axis=2)
+
+
+def slope(estimate, exact):
+    """<estimate, exact> / <exact, exact>: 1 for an unbiased estimate, below 1 a shrunk one."""
+    return float(estimate @ exact / (exact @ exact))
+
+
+def leaf_input_attribution(run_dir, true_terms):
+    """Per leaf: the true terms' least-squares coefficients on the leaf's u_t with its own v
+    and with each input replaced by the exact one, and the slopes of each input and of u_t
+    on their exact values.
+    Prints nothing where data.h5 lacks the clean solution."""
+    with h5py.File(os.path.join(run_dir, "root.h5"), "r") as f:
+        v = f["root_inputs/v"][()]
+        u_t = f["root_inputs/u_t"][()]
+    exact = exact_root_inputs(run_dir, v.shape[1], v.shape[2])
+    truth = np.array([t["truth"] for t in true_terms])
+    if exact is None:
+        print("  per-leaf attribution: no clean solution in data.h5")
+        return
+    names = [f"u{'_' + 'x' * m if m else ''}" for m in range(v.shape[2])]
+    header = "  ".join(f"{t['name']:>8}" for t in true_terms)
+    print(f"  per leaf, the true terms fitted to its u_t ({header}) with its v | with exact "
+          + " | with exact ".join(names) + "; slopes of " + ", ".join(names)
+          + ", u_t on the exact (u_t: the true operator at the exact v)")
+    for leaf in range(v.shape[0]):
+        fits = []
+        for replaced in [None] + list(range(v.shape[2])):
+            inputs = v[leaf].copy()
+            if replaced is not None:
+                inputs[:, replaced] = exact[leaf, :, replaced]
+            theta = library_columns(inputs, true_terms)
+            fits.append(np.linalg.lstsq(theta, u_t[leaf], rcond=None)[0])
+        exact_u_t = library_columns(exact[leaf], true_terms) @ truth
+        slopes = [slope(v[leaf, :, m], exact[leaf, :, m]) for m in range(v.shape[2])]
+        slopes.append(slope(u_t[leaf], exact_u_t))
+        print(f"  {leaf:>4}  " + " | ".join(" ".join(f"{c:8.4g}" for c in fit) for fit in fits)
+              + "; " + " ".join(f"{s:.3f}" for s in slopes))
 
 
 def report(run_dir):
@@ -89,6 +150,7 @@ def report(run_dir):
         listed = ", ".join(f"{name} {coefficient:.3g} (RMS {rms:.2g})"
                            for name, coefficient, rms in target_bias_terms(run_dir, terms))
         print(f"  leaves' target bias u_t - f(v), largest terms: {listed}")
+        leaf_input_attribution(run_dir, true_terms)
     print(f"  true terms kept >= 0.9: {'yes' if kept else 'no'}; no other above 0.5: "
           f"{'yes' if clean else 'no'}; intervals covering the truth: {covered} of "
           f"{len(true_terms)}")
