@@ -19,6 +19,7 @@
 #include "nn/taylor_forward.h"
 #include "pde/dataset_defaults.h"
 #include "pde/experiment_set.h"
+#include "pde/measured_experiment.h"
 #include "util/stopwatch.h"
 
 using namespace bhpm;
@@ -63,7 +64,8 @@ int main(int argc, char** argv) {
   const double noise = argument(argc, argv, 6, 0.0);
 
   const pde::ExperimentSet set = burgers_experiment(noise);
-  const model::LeafData data = model::leaf_data_from_set(set, 1, 8192, "burgers");
+  const model::LeafData data =
+      model::leaf_data_from_measurements(pde::measured_experiments(set), 1, 8192, "burgers");
   model::LeafModel leaves(leaf);
   const util::Stopwatch stopwatch;
   model::train_leaves(*leaves, data, training, [](const model::TrainingProgress& p) {

@@ -19,16 +19,12 @@
 
 #include "cli/process_setup.h"
 #include "config/dataset_equation.h"
-#include "config/run_config.h"
-#include "config/run_layout.h"
 #include "eval/held_out_operator_data.h"
 #include "gp/noisy_inputs.h"
-#include "io/checkpoint.h"
-#include "model/bhpm_training.h"
 #include "model/leaf_laplace.h"
 #include "model/root_data.h"
-#include "pde/dataset_file.h"
 #include "pde/nonlinear_term.h"
+#include "trained_run.h"
 
 using namespace bhpm;
 
@@ -68,15 +64,11 @@ int main(int argc, char** argv) {
   const std::string data_path = argc > 2 ? argv[2] : run_dir + "/data.h5";
   const double prior_variance = argc > 3 ? std::stod(argv[3]) : 1.0;
 
-  const std::string checkpoint = config::RunLayout{run_dir}.joint_checkpoint();
-  const config::RunConfig run_config = config::read_run_config_text(
-      io::load_checkpoint(checkpoint).string("config", checkpoint), checkpoint, run_dir, {});
-  const pde::ExperimentSet set = pde::read_experiment_set(data_path, "train");
+  const bench::TrainedRun run = bench::load_trained_run(run_dir, data_path);
+  const pde::ExperimentSet& set = run.set;
+  const model::LeafData& data = run.data;
   const std::int64_t leaves = set.sample_u.size(0), points = set.sample_u.size(1);
-  const model::LeafData data = model::leaf_data_from_set(set, leaves, points, data_path);
-  const model::BhpmTrainingResult trained =
-      model::train_bhpm(data, config::bhpm_training_options(run_config, leaves, run_dir));
-  const model::BhpmModelImpl& bhpm = *trained.model;
+  const model::BhpmModelImpl& bhpm = *run.trained.model;
   const int order = bhpm.order();
 
   const at::Tensor covariance = model::last_layer_covariance(bhpm.leaves(), data, prior_variance);
