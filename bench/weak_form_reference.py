@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""How far a weak form would remove the leaves' derivative bias (docs/numerics.md,
+"Distilled equations"): the true terms' coefficients fitted to the trained leaves' u alone.
+
+Pointwise, the root learns u_t = f(u, u_x, ..) from the leaves' derivatives, and a leaf
+fitted to noisy data returns a shrunk u_xx beside an unshrunk u_t (bench/distill_table.py).
+A weak form moves every derivative onto smooth test functions phi(x, t) with compact support
+in t and periodic in x: for each true term of the run's equation,
+    d^m u/dx^m  ->  (-1)^m  < d^m phi/dx^m, u >,
+    u^p u_x     ->  -1/(p+1) < phi_x, u^(p+1) >,
+and u_t -> -< phi_t, u >, with <g, h> the integral over the training grid. The
+coefficients c then solve, by least squares over all test functions and experiments,
+    -< phi_t, u >  =  sum_j c_j  (term j's weak column).
+phi = psi(x / a) psi(t / b) with psi(s) = (1 - s^2)^q on |s| < 1 (q = K + 3 for a
+K-th order equation), centred on a lattice of spacing a / 2 by b / 2. For each width (a, b)
+this prints the coefficients and their relative errors with the clean solution's u
+(train/u of RUN_DIR/data.h5: checks the quadrature) and with the leaves' u on the same grid,
+and, for comparison, the pointwise least-squares fit of the leaves' u_t on the terms at the
+leaves' own derivatives on the whole grid. Nothing is asserted: a benchmark prints.
+
+The leaves' fields come from build/bench/leaf_fields (run here when FIELDS.h5 is missing).
+The true terms come from RUN_DIR/distill.json (bench/distill_recovery.sh makes the runs);
+a term with no weak form in u alone is reported and the run skipped.
+
+Usage: weak_form_reference.py RUN_DIR [FIELDS.h5 = RUN_DIR/leaf-fields.h5]   (numpy, h5py)
+"""
+import json
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# (a / length, b / duration), from narrow to half the window
+WIDTHS = [(1 / 16, 1 / 10), (1 / 8, 1 / 5), (1 / 4, 1 / 4), (3 / 8, 1 / 4), (1 / 2, 1 / 3)]
+
+
+def bump_derivatives(s, power, orders):
+    """psi^(m)(s) for m = 0..orders, psi(s) = (1 - s^2)^power on |s| < 1, zero outside."""
+    poly = np.polynomial.polynomial
+    coefficients = poly.polypow([1.0, 0.0, -1.0], power)
+    values = []
+    for _ in range(orders + 1):
+        values.append(np.where(np.abs(s) < 1, poly.polyval(s, coefficients), 0.0))
+        coefficients = poly.polyder(coefficients)
+    return values
+
+
+def space_test_functions(x, width, power, orders):
+    """[m][Nx, n]: d^m/dx^m of psi((x - x_c) / width) on the periodic grid x, x_c every width / 2."""
+    length = (x[1] - x[0]) * x.size
+    centres = x[0] + np.arange(0, length, width / 2)
+    offset = (x[None, :] - centres[:, None] + length / 2) % length - length / 2
+    values = bump_derivatives(offset / width, power, orders)
+    return [value / width ** m for m, value in enumerate(values)]
+
+
+def time_test_functions(t, width, power):
+    """([Nt, T], [Nt, T]): psi((t - t_c) / width) and its t-derivative, supports inside t."""
+    centres = np.arange(t[0] + width, t[-1] - width + 1e-12, width / 2)
+    value, derivative = bump_derivatives((t[None, :] - centres[:, None]) / width, power, 1)
+    return value, derivative / width
+
+
+def weak_term(exponents):
+    """(m, p): the term is d^m u/dx^m (p = 1) or u^(p-1) u_x (m = -1); None without a weak form."""
+    exponents = list(exponents)
+    if sum(exponents) == 1:
+        return exponents.index(1), 1
+    if exponents[1] == 1 and sum(exponents[2:]) == 0:
+        return -1, exponents[0] + 1
+    return None
+
+
+def weak_system(u, x, t, terms, width_x, width_t, order):
+    """(target [R], columns [R, J]) over every experiment of u [E, T, n] and test function."""
+    power = order + 3
+    space = space_test_functions(x, width_x, power, order)
+    time_value, time_derivative = time_test_functions(t, width_t, power)
+    targets, columns = [], []
+    for field in u:
+        targets.append(-(time_derivative @ field @ space[0].T).ravel())
+        row = []
+        for m, p in terms:
+            if m >= 0:
+                row.append((-1) ** m * (time_value @ field @ space[m].T).ravel())
+            else:
+                row.append(-(time_value @ field ** p @ space[1].T).ravel() / p)
+        columns.append(np.stack(row, axis=1))
+    return np.concatenate(targets), np.concatenate(columns)
+
+
+def least_squares(columns, target):
+    return np.linalg.lstsq(columns, target, rcond=None)[0]
+
+
+def describe(coefficients, truth):
+    return "  ".join(f"{c:9.5g} ({abs(c - e) / abs(e):6.2%})" for c, e in zip(coefficients, truth))
+
+
+def leaf_fields(run_dir, path):
+    if not os.path.exists(path):
+        program = os.path.join(ROOT, "build", "bench", "leaf_fields")
+        subprocess.run([program, run_dir, path], check=True)
+    with h5py.File(path, "r") as f:
+        return f["x"][()], f["t"][()], f["v"][()], f["u_t"][()]
+
+
+def report(run_dir, fields_path):
+    terms = json.load(open(os.path.join(run_dir, "distill.json")))["terms"]
+    true_terms = [t for t in terms if t["truth"] is not None and abs(t["truth"]) > 1e-6]
+    weak = [weak_term(t["exponents"]) for t in true_terms]
+    if any(w is None for w in weak):
+        missing = [t["name"] for t, w in zip(true_terms, weak) if w is None]
+        print(f"{run_dir}: no weak form in u alone for {', '.join(missing)}; skipped")
+        return
+    with h5py.File(os.path.join(run_dir, "data.h5"), "r") as data:
+        if "u" not in data["train"]:
+            print(f"{run_dir}/data.h5: no train/u (a dataset without its truth); skipped")
+            return
+        exact = data["train/u"][()]
+    x, t, v, u_t = leaf_fields(run_dir, fields_path)
+    order = v.shape[-1] - 1
+    truth = [term["truth"] for term in true_terms]
+    names = "  ".join(f"{term['name']:>18}" for term in true_terms)
+    print(f"{run_dir}: {v.shape[0]} leaves on {t.size} x {x.size} grids; coefficients "
+          f"(relative error) of {names}")
+    length, duration = (x[1] - x[0]) * x.size, t[-1] - t[0]
+    for fraction_x, fraction_t in WIDTHS:
+        a, b = fraction_x * length, fraction_t * duration
+        with_exact = least_squares(*reversed(weak_system(exact, x, t, weak, a, b, order)))
+        with_leaves = least_squares(*reversed(weak_system(v[..., 0], x, t, weak, a, b, order)))
+        print(f"  weak, a = {a:.3g}, b = {b:.3g}: clean u {describe(with_exact, truth)} | "
+              f"leaves' u {describe(with_leaves, truth)}")
+    library = np.stack([np.prod(v.reshape(-1, order + 1) ** np.array(term["exponents"]), axis=1)
+                        for term in true_terms], axis=1)
+    pointwise = least_squares(library, u_t.ravel())
+    print(f"  pointwise, leaves' derivatives on the whole grids: {describe(pointwise, truth)}")
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__.strip().splitlines()[-1])
+        return 2
+    run_dir = argv[1]
+    report(run_dir, argv[2] if len(argv) == 3 else os.path.join(run_dir, "leaf-fields.h5"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
