@@ -12,10 +12,12 @@ and u_t -> -< phi_t, u >, with <g, h> the integral over the training grid. The
 coefficients c then solve, by least squares over all test functions and experiments,
     -< phi_t, u >  =  sum_j c_j  (term j's weak column).
 phi = psi(x / a) psi(t / b) with psi(s) = (1 - s^2)^q on |s| < 1 (q = K + 3 for a
-K-th order equation), centred on a lattice of spacing a / 2 by b / 2. For each width (a, b)
-this prints the coefficients and their relative errors with the clean solution's u
-(train/u of RUN_DIR/data.h5: checks the quadrature) and with the leaves' u on the same grid,
-and, for comparison, the pointwise least-squares fit of the leaves' u_t on the terms at the
+K-th order equation), centred on a lattice of spacing a / 2 by b / 2. For each width (a, b),
+as fractions of the window (length L, duration T) and in the leaves' own scales (length
+ell = RMS(u')/RMS(u_x), time tau = RMS(u')/RMS(u_t), u' = u minus its spatial mean), this
+prints the coefficients and their relative errors with the clean solution's u (train/u of
+RUN_DIR/data.h5: checks the quadrature) and with the leaves' u on the same grid, and, for
+comparison, the pointwise least-squares fit of the leaves' u_t on the terms at the
 leaves' own derivatives on the whole grid. Nothing is asserted: a benchmark prints.
 
 The leaves' fields come from build/bench/leaf_fields (run here when FIELDS.h5 is missing).
@@ -35,6 +37,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (a / length, b / duration), from narrow to half the window
 WIDTHS = [(1 / 16, 1 / 10), (1 / 8, 1 / 5), (1 / 4, 1 / 4), (3 / 8, 1 / 4), (1 / 2, 1 / 3)]
+# and in the leaves' own scales (own_scales): a = c ell for c in SCALED_SPACE (at most L / 2)
+SCALED_SPACE, SCALED_TIME = [2, 3, 4, 6], 4
 
 
 def bump_derivatives(s, power, orders):
@@ -62,6 +66,14 @@ def time_test_functions(t, width, power):
     centres = np.arange(t[0] + width, t[-1] - width + 1e-12, width / 2)
     value, derivative = bump_derivatives((t[None, :] - centres[:, None]) / width, power, 1)
     return value, derivative / width
+
+
+def own_scales(v, u_t):
+    """(ell, tau): the leaves' length RMS(u')/RMS(u_x) and time RMS(u')/RMS(u_t), u' = u minus
+    its spatial mean, over every leaf and grid point of v [L, T, n, K + 1] and u_t [L, T, n]."""
+    u = v[..., 0] - v[..., 0].mean(axis=2, keepdims=True)
+    size = np.sqrt(np.mean(u ** 2))
+    return size / np.sqrt(np.mean(v[..., 1] ** 2)), size / np.sqrt(np.mean(u_t ** 2))
 
 
 def weak_term(exponents):
@@ -128,11 +140,17 @@ def report(run_dir, fields_path):
     print(f"{run_dir}: {v.shape[0]} leaves on {t.size} x {x.size} grids; coefficients "
           f"(relative error) of {names}")
     length, duration = (x[1] - x[0]) * x.size, t[-1] - t[0]
-    for fraction_x, fraction_t in WIDTHS:
-        a, b = fraction_x * length, fraction_t * duration
+    widths = [(fx * length, ft * duration, f"a = {fx:.3g} L, b = {ft:.3g} T") for fx, ft in WIDTHS]
+    ell, tau = own_scales(v, u_t)
+    b = min(SCALED_TIME * tau, duration / 2.2)
+    print(f"  the leaves' scales: ell = {ell:.3g} (L = {length:.3g}), tau = {tau:.3g} "
+          f"(T = {duration:.3g})")
+    widths += [(c * ell, b, f"a = {c} ell, b = min({SCALED_TIME} tau, T / 2.2)")
+               for c in SCALED_SPACE if c * ell <= length / 2]
+    for a, b, label in widths:
         with_exact = least_squares(*reversed(weak_system(exact, x, t, weak, a, b, order)))
         with_leaves = least_squares(*reversed(weak_system(v[..., 0], x, t, weak, a, b, order)))
-        print(f"  weak, a = {a:.3g}, b = {b:.3g}: clean u {describe(with_exact, truth)} | "
+        print(f"  weak, {label} = ({a:.3g}, {b:.3g}): clean u {describe(with_exact, truth)} | "
               f"leaves' u {describe(with_leaves, truth)}")
     library = np.stack([np.prod(v.reshape(-1, order + 1) ** np.array(term["exponents"]), axis=1)
                         for term in true_terms], axis=1)
