@@ -8,7 +8,8 @@ A weak form moves every derivative onto smooth test functions phi(x, t) with com
 in t and periodic in x: for each true term of the run's equation,
     d^m u/dx^m  ->  (-1)^m  < d^m phi/dx^m, u >,
     u^p u_x     ->  -1/(p+1) < phi_x, u^(p+1) >,
-and u_t -> -< phi_t, u >, with <g, h> the integral over the training grid. The
+and u_t -> -< phi_t, u >, with <g, h> the sum over the training grid (the cell's area,
+common to every column, cancels). The
 coefficients c then solve, by least squares over all test functions and experiments,
     -< phi_t, u >  =  sum_j c_j  (term j's weak column).
 phi = psi(x / a) psi(t / b) with psi(s) = (1 - s^2)^q on |s| < 1 (q = K + 3 for a
@@ -34,6 +35,8 @@ import sys
 import h5py
 import numpy as np
 
+from distill_table import library_columns
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # (a / length, b / duration), from narrow to half the window
 WIDTHS = [(1 / 16, 1 / 10), (1 / 8, 1 / 5), (1 / 4, 1 / 4), (3 / 8, 1 / 4), (1 / 2, 1 / 3)]
@@ -53,7 +56,8 @@ def bump_derivatives(s, power, orders):
 
 
 def space_test_functions(x, width, power, orders):
-    """[m][Nx, n]: d^m/dx^m of psi((x - x_c) / width) on the periodic grid x, x_c every width / 2."""
+    """[m][Nx, n]: d^m/dx^m of psi((x - x_c) / width) on the periodic grid x, one centre
+    x_c every width / 2."""
     length = (x[1] - x[0]) * x.size
     centres = x[0] + np.arange(0, length, width / 2)
     offset = (x[None, :] - centres[:, None] + length / 2) % length - length / 2
@@ -104,7 +108,8 @@ def weak_system(u, x, t, terms, width_x, width_t, order):
     return np.concatenate(targets), np.concatenate(columns)
 
 
-def least_squares(columns, target):
+def least_squares(target, columns):
+    """c minimising |target - columns c|^2."""
     return np.linalg.lstsq(columns, target, rcond=None)[0]
 
 
@@ -140,21 +145,21 @@ def report(run_dir, fields_path):
     print(f"{run_dir}: {v.shape[0]} leaves on {t.size} x {x.size} grids; coefficients "
           f"(relative error) of {names}")
     length, duration = (x[1] - x[0]) * x.size, t[-1] - t[0]
-    widths = [(fx * length, ft * duration, f"a = {fx:.3g} L, b = {ft:.3g} T") for fx, ft in WIDTHS]
+    widths = [(fx * length, ft * duration, f"a = {fx:.3g} L, b = {ft:.3g} T")
+              for fx, ft in WIDTHS]
     ell, tau = own_scales(v, u_t)
-    b = min(SCALED_TIME * tau, duration / 2.2)
+    scaled_b = min(SCALED_TIME * tau, duration / 2.2)
     print(f"  the leaves' scales: ell = {ell:.3g} (L = {length:.3g}), tau = {tau:.3g} "
           f"(T = {duration:.3g})")
-    widths += [(c * ell, b, f"a = {c} ell, b = min({SCALED_TIME} tau, T / 2.2)")
+    widths += [(c * ell, scaled_b, f"a = {c} ell, b = min({SCALED_TIME} tau, T / 2.2)")
                for c in SCALED_SPACE if c * ell <= length / 2]
     for a, b, label in widths:
-        with_exact = least_squares(*reversed(weak_system(exact, x, t, weak, a, b, order)))
-        with_leaves = least_squares(*reversed(weak_system(v[..., 0], x, t, weak, a, b, order)))
+        with_exact = least_squares(*weak_system(exact, x, t, weak, a, b, order))
+        with_leaves = least_squares(*weak_system(v[..., 0], x, t, weak, a, b, order))
         print(f"  weak, {label} = ({a:.3g}, {b:.3g}): clean u {describe(with_exact, truth)} | "
               f"leaves' u {describe(with_leaves, truth)}")
-    library = np.stack([np.prod(v.reshape(-1, order + 1) ** np.array(term["exponents"]), axis=1)
-                        for term in true_terms], axis=1)
-    pointwise = least_squares(library, u_t.ravel())
+    library = library_columns(v.reshape(-1, order + 1), true_terms)
+    pointwise = least_squares(u_t.ravel(), library)
     print(f"  pointwise, leaves' derivatives on the whole grids: {describe(pointwise, truth)}")
 
 
