@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli/process_setup.h"
 #include "io/atomic_file.h"

@@ -1,8 +1,9 @@
 #pragma once
-/// A trained run folder as the leaf benchmarks need it: its stored configuration, the
-/// training set of its dataset, the leaves' data and the trained model, loaded from the
-/// run's checkpoints (nothing is trained when they are complete).
+/// A trained run folder as the leaf benchmarks need it: the training set of its dataset,
+/// the leaves' data and the trained model, loaded from the run's checkpoints with the
+/// configuration stored in them (nothing is trained when they are complete).
 
+#include <cstdint>
 #include <string>
 
 #include "config/run_config.h"
