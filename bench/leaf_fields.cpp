@@ -3,8 +3,7 @@
 /// OUT.h5 with
 ///   x [n], t [T]                    the training set's grid (DATA.h5, set "train");
 ///   v [L, T, n, K + 1]              each leaf's u, u_x, ..., d^K u/dx^K on it;
-///   u_t [L, T, n]                   each leaf's time derivative on it;
-///   measured_index [L, n_st]        the measured grid points (flat t_index * n + x_index).
+///   u_t [L, T, n]                   each leaf's time derivative on it.
 /// The leaves come from the run's checkpoints (nothing is trained when they are complete).
 ///
 /// Usage: leaf_fields RUN_DIR OUT.h5 [DATA.h5 = RUN_DIR/data.h5]
@@ -36,7 +35,7 @@ model::LeafData whole_grids(const model::LeafData& measured, const pde::Experime
   return grid;
 }
 
-/// x, t, v [L, T, n, K + 1], u_t [L, T, n] and measured_index [L, n_st] into `file`.
+/// x, t, v [L, T, n, K + 1] and u_t [L, T, n] into `file`.
 void write_fields(const io::Hdf5Location& file, const pde::ExperimentSet& set,
                   const model::RootData& rows, std::int64_t leaves, int order) {
   const std::int64_t times = set.t.size(0), n = set.x.size(0);
@@ -46,8 +45,6 @@ void write_fields(const io::Hdf5Location& file, const pde::ExperimentSet& set,
                    {"leaf,t,x,derivative", "", "each leaf's u, u_x, .. on the grid"});
   io::write_tensor(file, "u_t", rows.targets.view({leaves, times, n}),
                    {"leaf,t,x", "", "each leaf's time derivative on the grid"});
-  io::write_tensor(file, "measured_index", set.sample_index.narrow(0, 0, leaves),
-                   {"leaf,measurement", "", "flat t_index * n + x_index of the measurements"});
 }
 
 }  // namespace

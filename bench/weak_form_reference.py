@@ -90,11 +90,17 @@ def weak_term(exponents):
     return None
 
 
-def weak_system(u, x, t, terms, width_x, width_t, order):
-    """(target [R], columns [R, J]) over every experiment of u [E, T, n] and test function."""
+def test_functions(x, t, width_x, width_t, order):
+    """(space [m][Nx, n] for m = 0..order, time value [Nt, T], time derivative [Nt, T])."""
     power = order + 3
-    space = space_test_functions(x, width_x, power, order)
-    time_value, time_derivative = time_test_functions(t, width_t, power)
+    return (space_test_functions(x, width_x, power, order),
+            *time_test_functions(t, width_t, power))
+
+
+def weak_system(u, tests, terms):
+    """(target [R], columns [R, J]) over every experiment of u [E, T, n] and every test
+    function of `tests` (test_functions)."""
+    space, time_value, time_derivative = tests
     targets, columns = [], []
     for field in u:
         targets.append(-(time_derivative @ field @ space[0].T).ravel())
@@ -154,8 +160,9 @@ def report(run_dir, fields_path):
     widths += [(c * ell, scaled_b, f"a = {c} ell, b = min({SCALED_TIME} tau, T / 2.2)")
                for c in SCALED_SPACE if c * ell <= length / 2]
     for a, b, label in widths:
-        with_exact = least_squares(*weak_system(exact, x, t, weak, a, b, order))
-        with_leaves = least_squares(*weak_system(v[..., 0], x, t, weak, a, b, order))
+        tests = test_functions(x, t, a, b, order)
+        with_exact = least_squares(*weak_system(exact, tests, weak))
+        with_leaves = least_squares(*weak_system(v[..., 0], tests, weak))
         print(f"  weak, {label} = ({a:.3g}, {b:.3g}): clean u {describe(with_exact, truth)} | "
               f"leaves' u {describe(with_leaves, truth)}")
     library = library_columns(v.reshape(-1, order + 1), true_terms)
