@@ -4,7 +4,10 @@
 # condition, how well the ensemble's bands cover the stored true solution. Nothing is
 # asserted: a benchmark prints, and machines are noisy.
 #   bash bench/calibration.sh CONFIG.toml RUN_DIR [--bhpm PATH] [--samples S]
-#                             [--set section.key=value ...]
+#                             [--truth DATA.h5] [--set section.key=value ...]
+# --truth: the held-out experiments (and their solution grids) come from DATA.h5 instead of
+# RUN_DIR/data.h5: for a run trained on measurements only (bench/measured_calibration.sh),
+# whose own data.h5 has no grid to start from or score against.
 # 1. No RUN_DIR/joint.ckpt: `bhpm run CONFIG -o RUN_DIR
 #    --set run.stages=simulate,train,calibrate,evaluate [--set ...]` (the --set settings go to
 #    the run; those of [predict] to every prediction too). A trained run without
@@ -39,7 +42,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() {
   echo "usage: bash bench/calibration.sh CONFIG.toml RUN_DIR [--bhpm PATH] [--samples S]" \
-       "[--set section.key=value ...]" >&2
+       "[--truth DATA.h5] [--set section.key=value ...]" >&2
   exit 2
 }
 fail() {  # fail MESSAGE: error on stderr, exit 1
@@ -49,6 +52,7 @@ fail() {  # fail MESSAGE: error on stderr, exit 1
 
 bhpm="$root/build/src/bhpm"
 samples=()
+truth=""
 run_sets=()
 predict_sets=()
 positional=()
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --bhpm) [ $# -ge 2 ] || usage; bhpm="$2"; shift 2 ;;
     --samples) [ $# -ge 2 ] || usage; samples=(--samples "$2"); shift 2 ;;
+    --truth) [ $# -ge 2 ] || usage; truth="$2"; shift 2 ;;
     --set)
       [ $# -ge 2 ] || usage
       run_sets+=(--set "$2")
@@ -88,7 +93,7 @@ elif [ ! -f "$run_dir/discrepancy.json" ]; then
   "$bhpm" calibrate "$run_dir" -q "${predict_sets[@]}"
   awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "calibrate: %.1f s\n", b - a }'
 fi
-data="$run_dir/data.h5"
+data="${truth:-$run_dir/data.h5}"
 [ -f "$data" ] || fail "$data: missing (the held-out experiments come from there)"
 
 experiments="$("$python" - "$data" <<'PY'

@@ -43,6 +43,21 @@ left out of every number. With X the sound samples (m of them), mean and std ove
   seconds    wall time of the prediction from FOLDER/timings.csv (experiment,seconds,
              exit_code), "-" without it
 A prediction that failed (non-zero exit_code in timings.csv) has a row saying so.
+Pooled over every grid value of every initial condition (the summary's "pooled" lines; a
+calibrated ensemble meets each reference whatever the errors' coherence within one
+initial condition):
+  coverage   the 50 / 90 / 95 % bands' coverage averaged over all grid values
+  err/spread sqrt(sum (mean - y)^2 / sum std^2) / sqrt(1 + 1/m): 1 when calibrated
+             (the finite-m correction of the ensemble mean's own error)
+  spread/skill  the energy score's: sum over initial conditions of the mean whole-field
+             distance ||X_i - X_j|| between members (i != j) over the sum of the mean
+             distance ||X_i - y|| from members to the truth: 1 when calibrated (a coherent
+             error counts once, not once per grid value)
+  CRPS       the mean of the rows' CRPS
+  rank histogram  the truth's rank among the m sound members at every grid value (ties
+             split at random, seed 0), m + 1 bins as fractions; each outer bin (truth below
+             or above every member) is 1/(m + 1) when calibrated
+             (ICs of other m are left out of it)
 A calibrated ensemble (y exchangeable with m Gaussian samples) has these coverages p and
 err/spread about sqrt(1 + 1/m); the summary prints this reference for the median m. (The
 empirical quantiles of m samples would cover only about p (m - 1)/(m + 1).) When FOLDER/function-metrics.json exists (`bhpm evaluate
@@ -213,6 +228,55 @@ def scores(sound, truth):
             "crps": fair_crps(sound, truth)}
 
 
+def pooled_parts(sound, truth):
+    """The sums that pool over initial conditions: grid values inside each band, squared
+    error of the mean, variance, mean pairwise and member-to-truth whole-field distances,
+    and the truth's rank among the members at every grid value."""
+    m = sound.shape[0]
+    if m < 2:
+        return None
+    mean, variance = sound.mean(axis=0), sound.var(axis=0, ddof=1)
+    flat = sound.reshape(m, -1)
+    pairwise = np.sqrt(np.maximum(
+        np.sum(flat ** 2, axis=1)[:, None] + np.sum(flat ** 2, axis=1)[None, :]
+        - 2 * flat @ flat.T, 0.0))
+    below = np.sum(sound < truth, axis=0)
+    ties = np.sum(sound == truth, axis=0)
+    rng = np.random.default_rng(0)
+    ranks = below + np.floor(rng.random(below.shape) * (ties + 1)).astype(np.int64)
+    return {"members": m, "values": truth.size,
+            "inside": {name: band_coverage(sound, truth, hi - lo) * truth.size
+                       for name, (lo, hi) in BANDS.items()},
+            "squared_error": float(np.sum((mean - truth) ** 2)),
+            "variance": float(np.sum(variance)),
+            "pairwise_distance": float(np.sum(pairwise) / (m * (m - 1))),
+            "truth_distance": float(np.mean(np.linalg.norm(flat - truth.reshape(1, -1), axis=1))),
+            "rank_counts": np.bincount(ranks.ravel(), minlength=m + 1).tolist()}
+
+
+def pooled_summary(rows):
+    """Pooled coverage, corrected err/spread, energy spread/skill, CRPS and rank histogram
+    over the rows' pooled_parts (see the module's docstring)."""
+    parts = [r["pooled_parts"] for r in rows if r.get("pooled_parts")]
+    if not parts:
+        return None
+    values = sum(p["values"] for p in parts)
+    m = statistics.median_low([p["members"] for p in parts])
+    same_m = [p for p in parts if p["members"] == m]
+    counts = np.sum([p["rank_counts"] for p in same_m], axis=0)
+    histogram = (counts / counts.sum()).tolist()
+    correction = statistics.fmean(math.sqrt(1 + 1 / p["members"]) for p in parts)
+    return {"initial_conditions": len(parts),
+            "coverage": {k: sum(p["inside"][k] for p in parts) / values for k in BANDS},
+            "error_spread_ratio": math.sqrt(sum(p["squared_error"] for p in parts)
+                                            / sum(p["variance"] for p in parts)) / correction,
+            "spread_skill": sum(p["pairwise_distance"] for p in parts)
+                            / sum(p["truth_distance"] for p in parts),
+            "crps": statistics.fmean(r["crps"] for r in rows if math.isfinite(r["crps"])),
+            "rank_histogram_members": m, "rank_histogram": histogram,
+            "outer_bins": [histogram[0], histogram[-1]], "calibrated_outer_bin": 1 / (m + 1)}
+
+
 def read_timings(folder):
     """{experiment: (seconds, exit_code)} from timings.csv, {} without it."""
     path = os.path.join(folder, "timings.csv")
@@ -272,7 +336,8 @@ def summarise(rows, failed):
             "repaired": sum(r["repaired"] for r in rows),
             "failed_predictions": len(failed),
             "calibrated_reference": calibrated_reference(median_members),
-            "member_as_truth": member_as_truth_summary(rows)}
+            "member_as_truth": member_as_truth_summary(rows),
+            "pooled": pooled_summary(rows)}
 
 
 def member_as_truth_summary(rows):
@@ -373,6 +438,20 @@ def print_summary(s):
              if observed < len(tails) else ""))
     print("the truth's coverage ranks among its members' (uniform if calibrated): "
           + " ".join(number(rank, 2) for rank in members["truth_ranks"]))
+    pooled = s["pooled"]
+    if pooled is None:
+        return
+    c = pooled["coverage"]
+    print(f"pooled coverage 50 / 90 / 95 %  {number(c['0.5'])} / {number(c['0.9'])} / "
+          f"{number(c['0.95'])} over {pooled['initial_conditions']} initial conditions")
+    print(f"pooled err/spread (finite m)    {number(pooled['error_spread_ratio'])} "
+          f"(1 when calibrated)")
+    print(f"pooled energy spread/skill      {number(pooled['spread_skill'])} (1 when calibrated)")
+    print(f"pooled CRPS                     {number(pooled['crps'])}")
+    outer = pooled["outer_bins"]
+    print(f"pooled rank histogram (m = {pooled['rank_histogram_members']}): outer bins "
+          f"{number(outer[0])} and {number(outer[1])} against {number(pooled['calibrated_outer_bin'])}"
+          f" calibrated; all bins " + " ".join(number(v, 2) for v in pooled["rank_histogram"]))
 
 
 def print_function_metrics(metrics):
@@ -425,6 +504,7 @@ def calibrate(folder):
         seconds = timings[experiment][0] if experiment in timings else None
         rows.append({"experiment": experiment, "file": os.path.basename(path),
                      "sound_samples": sound.shape[0], **scores(sound, truth),
+                     "pooled_parts": pooled_parts(sound, truth),
                      "diverged": diverged, "rejected": rejected, "repaired": repaired,
                      "outside": outside,
                      "seconds": seconds})

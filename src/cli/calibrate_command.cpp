@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/calibration_from_measurements.h"
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
 #include "cli/setting_flags.h"
@@ -20,6 +21,7 @@
 #include "model/leaf_data.h"
 #include "model/mean_drift.h"
 #include "pde/dataset_file.h"
+#include "pde/measured_dataset_file.h"
 #include "pde/measured_experiment.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/number_format.h"
@@ -28,12 +30,6 @@
 namespace bhpm::cli {
 
 namespace {
-
-pde::ExperimentSet training_set(const std::string& data) {
-  if (!std::filesystem::exists(data))
-    throw std::invalid_argument("calibrate: " + data + " is missing (the training experiments)");
-  return pde::read_experiment_set(data, "train");
-}
 
 std::vector<solve::CalibrationExperiment> training_experiments(const config::RunConfig& config,
                                                                const pde::ExperimentSet& set) {
@@ -183,14 +179,12 @@ void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
         static_cast<long long>(count));
 }
 
-/// The training leaves' drift of the spatial mean (model/mean_drift.h), printed; decides
-/// conserve_mean under predict.conservation = "auto".
+/// The training leaves' drift of the spatial mean over their boxes (model/mean_drift.h),
+/// printed; decides conserve_mean under predict.conservation = "auto".
 model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::RunConfig& config,
-                                    const pde::ExperimentSet& set) {
-  const std::int64_t experiments = set.u.size(0);
-  const model::LeafModel leaves = trained_leaves(run_dir, config, experiments);
-  const std::vector<nn::DomainBox> boxes(static_cast<std::size_t>(experiments),
-                                         model::domain_box(pde::grid_window(set)));
+                                    const std::vector<nn::DomainBox>& boxes) {
+  const model::LeafModel leaves =
+      trained_leaves(run_dir, config, static_cast<std::int64_t>(boxes.size()));
   const model::MeanDrift drift = model::leaf_mean_drift(*leaves, boxes);
   std::printf(
       "spatial mean of u: the training leaves move it by %.3g %% of the variation of u "
@@ -200,13 +194,68 @@ model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::Ru
   return drift;
 }
 
+/// Every training experiment's own window as a leaf box.
+std::vector<nn::DomainBox> measured_boxes(const std::string& data_path) {
+  std::vector<nn::DomainBox> boxes;
+  for (const pde::MeasuredExperiment& experiment : pde::read_measured_set(data_path, "train"))
+    boxes.push_back(model::domain_box(experiment.window));
+  return boxes;
+}
+
+/// Steps 1-6 of solve/discrepancy_calibration.h: the training experiments' solution grids
+/// predicted by their left-out posteriors.
+solve::DiscrepancyCalibration trajectory_route(const CalibrateCommandOptions& options,
+                                               TrainedRun& run, const std::string& data_path) {
+  run.config.predict.discrepancy = "none";  // the calibration sets tau itself
+  solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
+  predictor.samples = run.config.predict.calibration_samples;
+  const pde::ExperimentSet set = pde::read_experiment_set(data_path, "train");
+  const std::int64_t count = set.u.size(0);
+  const model::MeanDrift drift =
+      measure_mean_drift(options.run_dir, run.config,
+                         std::vector<nn::DomainBox>(static_cast<std::size_t>(count),
+                                                    model::domain_box(pde::grid_window(set))));
+  if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
+  const auto progress = [&options](const std::string& line) {
+    if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
+  };
+  std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
+  if (run.config.predict.calibration_leave_one_out)
+    attach_left_out_roots(options.run_dir, run, set, data_path + ":/train",
+                          run.config.predict.calibration_transfer, experiments);
+  else
+    std::printf(
+        "calibration posterior: the trained one (predict.calibration_leave_one_out = false); "
+        "transfer check: not done (it needs the leave-one-out posteriors)\n");
+  solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
+      *run.root, experiments, predictor, set.noise * set.noise, progress);
+  calibration.mean_drift = drift.relative();
+  print_calibration(calibration);
+  return calibration;
+}
+
+/// solve/operator_calibration.h: the training experiments' leaf rows scored by their
+/// left-out posteriors, no ensemble solved.
+solve::DiscrepancyCalibration operator_route(const CalibrateCommandOptions& options,
+                                             const TrainedRun& run, const std::string& data_path) {
+  solve::DiscrepancyCalibration calibration = calibrate_from_measurements(
+      options.run_dir, run, data_path, run.config.predict.options.discrepancy_order);
+  const model::MeanDrift drift =
+      measure_mean_drift(options.run_dir, run.config, measured_boxes(data_path));
+  calibration.mean_drift = drift.relative();
+  calibration.conserve_mean = drift.conserved();
+  print_operator_calibration(calibration);
+  return calibration;
+}
+
 }  // namespace
 
 void setup_calibrate(CLI::App& app) {
   auto options = std::make_shared<CalibrateCommandOptions>();
   CLI::App* command = app.add_subcommand(
       "calibrate",
-      "Fit the operator samples' model-discrepancy variance on the training experiments");
+      "Fit the operator samples' model discrepancy on the training experiments (their "
+      "solution grids, or their measurements alone)");
   command->add_option("run_dir", options->run_dir, "Run folder written by `bhpm train`")
       ->required()
       ->check(CLI::ExistingDirectory);
@@ -226,32 +275,18 @@ int run_calibrate(const CalibrateCommandOptions& options) {
   io::require_output_folder(layout.discrepancy());
   TrainedRun run = load_trained_run(options.run_dir, options.overrides, options.config_path);
   for (at::Tensor& parameter : run.root->parameters()) parameter.requires_grad_(false);
-  run.config.predict.discrepancy = "none";  // the calibration sets tau itself
-  solve::PredictorOptions predictor = predictor_options(run, options.run_dir);
-  predictor.samples = run.config.predict.calibration_samples;
   const std::string data_path = options.data_path.empty() ? layout.data() : options.data_path;
-  const pde::ExperimentSet set = training_set(data_path);
+  if (!std::filesystem::exists(data_path))
+    throw std::invalid_argument("calibrate: " + data_path +
+                                " is missing (the training experiments)");
+  const std::string method =
+      resolved_calibration_method(run.config.predict.calibration_method, data_path);
   use_threads(0);
-  const model::MeanDrift drift = measure_mean_drift(options.run_dir, run.config, set);
-  if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
-  const auto progress = [&options](const std::string& line) {
-    if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
-  };
-  std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
-  if (run.config.predict.calibration_leave_one_out)
-    attach_left_out_roots(options.run_dir, run, set, data_path + ":/train",
-                          run.config.predict.calibration_transfer, experiments);
-  else
-    std::printf(
-        "calibration posterior: the trained one (predict.calibration_leave_one_out = false); "
-        "transfer check: not done (it needs the leave-one-out posteriors)\n");
-  solve::DiscrepancyCalibration calibration = solve::calibrate_discrepancy(
-      *run.root, experiments, predictor, set.noise * set.noise, progress);
-  calibration.mean_drift = drift.relative();
+  const solve::DiscrepancyCalibration calibration = method == "operator"
+                                                        ? operator_route(options, run, data_path)
+                                                        : trajectory_route(options, run, data_path);
   solve::write_discrepancy_file(layout.discrepancy(), calibration, run.config.resolved_toml);
-  print_calibration(calibration);
-  const double seconds = stopwatch.seconds();
-  std::printf("wrote %s (%.1f s)\n", layout.discrepancy().c_str(), seconds);
+  std::printf("wrote %s (%.1f s)\n", layout.discrepancy().c_str(), stopwatch.seconds());
   return 0;
 }
 

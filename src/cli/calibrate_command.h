@@ -12,6 +12,11 @@
 /// how each one's fit carries over from posteriors without 2 training experiments to the
 /// leave-one-out ones (predict.calibration_transfer; 3 or more training experiments; both
 /// fits there inside their bounds), otherwise by the smaller misfit.
+/// That is predict.calibration_method = "trajectories", the default ("auto") on a dataset
+/// with solution grids. On measurements only ("operator", the default there) nothing is
+/// solved: each training experiment's leaf rows are scored by the root's posterior fitted
+/// without them, and kappa is the maximum-likelihood factor on the posterior's variance
+/// (cli/calibration_from_measurements.h; at least 2 training experiments).
 /// Held-out experiments are never read. Writes
 /// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
 /// "calibrated").

@@ -60,6 +60,14 @@ void require_complete_configuration(const config::RunConfig& config, const std::
                     "the simulate stage needs the experiments to draw (train_experiments, "
                     "test_experiments, n_st, noise)");
   }
+  if (!pipeline.data.empty() && pipeline.runs("calibrate") &&
+      config.predict.calibration_method == "trajectories" &&
+      pde::read_dataset_metadata(pipeline.data).format_version != 1)
+    throw config::ConfigError(source +
+                              ": predict.calibration_method = \"trajectories\": " + pipeline.data +
+                              " holds measurements only (dataset format_version 2), and that "
+                              "method predicts the training experiments' solution grids; use "
+                              "\"operator\" or \"auto\"");
   for (const std::string& file : pipeline.predict_ic_files)
     if (pipeline.runs("predict") && !fs::is_regular_file(file))
       throw config::ConfigError(source + ": run.predict_ic_files: " + file + " does not exist");

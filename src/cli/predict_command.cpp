@@ -342,6 +342,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
                        {"operator", config.predict.operator_source},
                        {"sampler", distilled ? "none" : predictor.sampler},
                        {"solver", predictor.solver},
+                       {"band", band_calibration(run, options.run_dir)},
                        {"config", config.resolved_toml},
                        {"created_by", "bhpm " BHPM_VERSION}};
   record.outside_coverage = outside;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cli/calibrate_command.h"
+#include "cli/calibration_from_measurements.h"
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/pipeline_checks.h"
@@ -99,16 +100,18 @@ void train_stage(const Pipeline& p) {
 
 void calibrate_stage(const Pipeline& p) {
   const std::string output = p.run.discrepancy();
-  if (!has_solution_grids(p))
-    return announce("calibrate: skipped: " + p.run.data() +
-                    " holds measurements only, and the calibration predicts the training "
-                    "experiments' solution grids (the bands carry the root's posterior alone)");
+  const std::string method =
+      resolved_calibration_method(p.config.predict.calibration_method, p.run.data());
+  const std::string refusal =
+      method == "operator" ? operator_calibration_refusal(p.run.data()) : std::string();
+  if (!refusal.empty()) return announce("calibrate: skipped: " + refusal);
   if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
       config::stored_differences(output, solve::read_discrepancy_file(output).config,
                                  p.config.resolved_toml, config::prediction_sections())
           .empty())
     return announce("calibrate: up to date (" + output + ")");
-  announce("calibrate: model discrepancy on the training experiments -> " + output);
+  announce("calibrate: model discrepancy on the training experiments' " +
+           std::string(method == "operator" ? "measurements" : "solution grids") + " -> " + output);
   require_success(run_calibrate({p.run.dir, p.run.data(), p.options.config_path,
                                  p.options.overrides, p.options.quiet}),
                   "calibrate");

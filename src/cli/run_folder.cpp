@@ -78,9 +78,9 @@ void set_discrepancy(solve::PredictorOptions& options, const config::PredictConf
   }
   if (!warn) return;
   std::fprintf(stderr,
-               "warning: %s is missing (run `bhpm calibrate %s`): the samples carry no model "
-               "discrepancy and the band only the root's posterior, too narrow where the "
-               "leaves' errors bias f\n",
+               "warning: %s is missing: the band is uncalibrated, the root's posterior alone "
+               "(too narrow where the leaves' errors bias f); `bhpm calibrate %s` fits the "
+               "calibration when the run has 2 or more training experiments\n",
                config::RunLayout{run_dir}.discrepancy().c_str(), run_dir.c_str());
 }
 
@@ -117,11 +117,23 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
   options.refinement.tolerance = run.config.predict.relative_tolerance * prior_variance;
   const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
   set_discrepancy(options, run.config.predict, stored, run_dir, warn);
-  if (warn && stored && run.config.predict.discrepancy == "calibrated")
+  // The operator method solves no ensemble: no solver setting enters its kappa.
+  if (warn && stored && stored->method == "trajectories" &&
+      run.config.predict.discrepancy == "calibrated")
     warn_of_other_solver_settings(*stored, run.config.resolved_toml, run_dir);
   options.conserve_mean = conserves_mean(run.config.predict, stored);
   solve::validate(options);
   return options;
+}
+
+std::string band_calibration(const TrainedRun& run, const std::string& run_dir) {
+  const std::string& source = run.config.predict.discrepancy;
+  if (source == "fixed") return "fixed by the configuration";
+  if (source == "none")
+    return "uncalibrated: predict.discrepancy = \"none\" (the root's posterior alone)";
+  const std::optional<solve::DiscrepancyFile> stored = stored_discrepancy(run_dir);
+  if (!stored) return "uncalibrated: no discrepancy.json (the root's posterior alone)";
+  return "calibrated (" + stored->method + ")";
 }
 
 ExperimentProblem experiment_problem(const config::RunConfig& config, const pde::ExperimentSet& set,

@@ -45,6 +45,12 @@ model::LeafModel trained_leaves(const std::string& run_dir, const config::RunCon
 solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir,
                                           bool warn = true);
 
+/// What the width of a prediction's band rests on (the prediction file's attribute "band"):
+/// "calibrated (trajectories)" or "calibrated (operator)" (RUN_DIR/discrepancy.json's
+/// method), "fixed by the configuration", or "uncalibrated: ..." with the reason (no
+/// discrepancy.json; predict.discrepancy = "none").
+std::string band_calibration(const TrainedRun& run, const std::string& run_dir);
+
 /// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the
 /// run's solver settings (predict.dt > 0 replaces the time step); `truth` its solution.
 struct ExperimentProblem {

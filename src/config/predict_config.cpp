@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "solve/discrepancy_calibration.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -26,6 +27,16 @@ const std::vector<std::string>& operator_sources() {
 
 const std::vector<std::string>& conservation_choices() {
   static const std::vector<std::string> choices = {"auto", "mean", "none"};
+  return choices;
+}
+
+const std::vector<std::string>& calibration_method_choices() {
+  static const std::vector<std::string> choices = [] {
+    std::vector<std::string> all = {"auto"};
+    const std::vector<std::string>& methods = solve::calibration_methods();
+    all.insert(all.end(), methods.begin(), methods.end());
+    return all;
+  }();
   return choices;
 }
 
@@ -64,6 +75,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
                   "not both",
                   util::format_significant(o.spread_inflation, 10));
   if (config.discrepancy != "fixed") o.discrepancy_variance = 0.0, o.spread_inflation = 1.0;
+  config.calibration_method =
+      section.one_of("calibration_method", config.calibration_method, calibration_method_choices());
   config.calibration_samples =
       section.integer_at_least("calibration_samples", config.calibration_samples, 2);
   config.calibration_leave_one_out =

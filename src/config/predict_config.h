@@ -29,6 +29,11 @@
 ///   discrepancy_order = 1       the discrepancy depends on u, .., d^m u/dx^m for m this
 ///                               (>= 0), not on the higher derivatives (the principal part:
 ///                               a random slope there can make a sample ill-posed)
+///   calibration_method = "auto" how `bhpm calibrate` fits the discrepancy: "trajectories"
+///                               (predicts the training experiments' solution grids),
+///                               "operator" (their measurements alone: kappa from the
+///                               left-out posteriors' residuals, solve/operator_calibration.h),
+///                               "auto": trajectories when the dataset has solution grids
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment
 ///                               with the root's posterior fitted without its rows (at least
@@ -64,6 +69,8 @@ struct PredictConfig {
   /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
+  /// How `bhpm calibrate` fits it: "auto" or one of solve::calibration_methods().
+  std::string calibration_method = "auto";
   std::int64_t calibration_samples = 6;   ///< per training experiment in `bhpm calibrate`
   bool calibration_leave_one_out = true;  ///< leave-one-experiment-out posteriors there
   bool calibration_transfer = true;       ///< the form chosen by its transfer there
@@ -82,6 +89,9 @@ const std::vector<std::string>& discrepancy_sources();
 
 /// "auto", "mean", "none".
 const std::vector<std::string>& conservation_choices();
+
+/// "auto", then solve::calibration_methods(): "trajectories", "operator".
+const std::vector<std::string>& calibration_method_choices();
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.
 PredictConfig read_predict_config(ConfigReader& reader);

@@ -12,6 +12,7 @@
 
 #include "io/atomic_file.h"
 #include "util/number_format.h"
+#include "util/scalar_minimisation.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::solve {
@@ -19,9 +20,10 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 6;
+constexpr std::int64_t kFormatVersion = 7;
 /// The oldest version read: version 4 is version 5 without spread inflation, version 5 is
-/// version 6 without the transfer check.
+/// version 6 without the transfer check, version 6 is version 7 without "method" (all
+/// "trajectories").
 constexpr std::int64_t kOldestVersion = 4;
 
 /// Sound members' values at the experiment's measured points with t > 0: [S', P'].
@@ -293,24 +295,10 @@ CandidateFit fit_candidate(double timescale, const std::vector<CandidateSpread>&
       fitted_bins(spread_bins(spreads, noise_variance), fit.off_data_bins);
   fit.bins = static_cast<std::int64_t>(bins.size());
   if (bins.empty()) return fit;
-  constexpr int kGridPoints = 241;
   const auto at = [scale](double log10_ratio) { return scale * std::pow(10.0, log10_ratio); };
-  double best_log = -8.0, best = log_ratio_misfit(bins, at(best_log));
-  for (int i = 1; i < kGridPoints; ++i) {
-    const double log10_ratio = -8.0 + 0.05 * i;
-    const double misfit = log_ratio_misfit(bins, at(log10_ratio));
-    if (misfit < best) best = misfit, best_log = log10_ratio;
-  }
-  double low = best_log - 0.05, high = best_log + 0.05;
-  const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-  for (int i = 0; i < 60; ++i) {
-    const double left = high - golden * (high - low), right = low + golden * (high - low);
-    if (log_ratio_misfit(bins, at(left)) < log_ratio_misfit(bins, at(right)))
-      high = right;
-    else
-      low = left;
-  }
-  fit.variance = at((low + high) / 2.0);
+  const double best_log = util::minimise_on_grid(
+      [&](double log10_ratio) { return log_ratio_misfit(bins, at(log10_ratio)); }, -8.0, 4.0, 0.05);
+  fit.variance = at(best_log);
   fit.misfit = log_ratio_misfit(bins, fit.variance);
   const double without = log_ratio_misfit(bins, 0.0);
   if (!(fit.misfit < without)) fit.variance = 0.0, fit.misfit = without;
@@ -475,13 +463,52 @@ nlohmann::ordered_json transfer_json(const TransferCheck& check) {
           {"training_experiments", spreads}};
 }
 
+/// A maximum-likelihood kappa: its factor, log-likelihood at it and at 1, and its points.
+nlohmann::ordered_json inflation_fit_json(const gp::VarianceInflationFit& fit) {
+  return {{"inflation", fit.factor},
+          {"log_likelihood", fit.log_likelihood},
+          {"plain_log_likelihood", fit.plain_log_likelihood},
+          {"points", fit.points}};
+}
+
+/// The operator calibration: the pooled fit, each experiment's alone, the pooled
+/// coverages of the plain and inflated intervals at their levels.
+nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
+  nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
+  for (const gp::VarianceInflationFit& experiment : fit.experiments)
+    experiments.push_back(inflation_fit_json(experiment));
+  return {{"pooled", inflation_fit_json(fit.pooled)},
+          {"training_experiments", experiments},
+          {"coverage_levels", kOperatorCoverageLevels},
+          {"plain_coverage", fit.plain_coverage},
+          {"inflated_coverage", fit.inflated_coverage}};
+}
+
 }  // namespace
+
+const std::vector<std::string>& calibration_methods() {
+  static const std::vector<std::string> methods = {"trajectories", "operator"};
+  return methods;
+}
+
+DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std::int64_t order,
+                                            double noise_variance) {
+  DiscrepancyCalibration calibration;
+  calibration.method = "operator";
+  calibration.operator_fit = fit;
+  calibration.inflation = fit.pooled.factor;
+  calibration.order = order;
+  calibration.noise_variance = noise_variance;
+  calibration.leave_one_out = true;
+  return calibration;
+}
 
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config) {
   nlohmann::ordered_json document;
   document["format"] = kFormat;
   document["format_version"] = kFormatVersion;
+  document["method"] = calibration.method;
   document["inflation"] = calibration.inflation;
   document["variance"] = calibration.variance;
   document["timescale"] = calibration.timescale;
@@ -506,6 +533,8 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   }
   document["training_experiments"] = rows;
   document["transfer"] = transfer_json(calibration.transfer);
+  if (calibration.method == "operator")
+    document["operator"] = operator_json(calibration.operator_fit);
   document["config"] = config;
   io::write_text_atomically(path, document.dump(2) + "\n");
 }
@@ -549,11 +578,19 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   const auto conserve_mean = document.find("conserve_mean");
   if (conserve_mean != document.end() && !conserve_mean->is_boolean())
     throw std::runtime_error(path + ": \"conserve_mean\" must be true or false");
+  std::string method = "trajectories";
+  if (version >= 7) {
+    method = document.value("method", std::string());
+    const std::vector<std::string>& methods = calibration_methods();
+    if (std::find(methods.begin(), methods.end(), method) == methods.end())
+      throw std::runtime_error(path + ": \"method\" must be \"trajectories\" or \"operator\"");
+  }
   return {inflation,
           variance->get<double>(),
           timescale->get<double>(),
           order->get<std::int64_t>(),
           conserve_mean != document.end() && conserve_mean->get<bool>(),
+          method,
           document.value("config", std::string())};
 }
 

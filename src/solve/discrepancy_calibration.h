@@ -79,6 +79,7 @@
 #include <vector>
 
 #include "gp/sparse_variational_gp.h"
+#include "solve/operator_calibration.h"
 #include "solve/predictor.h"
 
 namespace bhpm::solve {
@@ -169,15 +170,24 @@ struct TransferCheck {
   bool decides() const { return losses_finite() && fits_inside_bounds(); }
 };
 
+/// The two ways `bhpm calibrate` fits the discrepancy: "trajectories" (steps 1-6 above:
+/// the training experiments' solution grids predicted) and "operator" (their measurements
+/// alone: solve/operator_calibration.h).
+const std::vector<std::string>& calibration_methods();
+
 struct DiscrepancyCalibration {
-  double reference_variance = 0;  ///< sigma_f^2, the first reference tau_e^2 of every experiment
-  double inflation = 1;           ///< kappa when step 5 was chosen, else 1
-  InflationFit inflation_fit;     ///< step 5's fit, chosen or not
-  double variance = 0;            ///< tau^2 of the chosen T (0 when kappa was chosen)
-  double timescale = 0;           ///< the chosen T
-  std::int64_t order = 0;         ///< m: the highest derivative the discrepancy depends on
-  double noise_variance = 0;      ///< epsilon^2
-  std::int64_t samples = 0;       ///< S per experiment and setting
+  /// "trajectories" (every field below from steps 1-6) or "operator" (kappa from
+  /// `operator_fit`; no ensembles: samples 0, candidates and experiments empty).
+  std::string method = "trajectories";
+  OperatorCalibration operator_fit;  ///< method "operator" only
+  double reference_variance = 0;     ///< sigma_f^2, the first reference tau_e^2 of every experiment
+  double inflation = 1;              ///< kappa when step 5 was chosen, else 1
+  InflationFit inflation_fit;        ///< step 5's fit, chosen or not
+  double variance = 0;               ///< tau^2 of the chosen T (0 when kappa was chosen)
+  double timescale = 0;              ///< the chosen T
+  std::int64_t order = 0;            ///< m: the highest derivative the discrepancy depends on
+  double noise_variance = 0;         ///< epsilon^2
+  std::int64_t samples = 0;          ///< S per experiment and setting
   std::vector<CandidateFit> candidates;                   ///< one per candidate T
   std::vector<std::vector<CandidateSpread>> experiments;  ///< [experiment][candidate]
   /// Whether the ensembles conserved the spatial mean (PredictorOptions::conserve_mean),
@@ -223,8 +233,13 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictorOptions& options, double noise_variance,
                                              const PredictionProgress& progress = {});
 
+/// The calibration of method "operator": kappa = operator_fit.pooled.factor, no tau^2, the
+/// discrepancy order m and measurement noise epsilon^2 recorded as given.
+DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std::int64_t order,
+                                            double noise_variance);
+
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
-/// 6; docs/run-folder.md), with the resolved configuration text.
+/// 7; docs/run-folder.md), with the resolved configuration text.
 void write_discrepancy_file(const std::string& path, const DiscrepancyCalibration& calibration,
                             const std::string& config);
 
@@ -235,13 +250,14 @@ struct DiscrepancyFile {
   double timescale = 0;        ///< T (0: constant in time)
   std::int64_t order = 0;      ///< m (PredictorOptions::discrepancy_order)
   bool conserve_mean = false;  ///< the spatial mean is conserved (false in version 1 files)
-  std::string config;          ///< the resolved configuration that made it
+  std::string method = "trajectories";  ///< calibration_methods() ("trajectories" before 7)
+  std::string config;                   ///< the resolved configuration that made it
 };
 
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of
 /// another format, of a version before 4 (whose discrepancy had another form: calibrate
 /// again) or without a valid "variance", "timescale" and "order" (and, from version 5,
-/// "inflation" >= 1).
+/// "inflation" >= 1; from version 7, a "method" of calibration_methods()).
 DiscrepancyFile read_discrepancy_file(const std::string& path);
 
 }  // namespace bhpm::solve

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # End to end on the shipped example of users' own data (configs/sensors.toml's comment,
 # README "Your own data"): examples/sensors/burgers-sensors.csv imported with one tank held
-# out, then `bhpm run` with run.data: trained on a short schedule, scored without a truth,
-# the operator distilled, a prediction from the sampled initial condition
-# examples/sensors/u0.csv, and the report with the measurements' scatter plots and the
-# training curves. Every file present, every score finite, run.log kept, a rerun up to
+# out, then `bhpm run` with run.data: trained on a short schedule, the operator samples'
+# spread calibrated from the measurements alone, scored without a truth, the operator
+# distilled, a prediction from the sampled initial condition examples/sensors/u0.csv, and
+# the report with the measurements' scatter plots and the training curves. Every file present, every score finite, run.log kept, a rerun up to
 # date, another dataset in the folder refused; about five minutes on one thread beside
 # another test, as ctest runs it. The configuration's own schedule (1m40s of training):
 # with 1500 leaf steps instead of 4000 the leaves keep noise scales near 0.07 and every
@@ -32,8 +32,11 @@ for file in joint.ckpt root.h5 metrics.json metrics-leaves.json distill.json pre
   [ -s "$work/run/$file" ]
   check "$file written" $?
 done
-[ ! -e "$work/run/metrics-train.json" ] && [ ! -e "$work/run/discrepancy.json" ]
-check "no training-grid scores and no calibration without solution grids" $?
+[ ! -e "$work/run/metrics-train.json" ]
+check "no training-grid scores without solution grids" $?
+grep -q "== calibrate: model discrepancy on the training experiments' measurements" \
+  "$work/run.out" && grep -q "left-out residuals inside the central 50 % interval" "$work/run.out"
+check "calibrate fits the spread from the measurements alone and prints the coverages" $?
 grep -q "Data: the measurements" "$work/run/report/index.html"
 check "the report draws the measurements as scatter plots" $?
 grep -q "^== train" "$work/run/run.log" && grep -q "^=== .*: bhpm run .*sensors.toml" "$work/run/run.log"
@@ -66,8 +69,17 @@ for name in ["metrics.json", "metrics-leaves.json"]:
     values = [m["rmse"], m["median_nlpd"], m["mean_nlpd"]] + list(m["coverage"].values())
     assert all(math.isfinite(v) for v in values), (name, m)
     assert "true_equation" not in m, name
+calibration = json.load(open(f"{run}/discrepancy.json"))
+assert calibration["method"] == "operator" and calibration["variance"] == 0, calibration
+kappa = calibration["inflation"]
+assert math.isfinite(kappa) and kappa >= 1, kappa
+assert len(calibration["operator"]["training_experiments"]) == 2, calibration["operator"]
 with h5py.File(f"{run}/prediction-u0.h5") as f:
     assert f.attrs["samples"] == 4 and f.attrs["diverged"] == 0
+    assert f.attrs["spread_inflation"] == kappa, (f.attrs["spread_inflation"], kappa)
+    band = f.attrs["band"]
+    band = band.decode() if isinstance(band, bytes) else band
+    assert band == "calibrated (operator)", band
     assert "interpolated from" in f.attrs["initial_condition"]
     mean = f["statistics/mean"][:]
     assert mean.shape[1] == 256 and all(math.isfinite(v) for v in mean.ravel())

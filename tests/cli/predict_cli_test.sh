@@ -19,8 +19,13 @@ check "predict from an expression exits 0" $?
 check "predict writes RUN_DIR/prediction.h5 and a summary" $?
 grep -q "conditioning points per sample" "$work/out"
 check "the default sampler is Algorithm 1" $?
-grep -q "discrepancy.json is missing" "$work/out"
-check "without bhpm calibrate, predict warns that the band carries no model discrepancy" $?
+grep -q "discrepancy.json is missing: the band is uncalibrated" "$work/out" &&
+  "$python" - "$work/run/prediction.h5" <<'PY'
+import h5py, sys
+band = h5py.File(sys.argv[1], "r").attrs["band"]
+assert band == "uncalibrated: no discrepancy.json (the root's posterior alone)", band
+PY
+check "without bhpm calibrate, predict warns and records that the band is uncalibrated" $?
 
 "$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 \
   > "$work/out" 2> "$work/progress"
@@ -81,7 +86,9 @@ assert calibration["format"] == "bhpm-discrepancy" and calibration["variance"] >
 assert len(calibration["training_experiments"]) == 2
 assert calibration["leave_one_out"] is True
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
-assert calibration["format_version"] == 6 and calibration["inflation"] >= 1
+assert calibration["format_version"] == 7 and calibration["inflation"] >= 1
+assert calibration["method"] == "trajectories"  # "auto" on a dataset with solution grids
+assert f.attrs["band"] == "calibrated (trajectories)"
 assert calibration["transfer"] is None  # 2 training experiments: no transfer check
 assert f.attrs["spread_inflation"] == calibration["inflation"]
 assert calibration["inflation"] == 1 or calibration["variance"] == 0  # one form, never both
@@ -225,6 +232,53 @@ check "calibrate refuses a folder without a trained root" $?
 "$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 1 > "$work/out" 2> "$work/err"
 [ $? -ne 0 ] && grep -q "predict.calibration_samples" "$work/err"
 check "calibrate refuses fewer than 2 samples" $?
+
+# The operator method on the same run (a copy: the checks above keep the trajectory file).
+cp -r "$work/run" "$work/operator-run"
+"$bhpm" calibrate "$work/operator-run" --data "$work/data.h5" \
+  --set predict.calibration_method=operator > "$work/out" 2>&1
+check "calibrate from the measurements alone (predict.calibration_method = operator)" $?
+grep -q "^training experiment 1, scored by the root's posterior without it at its 256 leaf rows" \
+  "$work/out" && grep -q "left-out residuals inside the central 50 % interval: " "$work/out" &&
+  grep -q "^model discrepancy (from the measurements alone): .* kappa = " "$work/out"
+check "calibrate prints each experiment's kappa, the coverages and the pooled kappa" $?
+"$bhpm" predict "$work/operator-run" --ic "0.3*sin(pi*x/8)" --sampler pathwise \
+  -o "$work/operator.h5" > "$work/out" 2>&1 &&
+  ! grep -q "was calibrated on ensembles" "$work/out"
+check "a prediction under the operator calibration, no warning of other sampler settings" $?
+"$python" - "$work/operator-run/discrepancy.json" "$work/operator.h5" <<'PY'
+import h5py, json, sys
+calibration = json.load(open(sys.argv[1]))
+assert calibration["method"] == "operator" and calibration["variance"] == 0
+fit = calibration["operator"]
+assert calibration["inflation"] == fit["pooled"]["inflation"] >= 1
+assert fit["pooled"]["points"] == 2 * 256 and len(fit["training_experiments"]) == 2
+assert fit["pooled"]["log_likelihood"] >= fit["pooled"]["plain_log_likelihood"]
+assert all(i >= p for i, p in zip(fit["inflated_coverage"], fit["plain_coverage"]))
+f = h5py.File(sys.argv[2], "r")
+assert f.attrs["spread_inflation"] == calibration["inflation"]
+assert f.attrs["band"] == "calibrated (operator)", f.attrs["band"]
+PY
+check "discrepancy.json records the operator fit; the prediction carries its kappa" $?
+"$python" - "$work/one.csv" <<'PY'
+import math, sys
+with open(sys.argv[1], "w") as out:
+    out.write("experiment,x,t,u\n")
+    for j in range(64):
+        x, t = -8 + 16 * ((j * 37) % 64) / 64, (j % 8) / 8
+        out.write(f"one,{x},{t},{math.exp(-t) * math.sin(math.pi * x / 8)}\n")
+PY
+"$bhpm" import "$work/one.csv" -o "$work/one.h5" -q > /dev/null 2>&1
+cp "$work/operator-run/discrepancy.json" "$work/operator.json"
+"$bhpm" calibrate "$work/operator-run" --data "$work/one.h5" > "$work/out" 2> "$work/err"
+[ $? -ne 0 ] && grep -q "holds 1 training experiment(s), and the calibration scores each one" \
+  "$work/err" && grep -q "their bands uncalibrated" "$work/err" &&
+  cmp -s "$work/operator.json" "$work/operator-run/discrepancy.json"
+check "calibrate refuses measurements of one training experiment, saying the band stays uncalibrated" $?
+"$bhpm" calibrate "$work/operator-run" --data "$work/one.h5" \
+  --set predict.calibration_method=trajectories > "$work/out" 2> "$work/err"
+[ $? -ne 0 ] && grep -q "holds measurements only (use \"operator\" or \"auto\")" "$work/err"
+check "calibrate refuses the trajectory method on measurements only" $?
 
 echo "passed $passed, failed $failed"
 [ "$failed" -eq 0 ]

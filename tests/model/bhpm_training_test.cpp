@@ -17,6 +17,7 @@
 #include "io/checkpoint.h"
 #include "io/hdf5_file.h"
 #include "model/bhpm_training.h"
+#include "model/left_out_residuals.h"
 #include "model/root_data.h"
 #include "model/root_export.h"
 #include "model/root_gp.h"
@@ -192,6 +193,33 @@ TEST(BhpmTraining, posterior_without_some_leaves_maximises_the_elbo_of_the_other
   EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {2}), std::invalid_argument);
   EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {-1}), std::invalid_argument);
   EXPECT_THROW(bhpm->set_optimal_root_posterior(data, {1, 0}), std::invalid_argument);  // no rows
+}
+
+TEST(LeftOutResiduals, score_each_leaf_s_rows_by_the_posterior_without_them) {
+  const model::LeafData& data = small_training_data();
+  const model::BhpmTrainingOptions o = small_training_options("");
+  model::BhpmModel bhpm = model::train_bhpm(data, o).model;
+  const at::Tensor trained_mean = bhpm->root().variational_mean().clone();
+  const std::vector<gp::ScoredResiduals> scored = model::left_out_residuals(*bhpm, data);
+  ASSERT_EQ(scored.size(), 2u);
+  EXPECT_TRUE(at::equal(bhpm->root().variational_mean(), trained_mean));  // q(u) restored
+  const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
+  const double sigma2 = bhpm->root().likelihood()->variance().item<double>();
+  for (std::int64_t e = 0; e < 2; ++e) {
+    bhpm->set_optimal_root_posterior(data, {e});
+    const gp::MarginalNormal posterior =
+        bhpm->root().marginals(rows.inputs.narrow(0, e * data.points(), data.points()));
+    const at::Tensor residual =
+        rows.targets.narrow(0, e * data.points(), data.points()) - posterior.mean;
+    const gp::ScoredResiduals& leaf = scored[static_cast<std::size_t>(e)];
+    EXPECT_LT((leaf.residual - residual).abs().max().item<double>(), 1e-10) << "leaf " << e;
+    EXPECT_LT((leaf.function_variance - posterior.variance).abs().max().item<double>(), 1e-12);
+    // No noisy-input term in this model: the noise is sigma_f^2 alone.
+    EXPECT_LT((leaf.noise_variance - sigma2).abs().max().item<double>(), 1e-15);
+  }
+  const model::LeafData one_leaf{
+      data.x.narrow(0, 0, 1), data.t.narrow(0, 0, 1), data.u.narrow(0, 0, 1), {data.boxes[0]}};
+  EXPECT_THROW(model::left_out_residuals(*bhpm, one_leaf), std::invalid_argument);
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {

@@ -1,0 +1,38 @@
+#pragma once
+/// `bhpm calibrate` on the training experiments' measurements alone (predict.
+/// calibration_method = "operator", or "auto" on a dataset without solution grids): the
+/// spread inflation kappa of the left-out posteriors' residuals (solve/operator_calibration.h;
+/// docs/numerics.md, "Calibration from measurements").
+
+#include <cstdint>
+#include <string>
+
+#include "cli/run_folder.h"
+#include "solve/discrepancy_calibration.h"
+
+namespace bhpm::cli {
+
+/// predict.calibration_method resolved for the dataset at `data_path`: "auto" is
+/// "trajectories" on a version 1 file (solution grids) and "operator" on a version 2 one
+/// (measurements only). Throws std::invalid_argument naming the file, the setting and the
+/// rule for "trajectories" on measurements only.
+std::string resolved_calibration_method(const std::string& choice, const std::string& data_path);
+
+/// Why the training set of `data_path` cannot be calibrated from its measurements (fewer
+/// than 2 experiments: leaving one out leaves nothing), or "" when it can.
+std::string operator_calibration_refusal(const std::string& data_path);
+
+/// The operator calibration of the trained run in `run_dir` on the training set of
+/// `data_path` (the leaves' measurements as in training: each experiment's first n_st
+/// points, n_st the fewest any experiment holds), with discrepancy order `order` recorded.
+/// Throws std::invalid_argument with operator_calibration_refusal's reason.
+solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run_dir,
+                                                          const TrainedRun& run,
+                                                          const std::string& data_path,
+                                                          std::int64_t order);
+
+/// What calibrate prints of it: each experiment's kappa alone, the pooled one, and the
+/// pooled coverage of the left-out residuals by the plain and the inflated intervals.
+void print_operator_calibration(const solve::DiscrepancyCalibration& calibration);
+
+}  // namespace bhpm::cli
