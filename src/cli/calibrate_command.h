@@ -15,8 +15,8 @@
 /// That is predict.calibration_method = "trajectories", the default ("auto") on a dataset
 /// with solution grids. On measurements only ("operator", the default there) nothing is
 /// solved: each training experiment's leaf rows are scored by the root's posterior fitted
-/// without them, and kappa is the maximum-likelihood factor on the posterior's variance
-/// (cli/calibration_from_measurements.h; at least 2 training experiments).
+/// without them and its samples, and kappa is the geometric mean of error over spread of
+/// their cell means (cli/calibration_from_measurements.h; at least 2 training experiments).
 /// Held-out experiments are never read. Writes
 /// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
 /// "calibrated").

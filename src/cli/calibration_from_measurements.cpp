@@ -67,31 +67,31 @@ solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run
   const model::RootOptions& options = run.config.root.root;
   model::BhpmModel model(trained_leaves(run_dir, run.config, count), root, options.order,
                          options.input_noise == "laplace");
-  const solve::OperatorCalibration fit =
-      solve::calibrate_operator(model::left_out_residuals(*model, data));
+  gp::PathwiseOptions pathwise = run.config.predict.options.pathwise;
+  pathwise.seed = run.config.predict.options.seed;
+  const solve::OperatorCalibration fit = solve::calibrate_operator(
+      model::left_out_residuals(*model, data, run.config.predict.calibration_samples, pathwise));
   return solve::operator_discrepancy(fit, order, mean_noise_variance(measured));
 }
 
 void print_operator_calibration(const solve::DiscrepancyCalibration& calibration) {
   const solve::OperatorCalibration& fit = calibration.operator_fit;
-  for (std::size_t e = 0; e < fit.experiments.size(); ++e)
+  for (std::size_t e = 0; e < fit.experiments.size(); ++e) {
+    const solve::OperatorBins& bins = fit.experiments[e];
     std::printf(
-        "training experiment %zu, scored by the root's posterior without it at its %lld leaf "
-        "rows: kappa = %.4g alone\n",
-        e, static_cast<long long>(fit.experiments[e].points), fit.experiments[e].factor);
-  std::printf("left-out residuals inside the central");
-  for (std::size_t k = 0; k < solve::kOperatorCoverageLevels.size(); ++k)
-    std::printf("%s %.0f %% interval: %.3f plain, %.3f inflated", k ? ";" : "",
-                100.0 * solve::kOperatorCoverageLevels[k], fit.plain_coverage[k],
-                fit.inflated_coverage[k]);
-  std::printf("\n");
+        "training experiment %zu, its leaf rows scored by the root's posterior without it: "
+        "RMS error / RMS spread of the cell means, by fifth of its window:",
+        e);
+    for (std::size_t k = 0; k < bins.cells.size(); ++k)
+      std::printf(" %.2g/%.2g", std::sqrt(bins.squared_error[k]), std::sqrt(bins.variance[k]));
+    std::printf("; kappa = %.4g alone\n", bins.factor);
+  }
   std::printf(
       "model discrepancy (from the measurements alone): the posterior's spread about its mean "
-      "scaled by kappa = %.4g in variance (sqrt: %.3g), the maximum-likelihood factor over all "
-      "%lld left-out rows (log-likelihood %.6g against %.6g plain)\n",
-      calibration.inflation, std::sqrt(calibration.inflation),
-      static_cast<long long>(fit.pooled.points), fit.pooled.log_likelihood,
-      fit.pooled.plain_log_likelihood);
+      "scaled by kappa = %.4g in variance (sqrt: %.3g), the geometric mean of error over "
+      "spread in %lld bins, %lld samples per experiment\n",
+      calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
+      static_cast<long long>(fit.samples));
 }
 
 }  // namespace bhpm::cli

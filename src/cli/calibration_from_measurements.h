@@ -1,7 +1,8 @@
 #pragma once
 /// `bhpm calibrate` on the training experiments' measurements alone (predict.
 /// calibration_method = "operator", or "auto" on a dataset without solution grids): the
-/// spread inflation kappa of the left-out posteriors' residuals (solve/operator_calibration.h;
+/// spread inflation kappa from the left-out posteriors' residuals and samples at the
+/// training experiments' leaf rows (solve/operator_calibration.h;
 /// docs/numerics.md, "Calibration from measurements").
 
 #include <cstdint>
@@ -24,15 +25,17 @@ std::string operator_calibration_refusal(const std::string& data_path);
 
 /// The operator calibration of the trained run in `run_dir` on the training set of
 /// `data_path` (the leaves' measurements as in training: each experiment's first n_st
-/// points, n_st the fewest any experiment holds), with discrepancy order `order` recorded.
+/// points, n_st the fewest any experiment holds; predict.calibration_samples pathwise
+/// samples of predict.features features, seeded by the run's seed), with discrepancy order
+/// `order` recorded.
 /// Throws std::invalid_argument with operator_calibration_refusal's reason.
 solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run_dir,
                                                           const TrainedRun& run,
                                                           const std::string& data_path,
                                                           std::int64_t order);
 
-/// What calibrate prints of it: each experiment's kappa alone, the pooled one, and the
-/// pooled coverage of the left-out residuals by the plain and the inflated intervals.
+/// What calibrate prints of it: per experiment its error and spread by fifth of its window
+/// and its own kappa, then the kappa kept.
 void print_operator_calibration(const solve::DiscrepancyCalibration& calibration);
 
 }  // namespace bhpm::cli

@@ -32,7 +32,8 @@
 ///   calibration_method = "auto" how `bhpm calibrate` fits the discrepancy: "trajectories"
 ///                               (predicts the training experiments' solution grids),
 ///                               "operator" (their measurements alone: kappa from the
-///                               left-out posteriors' residuals, solve/operator_calibration.h),
+///                               left-out posteriors' residuals and samples at the leaf
+///                               rows, solve/operator_calibration.h),
 ///                               "auto": trajectories when the dataset has solution grids
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment

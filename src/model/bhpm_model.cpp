@@ -88,13 +88,6 @@ void BhpmModelImpl::set_optimal_root_posterior(const LeafData& data,
       pass.input_noise.defined() ? pass.input_noise.index_select(0, kept) : at::Tensor());
 }
 
-std::pair<RootData, at::Tensor> BhpmModelImpl::root_rows(const LeafData& data) const {
-  const at::NoGradGuard no_grad;
-  LeafPass pass = leaf_pass(*leaves_, *root_, order_, leaf_input_noise_, data, data.points());
-  if (!pass.input_noise.defined()) pass.input_noise = at::zeros_like(pass.rows.targets);
-  return {pass.rows, pass.input_noise};
-}
-
 std::vector<std::string> root_variable_names(std::int64_t dimensions) {
   std::vector<std::string> names;
   for (std::int64_t m = 0; m < dimensions; ++m)

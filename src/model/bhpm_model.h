@@ -16,7 +16,6 @@
 #include "gp/sparse_variational_gp.h"
 #include "model/leaf_data.h"
 #include "model/leaf_model.h"
-#include "model/root_data.h"
 #include "model/training_progress.h"
 
 namespace bhpm::model {
@@ -53,11 +52,6 @@ class BhpmModelImpl : public torch::nn::Module {
   /// [0, L) or when no leaf's rows are left.
   void set_optimal_root_posterior(const LeafData& data,
                                   const std::vector<std::int64_t>& left_out_leaves = {});
-
-  /// The root rows of `data` (every leaf's v and u_t at its measurements, leaf by leaf:
-  /// model/root_data.h) and each row's likelihood variance beyond sigma_f^2 [L P]: the
-  /// noisy-input term at the current root when the model has it, zeros otherwise; detached.
-  std::pair<RootData, at::Tensor> root_rows(const LeafData& data) const;
 
   LeafModelImpl& leaves() { return *leaves_; }
   const LeafModelImpl& leaves() const { return *leaves_; }

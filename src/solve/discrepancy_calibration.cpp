@@ -463,25 +463,28 @@ nlohmann::ordered_json transfer_json(const TransferCheck& check) {
           {"training_experiments", spreads}};
 }
 
-/// A maximum-likelihood kappa: its factor, log-likelihood at it and at 1, and its points.
-nlohmann::ordered_json inflation_fit_json(const gp::VarianceInflationFit& fit) {
-  return {{"inflation", fit.factor},
-          {"log_likelihood", fit.log_likelihood},
-          {"plain_log_likelihood", fit.plain_log_likelihood},
-          {"points", fit.points}};
-}
-
-/// The operator calibration: the pooled fit, each experiment's alone, the pooled
-/// coverages of the plain and inflated intervals at their levels.
+/// The operator calibration: kappa, the bins fitted, the samples, and per experiment its
+/// own kappa and, per time bin, E_ek, V_ek and the cells that made them.
 nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
   nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
-  for (const gp::VarianceInflationFit& experiment : fit.experiments)
-    experiments.push_back(inflation_fit_json(experiment));
-  return {{"pooled", inflation_fit_json(fit.pooled)},
-          {"training_experiments", experiments},
-          {"coverage_levels", kOperatorCoverageLevels},
-          {"plain_coverage", fit.plain_coverage},
-          {"inflated_coverage", fit.inflated_coverage}};
+  for (const OperatorBins& bins : fit.experiments) {
+    nlohmann::ordered_json error = nlohmann::ordered_json::array(),
+                           spread = nlohmann::ordered_json::array();
+    for (std::size_t k = 0; k < bins.cells.size(); ++k) {
+      error.push_back(finite_or_null(bins.squared_error[k]));
+      spread.push_back(finite_or_null(bins.variance[k]));
+    }
+    experiments.push_back({{"inflation", bins.factor},
+                           {"cells", bins.cells},
+                           {"squared_error", error},
+                           {"variance", spread}});
+  }
+  return {{"inflation", fit.factor},
+          {"bins", fit.bins},
+          {"samples", fit.samples},
+          {"space_cells", kSpaceCells},
+          {"minimum_cell_rows", kMinimumCellRows},
+          {"training_experiments", experiments}};
 }
 
 }  // namespace
@@ -496,7 +499,7 @@ DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std:
   DiscrepancyCalibration calibration;
   calibration.method = "operator";
   calibration.operator_fit = fit;
-  calibration.inflation = fit.pooled.factor;
+  calibration.inflation = fit.factor;
   calibration.order = order;
   calibration.noise_variance = noise_variance;
   calibration.leave_one_out = true;

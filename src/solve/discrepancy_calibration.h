@@ -233,7 +233,7 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
                                              const PredictorOptions& options, double noise_variance,
                                              const PredictionProgress& progress = {});
 
-/// The calibration of method "operator": kappa = operator_fit.pooled.factor, no tau^2, the
+/// The calibration of method "operator": kappa = operator_fit.factor, no tau^2, the
 /// discrepancy order m and measurement noise epsilon^2 recorded as given.
 DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std::int64_t order,
                                             double noise_variance);

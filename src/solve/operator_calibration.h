@@ -1,38 +1,61 @@
 #pragma once
 /// The spread inflation of the operator samples fitted on the training experiments'
 /// measurements alone, without solving anything (docs/numerics.md, "Calibration from
-/// measurements"; `bhpm calibrate` with predict.calibration = "operator", and "auto" on a
-/// dataset without solution grids). Each experiment e's leaf rows, scored by the root's
-/// posterior fitted without them (model/left_out_residuals.h), give residuals r_p with
-/// function variance s_p^2 and noise variance n_p; one kappa for all experiments,
-///   kappa = argmax_{kappa >= 1} sum_{e,p} ln N(r_ep; 0, kappa s_ep^2 + n_ep)
-/// (gp/variance_inflation.h), scales every operator sample's deviation from the posterior
-/// mean (gp/inflated_samples.h): f'_s = m + sqrt(kappa) (f_s - m). It is the form of
-/// step 5 of the trajectory calibration (solve/discrepancy_calibration.h) measured on the
-/// operator where that one is measured on the ensembles' solutions: the ratio of a left-out
-/// posterior's error to its own spread, which carries over to a new initial condition
-/// predicted by the posterior of all N experiments, wide off the data and narrow on it.
+/// measurements"; `bhpm calibrate` with predict.calibration_method = "operator", and
+/// "auto" on a dataset without solution grids).
+///
+/// A solution's error grows as the time integral of the operator's error along its path,
+///   delta u(x, t) ~ int_0^t (f - m)(v(x, tau)) d tau
+/// (to first order, before the linearised operator propagates it), and an ensemble's
+/// spread as the same integral of its samples' deviations f_s - m. So each training
+/// experiment e's left-out residuals r_p and sample deviations g_sp
+/// (model/left_out_residuals.h) are averaged over cells of its window, kSpaceCells equal
+/// parts in x by kTimeBins in t (cells with fewer than kMinimumCellRows rows left out):
+///   rbar_c = mean_{p in c} r_p,  gbar_sc = mean_{p in c} g_sp,
+/// the increments over a fifth of the window, per unit time, of the error and of each
+/// sample's deviation at about one x. Parts of r that change sign within a fifth (the
+/// leaves' fast errors, which the trajectory averages out too) cancel in rbar. Per
+/// experiment and time bin k,
+///   E_ek = mean_{c in k} rbar_c^2,  V_ek = mean_{c in k} mean_s gbar_sc^2,
+/// and, as step 5 of the trajectory calibration (solve/discrepancy_calibration.h) on the
+/// ensembles' solutions,
+///   ln kappa = mean_{e,k} ln(E_ek / V_ek),  kappa >= 1,
+/// the minimiser of sum ln^2(kappa V_ek / E_ek): the geometric mean of error over spread,
+/// so that no one experiment's surplus cancels another's deficit. Every operator sample
+/// then carries f'_s = m + sqrt(kappa) (f_s - m) (gp/inflated_samples.h).
 
 #include <cstdint>
 #include <vector>
 
-#include "gp/variance_inflation.h"
+#include "gp/posterior_residuals.h"
 
 namespace bhpm::solve {
 
-/// The nominal levels whose pooled coverage calibrate prints and stores.
-inline const std::vector<double> kOperatorCoverageLevels = {0.5, 0.95};
+constexpr std::int64_t kSpaceCells = 64;
+constexpr std::int64_t kMinimumCellRows = 3;
 
-struct OperatorCalibration {
-  gp::VarianceInflationFit pooled;                    ///< kappa over every experiment's rows
-  std::vector<gp::VarianceInflationFit> experiments;  ///< [N] each experiment's alone
-  /// [level] pooled coverage of the central intervals of N(0, s^2 + n) (plain) and of
-  /// N(0, kappa s^2 + n) (inflated), at kOperatorCoverageLevels.
-  std::vector<double> plain_coverage, inflated_coverage;
+/// One experiment's bins: E_ek and V_ek, the cells that made them (NaN and 0: no cell).
+struct OperatorBins {
+  std::vector<double> squared_error;  ///< [kTimeBins] E_ek
+  std::vector<double> variance;       ///< [kTimeBins] V_ek
+  std::vector<std::int64_t> cells;    ///< [kTimeBins]
+  double factor = 1;                  ///< the experiment's own kappa (its bins alone)
 };
 
-/// The fit from one gp::ScoredResiduals per training experiment (N >= 2). Throws
-/// std::invalid_argument for fewer than 2 experiments and as gp::fit_variance_inflation.
-OperatorCalibration calibrate_operator(const std::vector<gp::ScoredResiduals>& experiments);
+struct OperatorCalibration {
+  double factor = 1;                      ///< kappa >= 1
+  std::int64_t bins = 0;                  ///< (e, k) bins with E_ek > 0 and V_ek > 0
+  std::int64_t samples = 0;               ///< S per experiment
+  std::vector<OperatorBins> experiments;  ///< [N]
+};
+
+/// The bins of one experiment. Throws std::invalid_argument for rows outside its window,
+/// shapes that disagree or a window of no extent.
+OperatorBins operator_bins(const gp::PosteriorResiduals& experiment);
+
+/// The fit from one gp::PosteriorResiduals per training experiment (N >= 2). Throws
+/// std::invalid_argument for fewer than 2 experiments, as operator_bins, and when no bin
+/// has both a positive error and a positive spread.
+OperatorCalibration calibrate_operator(const std::vector<gp::PosteriorResiduals>& experiments);
 
 }  // namespace bhpm::solve

@@ -200,26 +200,39 @@ TEST(LeftOutResiduals, score_each_leaf_s_rows_by_the_posterior_without_them) {
   const model::BhpmTrainingOptions o = small_training_options("");
   model::BhpmModel bhpm = model::train_bhpm(data, o).model;
   const at::Tensor trained_mean = bhpm->root().variational_mean().clone();
-  const std::vector<gp::ScoredResiduals> scored = model::left_out_residuals(*bhpm, data);
+  gp::PathwiseOptions pathwise;
+  pathwise.features = 2048;
+  pathwise.seed = 3;
+  const std::int64_t samples = 400;
+  const std::vector<gp::PosteriorResiduals> scored =
+      model::left_out_residuals(*bhpm, data, samples, pathwise);
   ASSERT_EQ(scored.size(), 2u);
   EXPECT_TRUE(at::equal(bhpm->root().variational_mean(), trained_mean));  // q(u) restored
   const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
-  const double sigma2 = bhpm->root().likelihood()->variance().item<double>();
+  const std::int64_t p = data.points();
   for (std::int64_t e = 0; e < 2; ++e) {
     bhpm->set_optimal_root_posterior(data, {e});
-    const gp::MarginalNormal posterior =
-        bhpm->root().marginals(rows.inputs.narrow(0, e * data.points(), data.points()));
-    const at::Tensor residual =
-        rows.targets.narrow(0, e * data.points(), data.points()) - posterior.mean;
-    const gp::ScoredResiduals& leaf = scored[static_cast<std::size_t>(e)];
-    EXPECT_LT((leaf.residual - residual).abs().max().item<double>(), 1e-10) << "leaf " << e;
-    EXPECT_LT((leaf.function_variance - posterior.variance).abs().max().item<double>(), 1e-12);
-    // No noisy-input term in this model: the noise is sigma_f^2 alone.
-    EXPECT_LT((leaf.noise_variance - sigma2).abs().max().item<double>(), 1e-15);
+    const gp::MarginalNormal posterior = bhpm->root().marginals(rows.inputs.narrow(0, e * p, p));
+    const gp::PosteriorResiduals& leaf = scored[static_cast<std::size_t>(e)];
+    EXPECT_LT((leaf.residual - (rows.targets.narrow(0, e * p, p) - posterior.mean))
+                  .abs()
+                  .max()
+                  .item<double>(),
+              1e-10)
+        << "leaf " << e;
+    ASSERT_EQ(leaf.deviations.sizes(), (std::vector<std::int64_t>{samples, p}));
+    EXPECT_TRUE(at::equal(leaf.x, data.x[e]) && at::equal(leaf.t, data.t[e]));
+    EXPECT_EQ(leaf.x_min, data.boxes[static_cast<std::size_t>(e)].x_min);
+    // 400 pathwise draws about the posterior mean: their variance is the posterior's to
+    // Monte Carlo error (about 7 % per row, averaged over the rows) and the feature error.
+    const double ratio =
+        (leaf.deviations.square().mean(0).mean() / posterior.variance.mean()).item<double>();
+    EXPECT_NEAR(ratio, 1.0, 0.15) << "leaf " << e;
   }
   const model::LeafData one_leaf{
       data.x.narrow(0, 0, 1), data.t.narrow(0, 0, 1), data.u.narrow(0, 0, 1), {data.boxes[0]}};
-  EXPECT_THROW(model::left_out_residuals(*bhpm, one_leaf), std::invalid_argument);
+  EXPECT_THROW(model::left_out_residuals(*bhpm, one_leaf, samples, pathwise),
+               std::invalid_argument);
 }
 
 TEST(BhpmTraining, failure_names_phase_and_iteration_and_keeps_the_last_checkpoint) {

@@ -1,0 +1,17 @@
+#pragma once
+/// A GP posterior scored at rows it did not see: the residuals of its mean there and the
+/// deviations of its samples from that mean (solve/operator_calibration.h compares the two).
+
+#include <ATen/core/Tensor.h>
+
+namespace bhpm::gp {
+
+/// One experiment's rows on its window [x_min, x_max] x [t_min, t_max]: P rows, S samples.
+struct PosteriorResiduals {
+  at::Tensor residual;    ///< [P] r_p = y_p - m(v_p)
+  at::Tensor deviations;  ///< [S, P] g_sp = f_s(v_p) - m(v_p), f_s samples of q(f)
+  at::Tensor x, t;        ///< [P] where row p was measured
+  double x_min = 0, x_max = 0, t_min = 0, t_max = 0;
+};
+
+}  // namespace bhpm::gp
