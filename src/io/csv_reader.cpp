@@ -21,6 +21,39 @@ std::string_view unquoted(std::string_view field) {
   return field;
 }
 
+/// At most 40 bytes of `text` for a message, other bytes than printable ASCII as \xNN,
+/// and the length when it was cut: a message never echoes raw or megabyte-long fields.
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t kShown = 40;
+  std::string shown;
+  for (const char c : text.substr(0, kShown)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      shown += c;
+    } else {
+      constexpr const char* kHex = "0123456789ABCDEF";
+      shown += std::string("\\x") + kHex[byte >> 4] + kHex[byte & 0xf];
+    }
+  }
+  if (text.size() > kShown) shown += "... (" + std::to_string(text.size()) + " bytes)";
+  return shown;
+}
+
+/// Refuses encodings and line ends the reader does not take, by what the first line shows;
+/// strips a UTF-8 byte-order mark (spreadsheets' "CSV UTF-8").
+void prepare_first_line(const std::string& path, std::string& line) {
+  const auto starts = [&](std::string_view mark) { return line.rfind(mark, 0) == 0; };
+  if (starts("\xFF\xFE") || starts("\xFE\xFF"))
+    throw std::invalid_argument(path +
+                                ": the file is UTF-16 encoded; save it as UTF-8 or ASCII text");
+  if (starts("\xEF\xBB\xBF")) line.erase(0, 3);
+  const std::string_view content = trimmed(line);
+  if (content.find('\r') != std::string_view::npos)
+    throw std::invalid_argument(path +
+                                ": line 1: lines end with a carriage return alone (CR); save "
+                                "the file with LF or CRLF line ends");
+}
+
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
   for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
@@ -59,7 +92,7 @@ std::size_t CsvReader::column(const std::string& name) const {
 
 bool CsvReader::read_content_line() {
   while (std::getline(stream_, text_)) {
-    ++line_;
+    if (++line_ == 1) prepare_first_line(path_, text_);
     const std::string_view content = trimmed(text_);
     if (!content.empty() && content.front() != '#') return true;
   }
@@ -95,8 +128,8 @@ double CsvReader::number(std::size_t column) const {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || text.empty())
-    throw std::invalid_argument(where() + ", column '" + header_[column] + "': '" +
-                                std::string(text) + "' is not a number");
+    throw std::invalid_argument(where() + ", column '" + header_[column] + "': '" + excerpt(text) +
+                                "' is not a number");
   return value;
 }
 

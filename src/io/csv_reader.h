@@ -2,8 +2,10 @@
 /// A streaming reader of comma-separated tables with a header line: one record per line,
 /// fields separated by commas, spaces around a field ignored, a field may be enclosed in
 /// double quotes (which may not hold a comma or a quote). Blank lines and lines whose
-/// first character is '#' are skipped. Errors are std::invalid_argument naming the file,
-/// the line and the column.
+/// first character is '#' are skipped. Lines end with LF or CRLF; a UTF-8 byte-order mark
+/// (spreadsheets' "CSV UTF-8") is skipped, and UTF-16 text or CR-only line ends are refused
+/// by name. Errors are std::invalid_argument naming the file, the line and the column, and
+/// quote at most 40 bytes of a bad field, bytes other than printable ASCII as \xNN.
 
 #include <cstdint>
 #include <fstream>

@@ -62,3 +62,35 @@ TEST(CsvReader, errors_name_the_file_the_line_and_the_column) {
                   [&] { bhpm::io::CsvReader(testing::TempDir() + "missing.csv"); }),
               HasSubstr("missing.csv: cannot open"));
 }
+
+TEST(CsvReader, takes_a_spreadsheets_byte_order_mark_and_names_what_it_refuses) {
+  const std::string marked = bhpm::testing_support::write_text_file(
+      "marked.csv", "\xEF\xBB\xBF# exported\r\nexperiment,x\r\nA,1\r\n");
+  bhpm::io::CsvReader reader(marked);
+  EXPECT_EQ(reader.header(), (std::vector<std::string>{"experiment", "x"}));
+  ASSERT_TRUE(reader.next());
+  EXPECT_EQ(reader.number(reader.column("x")), 1.0);
+  const auto message = [](const std::string& name, const std::string& text) {
+    const std::string path = bhpm::testing_support::write_text_file(name, text);
+    return bhpm::testing_support::error_message<std::invalid_argument>(
+        [&] { bhpm::io::CsvReader(path).next(); });
+  };
+  EXPECT_THAT(message("wide.csv", std::string("\xFF\xFE"
+                                              "e\0x\0",
+                                              6)),
+              HasSubstr("wide.csv: the file is UTF-16 encoded"));
+  EXPECT_THAT(message("mac.csv", "experiment,x\rA,1\r"),
+              HasSubstr("mac.csv: line 1: lines end with a carriage return alone"));
+}
+
+TEST(CsvReader, quotes_a_bad_field_short_and_printable) {
+  const std::string path = bhpm::testing_support::write_text_file(
+      "long.csv", "experiment,x\nA,\x01" + std::string(100000, '9') + "z\n");
+  bhpm::io::CsvReader reader(path);
+  ASSERT_TRUE(reader.next());
+  const std::string message =
+      bhpm::testing_support::error_message<std::invalid_argument>([&] { reader.number(1); });
+  EXPECT_THAT(message, HasSubstr("long.csv: line 2, column 'x': '\\x01999"));
+  EXPECT_THAT(message, HasSubstr("... (100002 bytes)' is not a number"));
+  EXPECT_LT(message.size(), 200u);
+}
