@@ -39,6 +39,26 @@ class ByteReader {
   const std::string& path_;
 };
 
+/// The `size` bytes that `compressed` bytes at `in` of member `name` inflate to (ZIP method
+/// 8, raw deflate); fails naming the member for another method or a stream that is not.
+std::vector<unsigned char> inflated(const ByteReader& reader, const std::string& name,
+                                    std::uint16_t method, const unsigned char* in,
+                                    std::uint64_t compressed, std::uint64_t size) {
+  if (method != 8) reader.fail(name + " uses ZIP method " + std::to_string(method));
+  std::vector<unsigned char> out(size);
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) reader.fail("zlib could not start");
+  z.next_in = const_cast<unsigned char*>(in);
+  z.avail_in = static_cast<uInt>(compressed);
+  z.next_out = out.data();
+  z.avail_out = static_cast<uInt>(out.size());
+  const int status = inflate(&z, Z_FINISH);
+  inflateEnd(&z);
+  if (status != Z_STREAM_END || z.total_out != size)
+    reader.fail("member " + name + " does not inflate to its size");
+  return out;
+}
+
 std::uint64_t find_end_of_directory(const ByteReader& reader, std::uint64_t size) {
   if (size < 22) reader.fail("too short for a ZIP file");
   const std::uint64_t lowest = size > 22 + 65535 ? size - 22 - 65535 : 0;
@@ -125,6 +145,7 @@ NpzArchive::NpzArchive(const std::string& path) : path_(path) {
     if (reader.read(at, 4) != kDirectoryEntry) reader.fail("bad directory entry");
     Member member;
     member.method = static_cast<std::uint16_t>(reader.read(at + 10, 2));
+    member.crc32 = static_cast<std::uint32_t>(reader.read(at + 16, 4));
     member.compressed = reader.read(at + 20, 4);
     member.size = reader.read(at + 24, 4);
     member.offset = reader.read(at + 42, 4);
@@ -153,19 +174,16 @@ std::vector<unsigned char> NpzArchive::member_bytes(const std::string& name,
   const std::uint64_t data =
       member.offset + 30 + reader.read(member.offset + 26, 2) + reader.read(member.offset + 28, 2);
   if (data + member.compressed > bytes_.size()) reader.fail("truncated member " + name);
-  if (member.method == 0) return {bytes_.begin() + data, bytes_.begin() + data + member.size};
-  if (member.method != 8) reader.fail(name + " uses ZIP method " + std::to_string(member.method));
-  std::vector<unsigned char> out(member.size);
-  z_stream z{};
-  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) reader.fail("zlib could not start");
-  z.next_in = const_cast<unsigned char*>(bytes_.data() + data);
-  z.avail_in = static_cast<uInt>(member.compressed);
-  z.next_out = out.data();
-  z.avail_out = static_cast<uInt>(out.size());
-  const int status = inflate(&z, Z_FINISH);
-  inflateEnd(&z);
-  if (status != Z_STREAM_END || z.total_out != member.size)
-    reader.fail("member " + name + " does not inflate to its size");
+  std::vector<unsigned char> out =
+      member.method == 0 ? std::vector<unsigned char>(bytes_.begin() + data,
+                                                      bytes_.begin() + data + member.compressed)
+                         : inflated(reader, name, member.method, bytes_.data() + data,
+                                    member.compressed, member.size);
+  if (out.size() != member.size) reader.fail("member " + name + " is not of its stored size");
+  const auto checksum = static_cast<std::uint32_t>(
+      crc32(crc32(0L, Z_NULL, 0), out.data(), static_cast<uInt>(out.size())));
+  if (checksum != member.crc32)
+    reader.fail("member " + name + " fails its CRC-32 check (the archive is corrupted)");
   return out;
 }
 

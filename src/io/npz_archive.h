@@ -1,7 +1,8 @@
 #pragma once
 /// Reading NumPy's .npz archives: a ZIP file (stored or deflated members, ZIP64 sizes as
-/// np.savez writes them) of .npy arrays. Only what measurements need: one-dimensional,
-/// C-order arrays of little-endian floats, integers or fixed-width Unicode strings.
+/// np.savez writes them) of .npy arrays, each member checked against its CRC-32. Only what
+/// measurements need: one-dimensional, C-order arrays of little-endian floats, integers or
+/// fixed-width Unicode strings.
 
 #include <cstdint>
 #include <map>
@@ -36,6 +37,7 @@ class NpzArchive {
     std::uint64_t offset = 0;  ///< of the local header
     std::uint64_t compressed = 0, size = 0;
     std::uint16_t method = 0;  ///< 0 stored, 8 deflated
+    std::uint32_t crc32 = 0;   ///< of the uncompressed bytes, checked on every read
   };
   std::vector<unsigned char> member_bytes(const std::string& name, const Member& member) const;
 

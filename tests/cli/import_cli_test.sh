@@ -135,6 +135,20 @@ expect_refusal "an unknown file type is refused" "unknown file type '.txt'" \
   "$(csv data.txt experiment,x,t,u a,0,0,1 a,1,1,2)"
 expect_refusal "an HDF5 file without the arrays named is refused" "sensors.h5: no array 'x'" "$work/sensors.h5"
 expect_refusal "an .npz archive without the arrays named is refused" "sensors.npz: no array 'x' in the archive" "$work/sensors.npz"
+"$python" - "$work" <<'PY'
+import sys, zipfile
+work = sys.argv[1]
+with zipfile.ZipFile(f"{work}/sensors.npz") as archive:  # stored: the bytes are the values
+    member = archive.getinfo("u.npy")
+raw = bytearray(open(f"{work}/sensors.npz", "rb").read())
+start = member.header_offset + 30 + int.from_bytes(raw[member.header_offset + 26:member.header_offset + 28], "little") \
+    + int.from_bytes(raw[member.header_offset + 28:member.header_offset + 30], "little")
+raw[start + member.file_size - 3] ^= 0x10  # one bit of the last value of u
+open(f"{work}/flipped.npz", "wb").write(raw)
+PY
+expect_refusal "an .npz archive with one bit flipped fails its CRC-32 check" \
+  "flipped.npz: not a readable .npz archive (member u fails its CRC-32 check" "$work/flipped.npz" \
+  --column x=position
 expect_refusal "a field that is not a number is refused" "line 3, column 't': 'soon' is not a number" \
   "$(csv word.csv experiment,x,t,u a,0,0,1 a,1,soon,2)"
 expect_refusal "holding out every experiment is refused" "leaves none to train on" \
