@@ -15,6 +15,7 @@ namespace bhpm::io {
 namespace {
 
 std::atomic<int> temporary_counter{0};
+constexpr int kMaxLinks = 40;  ///< as the kernel's limit on links followed in one path
 
 /// "<target>.<tag>-<pid>-<counter>": unique per process and call.
 std::string sibling_name(const std::string& target, const std::string& tag) {
@@ -28,13 +29,43 @@ void rename_or_throw(const std::string& from, const std::string& to, const std::
                              "': " + std::strerror(errno));
 }
 
-}  // namespace
-
-void require_output_folder(const std::string& target) {
-  const std::filesystem::path parent = std::filesystem::path(target).parent_path();
+/// Throws naming `target` unless the folder that will hold `path` exists.
+void require_parent_folder(const std::string& target, const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
     throw std::runtime_error("output '" + target + "': folder '" + parent.string() +
                              "' does not exist");
+}
+
+}  // namespace
+
+std::string written_path(const std::string& target) {
+  std::filesystem::path path = target;
+  std::error_code error;
+  for (int links = 0; std::filesystem::is_symlink(std::filesystem::symlink_status(path, error));
+       ++links) {
+    if (links == kMaxLinks)
+      throw std::runtime_error("output '" + target + "': more than " + std::to_string(kMaxLinks) +
+                               " symbolic links in a row (a loop?)");
+    const std::filesystem::path next = std::filesystem::read_symlink(path, error);
+    if (error)
+      throw std::runtime_error("output '" + target + "': cannot read the symbolic link '" +
+                               path.string() + "' (" + error.message() + ")");
+    path = next.is_absolute() ? next : path.parent_path() / next;
+  }
+  return path == target ? target : path.lexically_normal().string();
+}
+
+void require_output_folder(const std::string& target) {
+  const std::string path = written_path(target);
+  require_parent_folder(target, path);
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw std::runtime_error("output '" + target + "'" +
+                             (path == target ? "" : " (a link to '" + path + "')") +
+                             ": exists and is not a regular file (a folder, device or pipe); "
+                             "only a regular file is replaced");
 }
 
 void write_text_atomically(const std::string& target, const std::string& text) {
@@ -48,7 +79,7 @@ void write_text_atomically(const std::string& target, const std::string& text) {
   output.commit();
 }
 
-AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
+AtomicFile::AtomicFile(std::string target) : target_(written_path(target)) {
   require_output_folder(target_);
   temporary_ = sibling_name(target_, "tmp");
 }
@@ -64,7 +95,7 @@ void AtomicFile::commit() {
 
 AtomicFolder::AtomicFolder(std::string target) : target_(std::move(target)) {
   while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
-  require_output_folder(target_);
+  require_parent_folder(target_, target_);
   temporary_ = sibling_name(target_, "tmp");
   std::error_code error;
   if (!std::filesystem::create_directory(temporary_, error))

@@ -8,8 +8,15 @@
 
 namespace bhpm::io {
 
-/// Throws std::runtime_error naming `target` unless its folder exists; call it before
-/// long work whose result goes to `target`.
+/// The path an output named `target` is written at: the path a symbolic link points to,
+/// link after link (as `cp` writes through a link, also to a file it will create), else
+/// `target`. Throws std::runtime_error naming `target` for a link that cannot be read or
+/// more than 40 links in a row.
+std::string written_path(const std::string& target);
+
+/// Throws std::runtime_error naming `target` unless its folder exists and it is absent or
+/// a regular file (through a link: its target): a device, pipe or folder is never
+/// replaced. Call it before long work whose result goes to `target`.
 void require_output_folder(const std::string& target);
 
 /// Writes `text` to `target` through an AtomicFile: the target holds the old text or the
@@ -18,7 +25,8 @@ void write_text_atomically(const std::string& target, const std::string& text);
 
 class AtomicFile {
  public:
-  /// Reserves "<target>.tmp-<pid>-<counter>" in the target's folder; the folder must exist.
+  /// Reserves "<target>.tmp-<pid>-<counter>" beside written_path(target); throws as
+  /// require_output_folder.
   explicit AtomicFile(std::string target);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;

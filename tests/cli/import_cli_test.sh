@@ -149,6 +149,16 @@ PY
 expect_refusal "an .npz archive with one bit flipped fails its CRC-32 check" \
   "flipped.npz: not a readable .npz archive (member u fails its CRC-32 check" "$work/flipped.npz" \
   --column x=position
+# -o on what is not a regular file: a pipe is refused and left a pipe (never replaced, as
+# /dev/null would be); a symbolic link is written through, and stays a link.
+mkfifo "$work/pipe.h5"
+"$bhpm" import "$work/sensors.csv" --column x=position -o "$work/pipe.h5" > "$work/out" 2> "$work/err"
+[ $? -eq 1 ] && [ -p "$work/pipe.h5" ] && grep -qF "pipe.h5': exists and is not a regular file" "$work/err"
+check "-o on a named pipe is refused before any work, and the pipe is left in place" $?
+ln -s "$work/linked-target.h5" "$work/link.h5"
+"$bhpm" import "$work/sensors.csv" --column x=position -o "$work/link.h5" > "$work/out" 2>&1 &&
+  [ -L "$work/link.h5" ] && [ -f "$work/linked-target.h5" ] && "$python" -c "import h5py, sys; h5py.File(sys.argv[1])" "$work/link.h5"
+check "-o on a symbolic link writes the file it points to and keeps the link" $?
 expect_refusal "a field that is not a number is refused" "line 3, column 't': 'soon' is not a number" \
   "$(csv word.csv experiment,x,t,u a,0,0,1 a,1,soon,2)"
 expect_refusal "holding out every experiment is refused" "leaves none to train on" \
