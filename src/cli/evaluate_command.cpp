@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/number_checks.h"
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
 #include "cli/setting_flags.h"
@@ -172,13 +173,13 @@ void setup_evaluate(CLI::App& app) {
   command
       ->add_option("--max-points", options->max_points,
                    "Score an evenly spread subset of this many points (0 = all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command->add_option("--set-name", options->set_name, "Set of the dataset to score")
       ->check(CLI::IsMember({"test", "train"}));
   command
       ->add_option("--experiments", options->experiments,
                    "Score the first N experiments of the set (default: all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command->add_flag("--function-only", options->function_only,
                     "Score the posterior of the operator f alone (without the noise variance "
                     "sigma_f^2): the calibration of what operator samples carry");

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/number_checks.h"
 #include "io/atomic_file.h"
 #include "pde/measured_dataset_file.h"
 #include "pde/measurement_sources.h"
@@ -122,7 +123,7 @@ void setup_import(CLI::App& app) {
   auto* count = command
                     ->add_option("--hold-out", options->hold_out,
                                  "Hold out the last N experiments as the test set")
-                    ->check(CLI::NonNegativeNumber);
+                    ->check(non_negative());
   command
       ->add_option("--hold-out-names", options->hold_out_names,
                    "Hold out the experiments of these names (comma-separated)")
@@ -130,7 +131,8 @@ void setup_import(CLI::App& app) {
       ->excludes(count);
   command->add_option("--attribute", options->attributes,
                       "KEY=VALUE stored on every experiment (units, description; repeatable)");
-  command->add_option("--seed", options->seed, "Seed of the points' stored order");
+  command->add_option("--seed", options->seed, "Seed of the points' stored order")
+      ->check(non_negative());
   command->add_flag("-q,--quiet", options->quiet, "Print only the summary line");
   command->callback([options] { throw CLI::RuntimeError(run_import(*options)); });
 }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/number_checks.h"
 #include "cli/process_setup.h"
 #include "io/atomic_file.h"
 #include "io/hdf5_tensor.h"
@@ -67,12 +68,13 @@ void setup_refinement_study(CLI::App& app) {
   command->add_option("-o,--output", options->output_path,
                       "Study file (HDF5; default refinement.h5)");
   command->add_option("--samples", options->study.samples, "Operator samples (lines of Fig. 3b)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("--tolerances", options->study.tolerances, "Decreasing delta_c values")
       ->delimiter(',');
   command->add_option("--grid", options->study.grid_points, "Output grid points in x and in t")
-      ->check(CLI::PositiveNumber);
-  command->add_option("--seed", options->study.refinement.seed, "Seed of every draw");
+      ->check(positive());
+  command->add_option("--seed", options->study.refinement.seed, "Seed of every draw")
+      ->check(non_negative());
   command->add_option("--solver-tolerance", options->study.solver_tolerance,
                       "0: fixed steps of dt; > 0: adaptive steps to this local error");
   command->add_flag("-q,--quiet", options->quiet, "Print only the table");

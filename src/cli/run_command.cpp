@@ -269,7 +269,7 @@ void setup_run(CLI::App& app) {
       ->add_option(
           "--threads", options->threads,
           "Threads per stage (default: OMP_NUM_THREADS, else the CPUs this process may run on)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(1, kMaxThreads));
   command->add_flag("-q,--quiet", options->quiet, "No progress, only each stage's summary");
   command->callback([options] { throw CLI::RuntimeError(run_pipeline(*options)); });
 }

@@ -14,6 +14,7 @@
 
 #include "cli/child_processes.h"
 #include "cli/mpi_job.h"
+#include "cli/number_checks.h"
 #include "cli/pipeline_checks.h"
 #include "cli/process_setup.h"
 #include "config/run_layout.h"
@@ -304,12 +305,12 @@ void setup_sweep(CLI::App& app) {
       ->required();
   command
       ->add_option("--repeats", options->repeats, "Runs per value, with seeds seed, seed + 1, ...")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option("-o,--output", options->output_dir, "Sweep folder (created if missing)")
       ->required();
   command
       ->add_option("--jobs", options->jobs, "Runs at a time (per MPI rank; default: one per core)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   command->add_option(
       "--set", options->overrides,
       "Override a configuration value for every run: section.key=value (repeatable)");

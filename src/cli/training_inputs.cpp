@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/number_checks.h"
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
 #include "pde/measured_dataset_file.h"
@@ -23,12 +24,12 @@ void add_training_options(CLI::App& command, TrainingCommandOptions& options) {
   command
       .add_option("--experiments", options.experiments,
                   "N: use the first N training experiments (default: all)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command
       .add_option("--points", options.points,
                   "n_st: use the first n_st measurements of each (default: all, or as many as "
                   "the experiment with fewest has)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   command.add_option("--set", options.overrides,
                      "Override a configuration value: section.key=value (repeatable)");
   add_setting_flag(command, options.overrides, "--device", "compute.device",

@@ -137,6 +137,9 @@ expect_exit "a missing required option is a usage error" 2 "error: " simulate "$
 expect_exit "no subcommand is a usage error" 2 "error: "
 expect_exit "an unknown subcommand is a usage error" 2 "error: " no-such-command
 expect_exit "a configuration file that does not exist is a usage error" 2 "error: " simulate "$WORK/absent.toml" -o "$WORK/x.h5"
+expect_exit "run --threads 0 is refused as the top-level --threads 0 is" 2 "--threads: Value 0 not in range 1" run "$BURGERS" -o "$WORK/run0" --threads 0
+expect_exit "a negative seed is refused with the value given, not a range of 300 digits" 2 "--seed: must be >= 0 (got -3)" import "$BURGERS" -o "$WORK/x.h5" --seed -3
+[ ! -e "$WORK/run0" ] && pass "a refused run makes no run folder" || fail "run --threads 0 made $WORK/run0"
 expect_exit "a configuration that breaks a rule is bad input" 1 "error: " simulate "$BURGERS" -o "$WORK/x.h5" --set solver.modes=0
 
 # --- the file as h5py users see it ---------------------------------------------------------
