@@ -5,7 +5,7 @@
 # schedule, scores the learned operator on the ten held-out experiments and on the
 # training experiments' whole grids, predicts two held-out experiments under 32 operator
 # samples and draws the report (out/quickstart/report/index.html). Nine to thirteen
-# minutes on 2 cores after the build (README, "Numbers"). Rerunning resumes: finished
+# minutes on 2 cores after the build (docs/results-log.md). Rerunning resumes: finished
 # stages are skipped, training continues from its checkpoints.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
