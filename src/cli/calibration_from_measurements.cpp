@@ -80,16 +80,18 @@ void print_operator_calibration(const solve::DiscrepancyCalibration& calibration
     const solve::OperatorBins& bins = fit.experiments[e];
     std::printf(
         "training experiment %zu, its leaf rows scored by the root's posterior without it: "
-        "RMS error / RMS spread of the cell means, by fifth of its window:",
+        "RMS error / RMS in-sample error / RMS spread of the cell means, by fifth of its "
+        "window:",
         e);
     for (std::size_t k = 0; k < bins.cells.size(); ++k)
-      std::printf(" %.2g/%.2g", std::sqrt(bins.squared_error[k]), std::sqrt(bins.variance[k]));
+      std::printf(" %.2g/%.2g/%.2g", std::sqrt(bins.left_out_error[k]),
+                  std::sqrt(bins.in_sample_error[k]), std::sqrt(bins.variance[k]));
     std::printf("; kappa = %.4g alone\n", bins.factor);
   }
   std::printf(
       "model discrepancy (from the measurements alone): the posterior's spread about its mean "
       "scaled by kappa = %.4g in variance (sqrt: %.3g), the geometric mean of error over "
-      "spread in %lld bins, %lld samples per experiment\n",
+      "spread (less the in-sample error) in %lld bins, %lld samples per experiment\n",
       calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
       static_cast<long long>(fit.samples));
 }

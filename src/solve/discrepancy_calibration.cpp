@@ -464,20 +464,21 @@ nlohmann::ordered_json transfer_json(const TransferCheck& check) {
 }
 
 /// The operator calibration: kappa, the bins fitted, the samples, and per experiment its
-/// own kappa and, per time bin, E_ek, V_ek and the cells that made them.
+/// own kappa and, per time bin, E_ek, its two terms, V_ek and the cells that made them.
 nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
   nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
   for (const OperatorBins& bins : fit.experiments) {
-    nlohmann::ordered_json error = nlohmann::ordered_json::array(),
-                           spread = nlohmann::ordered_json::array();
-    for (std::size_t k = 0; k < bins.cells.size(); ++k) {
-      error.push_back(finite_or_null(bins.squared_error[k]));
-      spread.push_back(finite_or_null(bins.variance[k]));
-    }
+    const auto finite = [](const std::vector<double>& values) {
+      nlohmann::ordered_json array = nlohmann::ordered_json::array();
+      for (const double value : values) array.push_back(finite_or_null(value));
+      return array;
+    };
     experiments.push_back({{"inflation", bins.factor},
                            {"cells", bins.cells},
-                           {"squared_error", error},
-                           {"variance", spread}});
+                           {"squared_error", finite(bins.squared_error)},
+                           {"left_out_squared_error", finite(bins.left_out_error)},
+                           {"in_sample_squared_error", finite(bins.in_sample_error)},
+                           {"variance", finite(bins.variance)}});
   }
   return {{"inflation", fit.factor},
           {"bins", fit.bins},

@@ -18,9 +18,11 @@ constexpr const char* kWhere = "operator calibration";
 void require_rows(const gp::PosteriorResiduals& e) {
   const std::int64_t p = e.residual.defined() ? e.residual.numel() : 0;
   if (p < 1 || e.residual.dim() != 1 || !e.deviations.defined() || e.deviations.dim() != 2 ||
-      e.deviations.size(1) != p || e.deviations.size(0) < 1 || e.x.numel() != p || e.t.numel() != p)
-    throw std::invalid_argument(std::string(kWhere) +
-                                ": residual [P], deviations [S, P], x and t [P] must agree");
+      e.deviations.size(1) != p || e.deviations.size(0) < 1 || e.x.numel() != p ||
+      e.t.numel() != p || (e.in_sample.defined() && e.in_sample.sizes() != e.residual.sizes()))
+    throw std::invalid_argument(
+        std::string(kWhere) +
+        ": residual [P], deviations [S, P], x, t and in_sample [P] must agree");
   if (!(e.x_max > e.x_min && e.t_max > e.t_min))
     throw std::invalid_argument(std::string(kWhere) + ": the window has no extent");
   const bool inside = ((e.x >= e.x_min) & (e.x <= e.x_max) & (e.t >= e.t_min) & (e.t <= e.t_max))
@@ -39,6 +41,19 @@ at::Tensor cell_index(const gp::PosteriorResiduals& e) {
   };
   return part(e.x, e.x_min, e.x_max, kSpaceCells) * kTimeBins +
          part(e.t, e.t_min, e.t_max, kTimeBins);
+}
+
+/// The mean over each time bin's kept cells of `per_cell` [kSpaceCells * kTimeBins] (NaN
+/// for a bin without any).
+std::vector<double> bin_means(const at::Tensor& per_cell, const at::Tensor& kept) {
+  const at::Tensor bin = at::arange(per_cell.size(0), kept.options().dtype(at::kLong)) % kTimeBins;
+  std::vector<double> means;
+  for (std::int64_t k = 0; k < kTimeBins; ++k) {
+    const at::Tensor in_bin = kept & (bin == k);
+    means.push_back(in_bin.any().item<bool>() ? per_cell.masked_select(in_bin).mean().item<double>()
+                                              : NAN);
+  }
+  return means;
 }
 
 /// exp(mean ln(E / V)) over the bins with both positive, at least 1; 1 without any.
@@ -61,21 +76,24 @@ OperatorBins operator_bins(const gp::PosteriorResiduals& experiment) {
   const at::Tensor index = cell_index(experiment);
   const at::Tensor count = at::zeros({cells}, experiment.residual.options())
                                .index_add(0, index, at::ones_like(experiment.residual));
-  const at::Tensor residual_sum =
-      at::zeros({cells}, experiment.residual.options()).index_add(0, index, experiment.residual);
-  const at::Tensor deviation_sum =
-      at::zeros({experiment.deviations.size(0), cells}, experiment.deviations.options())
-          .index_add(1, index, experiment.deviations);
+  const auto cell_mean = [&](const at::Tensor& rows) {  // [S, P] -> [S, cells]
+    return at::zeros({rows.size(0), cells}, rows.options()).index_add(1, index, rows) /
+           count.clamp_min(1);
+  };
+  const auto squared_cell_mean = [&](const at::Tensor& row) {  // [P] -> [cells]
+    return cell_mean(row.unsqueeze(0)).square()[0];
+  };
   const at::Tensor kept = count >= static_cast<double>(kMinimumCellRows);
-  const at::Tensor error = (residual_sum / count.clamp_min(1)).square();
-  const at::Tensor spread = (deviation_sum / count.clamp_min(1)).square().mean(0);
   OperatorBins bins;
+  bins.left_out_error = bin_means(squared_cell_mean(experiment.residual), kept);
+  bins.in_sample_error = experiment.in_sample.defined()
+                             ? bin_means(squared_cell_mean(experiment.in_sample), kept)
+                             : std::vector<double>(kTimeBins, 0.0);
+  bins.variance = bin_means(cell_mean(experiment.deviations).square().mean(0), kept);
   for (std::int64_t k = 0; k < kTimeBins; ++k) {
-    const at::Tensor in_bin = kept & (at::arange(cells, index.options()) % kTimeBins == k);
-    const std::int64_t n = in_bin.sum().item<std::int64_t>();
-    bins.cells.push_back(n);
-    bins.squared_error.push_back(n > 0 ? error.masked_select(in_bin).mean().item<double>() : NAN);
-    bins.variance.push_back(n > 0 ? spread.masked_select(in_bin).mean().item<double>() : NAN);
+    bins.cells.push_back(
+        (kept & (at::arange(cells, index.options()) % kTimeBins == k)).sum().item<std::int64_t>());
+    bins.squared_error.push_back(bins.left_out_error[k] - bins.in_sample_error[k]);
   }
   std::int64_t fitted = 0;
   bins.factor = log_ratio_factor({&bins}, fitted);

@@ -14,11 +14,17 @@
 ///   rbar_c = mean_{p in c} r_p,  gbar_sc = mean_{p in c} g_sp,
 /// the increments over a fifth of the window, per unit time, of the error and of each
 /// sample's deviation at about one x. Parts of r that change sign within a fifth (the
-/// leaves' fast errors, which the trajectory averages out too) cancel in rbar. Per
+/// leaves' fast errors, which the trajectory averages out too) cancel in rbar. The slow
+/// part of the leaf's own error does not: r_p = (f - m_{-e})(v_p) + l_p, l the error of the
+/// leaf's (v, u_t) themselves, an error no prediction has. The residuals of the posterior
+/// trained with e's rows in, r^in_p = (f - m)(v_p) + l_p with m close to f there, measure
+/// it, and it is subtracted as the trajectory calibration subtracts measurement noise. Per
 /// experiment and time bin k,
-///   E_ek = mean_{c in k} rbar_c^2,  V_ek = mean_{c in k} mean_s gbar_sc^2,
-/// and, as step 5 of the trajectory calibration (solve/discrepancy_calibration.h) on the
-/// ensembles' solutions,
+///   E_ek = mean_{c in k} (rbar_c^2 - rbar^in_c^2),  V_ek = mean_{c in k} mean_s gbar_sc^2,
+/// unbiased for the left-out posterior's squared error where l is independent of f - m_{-e}
+/// and m's own error at e's rows is small, and wider where m has absorbed part of l (bins
+/// with E_ek <= 0 are left out). As step 5 of the trajectory calibration
+/// (solve/discrepancy_calibration.h) on the ensembles' solutions,
 ///   ln kappa = mean_{e,k} ln(E_ek / V_ek),  kappa >= 1,
 /// the minimiser of sum ln^2(kappa V_ek / E_ek): the geometric mean of error over spread,
 /// so that no one experiment's surplus cancels another's deficit. Every operator sample
@@ -36,10 +42,12 @@ constexpr std::int64_t kMinimumCellRows = 3;
 
 /// One experiment's bins: E_ek and V_ek, the cells that made them (NaN and 0: no cell).
 struct OperatorBins {
-  std::vector<double> squared_error;  ///< [kTimeBins] E_ek
-  std::vector<double> variance;       ///< [kTimeBins] V_ek
-  std::vector<std::int64_t> cells;    ///< [kTimeBins]
-  double factor = 1;                  ///< the experiment's own kappa (its bins alone)
+  std::vector<double> squared_error;    ///< [kTimeBins] E_ek
+  std::vector<double> left_out_error;   ///< [kTimeBins] mean_c rbar_c^2
+  std::vector<double> in_sample_error;  ///< [kTimeBins] mean_c rbar^in_c^2 (0: not known)
+  std::vector<double> variance;         ///< [kTimeBins] V_ek
+  std::vector<std::int64_t> cells;      ///< [kTimeBins]
+  double factor = 1;                    ///< the experiment's own kappa (its bins alone)
 };
 
 struct OperatorCalibration {
@@ -49,8 +57,9 @@ struct OperatorCalibration {
   std::vector<OperatorBins> experiments;  ///< [N]
 };
 
-/// The bins of one experiment. Throws std::invalid_argument for rows outside its window,
-/// shapes that disagree or a window of no extent.
+/// The bins of one experiment (in_sample undefined: nothing subtracted). Throws
+/// std::invalid_argument for rows outside its window, shapes that disagree or a window of
+/// no extent.
 OperatorBins operator_bins(const gp::PosteriorResiduals& experiment);
 
 /// The fit from one gp::PosteriorResiduals per training experiment (N >= 2). Throws

@@ -210,6 +210,13 @@ TEST(LeftOutResiduals, score_each_leaf_s_rows_by_the_posterior_without_them) {
   EXPECT_TRUE(at::equal(bhpm->root().variational_mean(), trained_mean));  // q(u) restored
   const model::RootData rows = model::root_data_detached(bhpm->leaves(), data, o.root.order);
   const std::int64_t p = data.points();
+  const at::Tensor trained = bhpm->root().marginals(rows.inputs).mean;
+  for (std::int64_t e = 0; e < 2; ++e) {  // in-sample: the trained posterior, all rows seen
+    const at::Tensor expected = rows.targets.narrow(0, e * p, p) - trained.narrow(0, e * p, p);
+    EXPECT_LT((scored[static_cast<std::size_t>(e)].in_sample - expected).abs().max().item<double>(),
+              1e-10)
+        << "leaf " << e;
+  }
   for (std::int64_t e = 0; e < 2; ++e) {
     bhpm->set_optimal_root_posterior(data, {e});
     const gp::MarginalNormal posterior = bhpm->root().marginals(rows.inputs.narrow(0, e * p, p));

@@ -1,7 +1,9 @@
 // calibrate_operator: cell means of the left-out residuals against those of the samples'
-// deviations, per experiment and time bin, and one kappa as their geometric mean; a Monte
-// Carlo field whose error is sqrt(c) times a draw like the samples' (plus fast noise that
-// the cell means average out) gives c back; the file it makes reads back.
+// deviations, per experiment and time bin, less the in-sample residuals' (the targets' own
+// error), and one kappa as their geometric mean; a Monte Carlo field whose error is sqrt(c)
+// times a draw like the samples' (plus fast noise that the cell means average out, plus a
+// slow error of the targets that the in-sample residuals carry too) gives c back; the file
+// it makes reads back.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -53,15 +55,26 @@ TEST(OperatorCalibration, bins_hold_the_cell_means_squared) {
   const at::Tensor residual = at::tensor({1.0, 3.0, 1.0, 3.0}, kReal);  // mean 2
   const at::Tensor deviations =
       at::stack({at::ones({4}, kReal), -at::ones({4}, kReal)});  // cell means +-1: spread 1
-  const solve::OperatorBins bins =
-      solve::operator_bins({residual, deviations, x, t, -8.0, 8.0, 0.0, 10.0});
+  gp::PosteriorResiduals rows{residual, deviations, x, t, -8.0, 8.0, 0.0, 10.0};
+  solve::OperatorBins bins = solve::operator_bins(rows);
   ASSERT_EQ(bins.cells.size(), static_cast<std::size_t>(solve::kTimeBins));
   EXPECT_EQ(bins.cells[0], 1);
   EXPECT_DOUBLE_EQ(bins.squared_error[0], 4.0);
+  EXPECT_DOUBLE_EQ(bins.in_sample_error[0], 0.0);  // none given: nothing subtracted
   EXPECT_DOUBLE_EQ(bins.variance[0], 1.0);
   EXPECT_EQ(bins.cells[1], 0);
   EXPECT_TRUE(std::isnan(bins.squared_error[1]));
   EXPECT_DOUBLE_EQ(bins.factor, 4.0);
+  rows.in_sample = at::tensor({0.0, 2.0, 0.0, 2.0}, kReal);  // mean 1: E = 4 - 1
+  bins = solve::operator_bins(rows);
+  EXPECT_DOUBLE_EQ(bins.left_out_error[0], 4.0);
+  EXPECT_DOUBLE_EQ(bins.in_sample_error[0], 1.0);
+  EXPECT_DOUBLE_EQ(bins.squared_error[0], 3.0);
+  EXPECT_DOUBLE_EQ(bins.factor, 3.0);
+  rows.in_sample = at::full({4}, 3.0, kReal);  // more in-sample error than left out: no bin
+  EXPECT_DOUBLE_EQ(solve::operator_bins(rows).factor, 1.0);
+  rows.in_sample = at::zeros({3}, kReal);
+  EXPECT_THROW(solve::operator_bins(rows), std::invalid_argument);
 }
 
 TEST(OperatorCalibration, is_the_geometric_mean_over_experiments_and_never_narrows) {
@@ -96,6 +109,27 @@ TEST(OperatorCalibration, recovers_a_known_miscalibration_through_fast_noise) {
   // a bias downwards, which the tolerance admits.
   const double kappa = solve::calibrate_operator(experiments).factor;
   EXPECT_NEAR(kappa / c, 1.0, 0.25) << kappa;
+}
+
+TEST(OperatorCalibration, subtracts_the_targets_own_error_seen_in_sample) {
+  // The left-out residual is sqrt(c) times a draw like the samples' plus a slow error l of
+  // the targets, three times the operator's in sd; the in-sample residual is l plus a small
+  // error of the posterior that saw the rows. Without the in-sample term kappa would be
+  // about c + 9; with it, c.
+  at::manual_seed(5);
+  const double c = 4.0;
+  std::vector<gp::PosteriorResiduals> experiments;
+  for (int e = 0; e < 8; ++e) {
+    gp::PosteriorResiduals rows = synthetic(c, 10000, 16, 1.0);
+    const at::Tensor leaf_error = 3.0 * smooth_field(rows.x, rows.t);
+    rows.residual += leaf_error;
+    rows.in_sample = leaf_error + 0.1 * smooth_field(rows.x, rows.t);
+    experiments.push_back(rows);
+  }
+  const double kappa = solve::calibrate_operator(experiments).factor;
+  EXPECT_NEAR(kappa / c, 1.0, 0.25) << kappa;
+  for (gp::PosteriorResiduals& rows : experiments) rows.in_sample = at::Tensor();
+  EXPECT_GT(solve::calibrate_operator(experiments).factor, 2.0 * c);
 }
 
 TEST(OperatorCalibration, needs_two_experiments_and_rows_inside_the_window) {
