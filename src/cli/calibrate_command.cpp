@@ -17,6 +17,7 @@
 #include "cli/setting_flags.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
+#include "io/folder_lock.h"
 #include "model/bhpm_model.h"
 #include "model/leaf_data.h"
 #include "model/mean_drift.h"
@@ -272,6 +273,7 @@ void setup_calibrate(CLI::App& app) {
 int run_calibrate(const CalibrateCommandOptions& options) {
   const util::Stopwatch stopwatch;
   const config::RunLayout layout{options.run_dir};
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm calibrate");
   io::require_output_folder(layout.discrepancy());
   TrainedRun run = load_trained_run(options.run_dir, options.overrides, options.config_path);
   for (at::Tensor& parameter : run.root->parameters()) parameter.requires_grad_(false);

@@ -18,6 +18,7 @@
 #include "eval/operator_distillation.h"
 #include "eval/point_subset.h"
 #include "io/atomic_file.h"
+#include "io/folder_lock.h"
 #include "model/bhpm_model.h"
 #include "model/root_export.h"
 #include "pde/dataset_file.h"
@@ -153,6 +154,7 @@ int run_distill(const DistillCommandOptions& options) {
   const config::RunLayout layout{options.run_dir};
   const std::string output =
       options.output_path.empty() ? layout.distillation() : options.output_path;
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm distill");
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());

@@ -21,6 +21,7 @@
 #include "eval/point_subset.h"
 #include "eval/root_predictive.h"
 #include "io/atomic_file.h"
+#include "io/folder_lock.h"
 #include "model/bhpm_model.h"
 #include "model/bhpm_training.h"
 #include "model/held_out_leaves.h"
@@ -200,6 +201,7 @@ int run_evaluate(const EvaluateOptions& options) {
   const std::string output = options.output_path.empty()
                                  ? config::RunLayout{options.run_dir}.held_out_metrics()
                                  : options.output_path;
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm evaluate");
   io::require_output_folder(output);
   TrainedRun run = load_trained_run(options.run_dir, options.overrides);
   util::require_available(run.config.compute.device, "compute.device");

@@ -8,6 +8,7 @@
 
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
+#include "io/folder_lock.h"
 #include "model/bhpm_training.h"
 #include "model/leaf_model.h"
 #include "model/leaf_training.h"
@@ -23,7 +24,8 @@ void setup_fit_leaves(CLI::App& app) {
 }
 
 int run_fit_leaves(const TrainingCommandOptions& options) {
-  TrainingInputs inputs = load_training_inputs(options);
+  TrainingInputs inputs = load_training_inputs(options);  // makes the run folder
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm fit-leaves");
   const std::int64_t n = inputs.data.leaves();
   config::LeafConfig& config = inputs.config.leaves;
   config.model.network.leaves = n;

@@ -16,6 +16,7 @@
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "io/atomic_file.h"
+#include "io/folder_lock.h"
 #include "pde/dataset_file.h"
 #include "pde/initial_condition.h"
 #include "pde/sampled_initial_condition.h"
@@ -294,6 +295,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const std::string output = options.output_path.empty()
                                  ? config::RunLayout{options.run_dir}.prediction()
                                  : options.output_path;
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm predict");
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());

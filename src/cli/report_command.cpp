@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "io/folder_lock.h"
 #include "report/run_report.h"
 
 namespace bhpm::cli {
@@ -24,6 +25,7 @@ void setup_report(CLI::App& app) {
 }
 
 int run_report(const ReportCommandOptions& options) {
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm report");
   const report::ReportSummary summary = report::write_report(
       {options.run_dir, options.data_path, options.output_dir, options.gnuplot});
   if (options.quiet) return 0;

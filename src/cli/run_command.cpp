@@ -26,6 +26,7 @@
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "io/atomic_file.h"
+#include "io/folder_lock.h"
 #include "pde/dataset_file.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/device.h"
@@ -299,11 +300,16 @@ int run_pipeline(const RunCommandOptions& options) {
   const config::RunConfig config =
       read_pipeline_configuration(options.config_path, options.overrides);
   const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
+  // Locked before its files are read (a folder that does not exist yet: once it is made).
+  const io::FolderLock existing(options.run_dir, io::FolderLock::Mode::exclusive,
+                                command_line(options));
   require_stage_inputs(config, pipeline.run);
   refuse_foreign_outputs(config, pipeline.run);
   util::require_available(config.compute.device, "compute.device");
 
   fs::create_directories(options.run_dir);
+  const io::FolderLock made(options.run_dir, io::FolderLock::Mode::exclusive,
+                            command_line(options));
   write_resolved_configuration(pipeline.run, config.resolved_toml);
   if (options.threads > 0) limit_threads(options.threads);  // else `bhpm --threads` or none
   RunLog log(pipeline.run.log(), command_line(options));

@@ -11,6 +11,7 @@
 
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
+#include "io/folder_lock.h"
 #include "model/bhpm_training.h"
 #include "model/root_export.h"
 #include "util/number_format.h"
@@ -62,7 +63,8 @@ void setup_train(CLI::App& app) {
 }
 
 int run_train(const TrainingCommandOptions& options) {
-  const TrainingInputs inputs = load_training_inputs(options);
+  const TrainingInputs inputs = load_training_inputs(options);  // makes the run folder
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm train");
   const model::BhpmTrainingOptions training =
       config::bhpm_training_options(inputs.config, inputs.data.leaves(), options.run_dir);
   const model::BhpmTrainingResult result =

@@ -5,7 +5,7 @@
 # of a finished run skips every stage; outputs of another configuration are refused; a
 # configuration that cannot work (n_st larger than the grid, a missing section, a
 # predicted experiment the data will not hold, a stage without its inputs) is refused
-# before any work, leaving no folder behind.
+# before any work, leaving no folder behind; a second run on a folder in use is refused.
 source "$(dirname "$0")/common.sh"
 
 source "$(dirname "$0")/heat_run.sh"
@@ -35,6 +35,11 @@ for _ in $(seq 1 1200); do
   [ -f "$work/killed/leaves.ckpt" ] && break
   sleep 0.05
 done
+# A second run on the folder while the first trains is refused at once, naming the holder.
+"$bhpm" run "$work/run.toml" "${settings[@]}" --set seed=12 -o "$work/killed" --threads 1 -q \
+  > "$work/second.out" 2>&1
+[ $? -eq 1 ] && grep -q "is in use by another bhpm process (pid $pid: bhpm run" "$work/second.out"
+check "a second run on a folder in use is refused with the holder's pid" $?
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 [ -f "$work/killed/leaves.ckpt" ] && [ ! -f "$work/killed/root.h5" ]
