@@ -25,6 +25,7 @@
 #include "config/run_config.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
+#include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "pde/dataset_file.h"
@@ -58,6 +59,29 @@ void require_success(int exit_code, const std::string& stage) {
 }
 
 // --- the stages ------------------------------------------------------------------------
+
+/// Whether `output` reads back whole (`read` does not throw): a file damaged after it was
+/// written (truncated by a full disk, edited by hand) is made again, said once, instead of
+/// being taken as up to date or stopping the run.
+bool reads_back(const std::string& output, const std::function<void()>& read) {
+  try {
+    read();
+    return true;
+  } catch (const std::exception& error) {
+    announce(output + " does not read back (" + util::error_message(error) + "): made again");
+    return false;
+  }
+}
+
+/// Whether `output` reads back and the configuration it stores (`stored`) agrees with this
+/// run's in `sections`.
+bool same_settings(const Pipeline& p, const std::string& output,
+                   const std::function<std::string()>& stored,
+                   const std::vector<std::string>& sections) {
+  std::string config;
+  return reads_back(output, [&] { config = stored(); }) &&
+         config::stored_differences(output, config, p.config.resolved_toml, sections).empty();
+}
 
 /// True when the run's dataset holds solution grids (simulate's version 1 files): the
 /// calibrate stage, the training grids' scores and predictions with a truth need them.
@@ -107,9 +131,9 @@ void calibrate_stage(const Pipeline& p) {
       method == "operator" ? operator_calibration_refusal(p.run.data()) : std::string();
   if (!refusal.empty()) return announce("calibrate: skipped: " + refusal);
   if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
-      config::stored_differences(output, solve::read_discrepancy_file(output).config,
-                                 p.config.resolved_toml, config::prediction_sections())
-          .empty())
+      same_settings(
+          p, output, [&] { return solve::read_discrepancy_file(output).config; },
+          config::prediction_sections()))
     return announce("calibrate: up to date (" + output + ")");
   announce("calibrate: model discrepancy on the training experiments' " +
            std::string(method == "operator" ? "measurements" : "solution grids") + " -> " + output);
@@ -132,11 +156,15 @@ EvaluateOptions evaluation(const Pipeline& p, const std::string& output,
 
 void evaluate_stage(const Pipeline& p) {
   const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
-  if (config::up_to_date(p.run.held_out_metrics(), inputs) &&
-      config::up_to_date(p.run.training_metrics(), inputs))
+  const auto current = [&](const std::string& metrics) {
+    return config::up_to_date(metrics, inputs) &&
+           reads_back(metrics, [&] { eval::read_operator_scores(metrics); });
+  };
+  const bool held_out_current = current(p.run.held_out_metrics());
+  if (held_out_current && current(p.run.training_metrics()))
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
                     p.run.training_metrics() + ")");
-  if (config::up_to_date(p.run.held_out_metrics(), inputs) && !has_solution_grids(p))
+  if (held_out_current && !has_solution_grids(p))
     return announce("evaluate: up to date (" + p.run.held_out_metrics() + ")");
   announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
   require_success(run_evaluate(evaluation(p, p.run.held_out_metrics(), "test")), "evaluate");
@@ -150,9 +178,9 @@ void evaluate_stage(const Pipeline& p) {
 void distill_stage(const Pipeline& p) {
   const std::string output = p.run.distillation();
   if (config::up_to_date(output, {p.run.root()}) &&
-      config::stored_differences(output, eval::read_distillation_file(output).config,
-                                 p.config.resolved_toml, config::distillation_sections())
-          .empty())
+      same_settings(
+          p, output, [&] { return eval::read_distillation_file(output).config; },
+          config::distillation_sections()))
     return announce("distill: up to date (" + output + ")");
   announce("distill: the learned operator as an equation -> " + output);
   DistillCommandOptions distill;
@@ -164,16 +192,16 @@ void distill_stage(const Pipeline& p) {
   require_success(run_distill(distill), "distill");
 }
 
-/// True when `output` exists, is newer than its inputs and was made by the same
-/// prediction settings.
+/// True when `output` exists, is newer than its inputs, reads back and was made by the
+/// same prediction settings.
 bool prediction_up_to_date(const Pipeline& p, const std::string& output,
                            std::vector<std::string> inputs) {
   inputs.insert(inputs.end(), {p.run.data(), p.run.root()});
   if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
   return config::up_to_date(output, inputs) &&
-         config::stored_differences(output, config::stored_hdf5_config(output),
-                                    p.config.resolved_toml, config::prediction_sections())
-             .empty();
+         same_settings(
+             p, output, [&] { return config::stored_hdf5_config(output); },
+             config::prediction_sections());
 }
 
 /// `bhpm predict` into `output` with the run's configuration; the initial condition is

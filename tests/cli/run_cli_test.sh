@@ -5,7 +5,8 @@
 # of a finished run skips every stage; outputs of another configuration are refused; a
 # configuration that cannot work (n_st larger than the grid, a missing section, a
 # predicted experiment the data will not hold, a stage without its inputs) is refused
-# before any work, leaving no folder behind; a second run on a folder in use is refused.
+# before any work, leaving no folder behind; a second run on a folder in use is refused; an
+# output damaged after it was written is made again.
 source "$(dirname "$0")/common.sh"
 
 source "$(dirname "$0")/heat_run.sh"
@@ -27,6 +28,12 @@ done
 check "rerunning a finished run exits 0" $?
 [ "$(grep -c ': up to date' "$work/again.out")" -eq 3 ]
 check "rerunning a finished run skips all three stages" $?
+# metrics.json cut short after it was written, still newer than its inputs: made again.
+head -c 20 "$work/whole/metrics.json" > "$work/cut.json" && cat "$work/cut.json" > "$work/whole/metrics.json"
+"$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/whole" --threads 1 -q > "$work/damaged.out" 2>&1 &&
+  grep -q "metrics.json does not read back (.*): made again" "$work/damaged.out" &&
+  "$python" -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/whole/metrics.json"
+check "a damaged metrics.json is not taken as up to date: the run evaluates again" $?
 
 # Interrupt: start the same run, kill it once the first leaf checkpoint exists.
 "$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/killed" --threads 1 -q > "$work/killed.out" 2>&1 &
