@@ -68,14 +68,18 @@ ExperimentReference parse_reference(const std::string& text) {
   return reference;
 }
 
+/// u0 from `--ic EXPR` at the grid points, refused as `--ic-file` samples are when it is
+/// not periodic on the domain (`--ic x` would solve a sawtooth).
 Problem problem_from_expression(const config::RunConfig& config, const std::string& expression) {
   const config::SimulateConfig& simulate = config.simulate;
   const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
-  Problem out{
-      {grid, pde::initial_condition_from_expression(grid, expression, "--ic"), simulate.solve},
-      {},
-      "u0(x) = " + expression};
-  return out;
+  const at::Tensor u0 = pde::initial_condition_from_expression(grid, expression, "--ic");
+  const at::Tensor x = grid.x().contiguous(), u = u0.contiguous();
+  pde::require_periodic(grid,
+                        std::vector<double>(x.data_ptr<double>(), x.data_ptr<double>() + x.numel()),
+                        std::vector<double>(u.data_ptr<double>(), u.data_ptr<double>() + u.numel()),
+                        "--ic '" + expression + "'");
+  return {{grid, u0, simulate.solve}, {}, "u0(x) = " + expression};
 }
 
 Problem problem_from_samples(const config::RunConfig& config, const std::string& path) {

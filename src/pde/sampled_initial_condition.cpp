@@ -36,8 +36,10 @@ void sort_samples(const PeriodicGrid& grid, std::vector<double>& x, std::vector<
   u = std::move(sorted_u);
 }
 
-void check_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
-                    const std::vector<double>& u, const std::string& source) {
+}  // namespace
+
+void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
+                      const std::vector<double>& u, const std::string& source) {
   double steepest = 0;
   for (std::size_t i = 1; i < x.size(); ++i)
     steepest = std::max(steepest, std::abs(u[i] - u[i - 1]) / (x[i] - x[i - 1]));
@@ -52,8 +54,6 @@ void check_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
         " at x = " + number(x.front()) + " across the period boundary");
 }
 
-}  // namespace
-
 at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
                                 std::vector<double> u, const std::string& source) {
   if (x.size() < 2 || x.size() != u.size())
@@ -67,7 +67,7 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
                                   "] (set domain.x_min and domain.x_max)");
   }
   sort_samples(grid, x, u, source);
-  check_periodic(grid, x, u, source);
+  require_periodic(grid, x, u, source);
   // Extend by one period on each side so that every grid point has neighbours.
   std::vector<double> xs = {x.back() - grid.length()}, us = {u.back()};
   xs.insert(xs.end(), x.begin(), x.end());

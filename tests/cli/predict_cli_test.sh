@@ -4,7 +4,7 @@
 # read back with h5py, a time budget that stops Algorithm 1, `bhpm calibrate` and the model
 # discrepancy it gives the samples (with a warning when predict samples or solves otherwise
 # than calibrate did), and refusals of bad input before any work (an expression
-# that does not parse, an untrained folder, S <= 0, a tolerance <= 0, a negative time
+# that does not parse or is not periodic, an untrained folder, S <= 0, a tolerance <= 0, a negative time
 # budget, an unknown solver, a missing experiment, bad [predict] keys, calibrate without a
 # trained root or with fewer than 2 samples); the distilled equation's samples
 # (--operator distilled) and their refusals.
@@ -140,6 +140,8 @@ expect_refusal() {  # expect_refusal NAME PATTERN ARGS...
   check "$name" $?
 }
 expect_refusal "an expression that does not parse" "--ic" "$work/run" --ic "sin(x" -o "$work/refused.h5"
+expect_refusal "an expression that is not periodic on the domain (as --ic-file samples)" \
+  "--ic 'x': u0 is not periodic on \[-8, 8)" "$work/run" --ic "x" -o "$work/refused.h5"
 mkdir -p "$work/empty"
 "$python" - "$work" <<'PY'
 import math, sys
@@ -167,26 +169,26 @@ PY
 check "the sampled initial condition is interpolated to the grid" $?
 expect_refusal "an initial condition that is not periodic" "u0 is not periodic on \[-8, 8)" \
   "$work/run" --ic-file "$work/ramp.csv" -o "$work/refused.h5"
-expect_refusal "a folder without a trained root" "no trained model" "$work/empty" --ic "sin(x)" -o "$work/refused.h5"
-expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(x)" --samples 0 -o "$work/refused.h5"
-expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(x)" --tolerance -1 -o "$work/refused.h5"
-expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(x)" --solver euler -o "$work/refused.h5"
+expect_refusal "a folder without a trained root" "no trained model" "$work/empty" --ic "sin(pi*x/8)" -o "$work/refused.h5"
+expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(pi*x/8)" --samples 0 -o "$work/refused.h5"
+expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(pi*x/8)" --tolerance -1 -o "$work/refused.h5"
+expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(pi*x/8)" --solver euler -o "$work/refused.h5"
 expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" --ic-from "$work/data.h5:7" -o "$work/refused.h5"
 expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
-expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(x)" \
+expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(pi*x/8)" \
   --set predict.max_amplification=1 -o "$work/refused.h5"
 expect_refusal "an unknown treatment of ill-posed samples" "predict.ill_posed" "$work/run" \
-  --ic "sin(x)" --set predict.ill_posed=ignore -o "$work/refused.h5"
-expect_refusal "a negative time budget" "predict.time_budget" "$work/run" --ic "sin(x)" \
+  --ic "sin(pi*x/8)" --set predict.ill_posed=ignore -o "$work/refused.h5"
+expect_refusal "a negative time budget" "predict.time_budget" "$work/run" --ic "sin(pi*x/8)" \
   --time-budget -1 -o "$work/refused.h5"
-expect_refusal "--threads 0" "--threads: Value 0 not in range 1" "$work/run" --ic "sin(x)" \
+expect_refusal "--threads 0" "--threads: Value 0 not in range 1" "$work/run" --ic "sin(pi*x/8)" \
   --threads 0 -o "$work/refused.h5"
-expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(x)" \
+expect_refusal "an unknown discrepancy source" "predict.discrepancy" "$work/run" --ic "sin(pi*x/8)" \
   --set predict.discrepancy=guess -o "$work/refused.h5"
 expect_refusal "a negative discrepancy timescale" "predict.discrepancy_timescale" \
-  "$work/run" --ic "sin(x)" --set predict.discrepancy_timescale=-1 -o "$work/refused.h5"
+  "$work/run" --ic "sin(pi*x/8)" --set predict.discrepancy_timescale=-1 -o "$work/refused.h5"
 expect_refusal "a negative discrepancy order" "predict.discrepancy_order" \
-  "$work/run" --ic "sin(x)" --set predict.discrepancy_order=-1 -o "$work/refused.h5"
+  "$work/run" --ic "sin(pi*x/8)" --set predict.discrepancy_order=-1 -o "$work/refused.h5"
 
 cp "$work/run/discrepancy.json" "$work/calibrated.json"
 "$python" - "$work/run/discrepancy.json" <<'PY'
@@ -196,7 +198,7 @@ document["format_version"] = 3
 json.dump(document, open(sys.argv[1], "w"))
 PY
 expect_refusal "a discrepancy file of an earlier version" "run .bhpm calibrate. again" \
-  "$work/run" --ic "sin(x)" -o "$work/refused.h5"
+  "$work/run" --ic "sin(pi*x/8)" -o "$work/refused.h5"
 mv "$work/calibrated.json" "$work/run/discrepancy.json"
 
 expect_refusal "--operator distilled before bhpm distill" "run .bhpm distill. first" \
