@@ -1,5 +1,6 @@
 #include "io/atomic_file.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -37,6 +38,21 @@ void require_parent_folder(const std::string& target, const std::string& path) {
                              "' does not exist");
 }
 
+/// Throws naming `target`, the folder and the system's reason unless a file can be created
+/// beside `path` (permissions, a read-only file system, a full one): found before the
+/// work, not when its result is written. Creates and removes one empty sibling.
+void require_writable_folder(const std::string& target, const std::string& path) {
+  const std::string probe = sibling_name(path, "probe");
+  const int descriptor = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (descriptor < 0) {
+    const std::string parent = std::filesystem::path(path).parent_path().string();
+    throw std::runtime_error("output '" + target + "': cannot write in folder '" +
+                             (parent.empty() ? "." : parent) + "': " + std::strerror(errno));
+  }
+  ::close(descriptor);
+  std::remove(probe.c_str());
+}
+
 }  // namespace
 
 std::string written_path(const std::string& target) {
@@ -66,6 +82,7 @@ void require_output_folder(const std::string& target) {
                              (path == target ? "" : " (a link to '" + path + "')") +
                              ": exists and is not a regular file (a folder, device or pipe); "
                              "only a regular file is replaced");
+  require_writable_folder(target, path);
 }
 
 void write_text_atomically(const std::string& target, const std::string& text) {

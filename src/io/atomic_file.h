@@ -14,9 +14,10 @@ namespace bhpm::io {
 /// more than 40 links in a row.
 std::string written_path(const std::string& target);
 
-/// Throws std::runtime_error naming `target` unless its folder exists and it is absent or
-/// a regular file (through a link: its target): a device, pipe or folder is never
-/// replaced. Call it before long work whose result goes to `target`.
+/// Throws std::runtime_error naming `target` unless its folder exists, a file can be made
+/// in it (else the system's reason is named), and it is absent or a regular file (through
+/// a link: its target): a device, pipe or folder is never replaced. Call it before long
+/// work whose result goes to `target`.
 void require_output_folder(const std::string& target);
 
 /// Writes `text` to `target` through an AtomicFile: the target holds the old text or the

@@ -155,6 +155,11 @@ mkfifo "$work/pipe.h5"
 "$bhpm" import "$work/sensors.csv" --column x=position -o "$work/pipe.h5" > "$work/out" 2> "$work/err"
 [ $? -eq 1 ] && [ -p "$work/pipe.h5" ] && grep -qF "pipe.h5': exists and is not a regular file" "$work/err"
 check "-o on a named pipe is refused before any work, and the pipe is left in place" $?
+# A folder where no file can be made (/proc refuses even root) is named with the system's
+# reason before any work.
+"$bhpm" import "$work/sensors.csv" --column x=position -o /proc/bhpm-import.h5 > "$work/out" 2> "$work/err"
+[ $? -eq 1 ] && grep -qF "output '/proc/bhpm-import.h5': cannot write in folder '/proc': " "$work/err"
+check "-o in a folder where nothing can be written is refused with the system's reason" $?
 ln -s "$work/linked-target.h5" "$work/link.h5"
 "$bhpm" import "$work/sensors.csv" --column x=position -o "$work/link.h5" > "$work/out" 2>&1 &&
   [ -L "$work/link.h5" ] && [ -f "$work/linked-target.h5" ] && "$python" -c "import h5py, sys; h5py.File(sys.argv[1])" "$work/link.h5"
