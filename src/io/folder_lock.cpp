@@ -46,13 +46,21 @@ std::string holder(int descriptor) {
   std::string line(text, read > 0 ? static_cast<std::size_t>(read) : 0);
   if (const std::size_t end = line.find('\n'); end != std::string::npos) line.resize(end);
   const long pid = line.rfind("pid ", 0) == 0 ? std::strtol(line.c_str() + 4, nullptr, 10) : 0;
-  return pid > 0 && ::kill(static_cast<pid_t>(pid), 0) == 0 ? line : std::string();
+  const bool alive =  // EPERM: it lives, as another user's process
+      pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+  return alive ? line : std::string();
 }
 
 /// Opens FOLDER/.bhpm-lock (created 0644 if absent; a link or anything but a regular file
-/// refused) without passing it to child processes.
-int open_lock_file(const std::string& folder, const std::string& path) {
-  const int descriptor = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+/// refused) without passing it to child processes. A reader in a folder it may not write
+/// (a run shared read-only) opens the file read-only, or gets -1 when there is none: no
+/// one who can write there left one, and the reader goes on unlocked.
+int open_lock_file(const std::string& folder, const std::string& path, bool reader) {
+  int descriptor = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (descriptor < 0 && reader && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+    descriptor = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (descriptor < 0 && errno == ENOENT) return -1;
+  }
   if (descriptor < 0)
     throw std::runtime_error(folder + ": cannot open its lock file " + path + ": " +
                              std::strerror(errno));
@@ -86,7 +94,12 @@ FolderLock::FolderLock(const std::string& folder, Mode mode, const std::string& 
     return;
   }
   const std::string path = (fs::path(folder) / kLockName).string();
-  const int descriptor = open_lock_file(folder, path);
+  const int descriptor = open_lock_file(folder, path, mode == Mode::shared);
+  if (descriptor < 0) {
+    held_locks().erase(key_);
+    key_.clear();
+    return;
+  }
   if (::flock(descriptor, (mode == Mode::exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
     const int error = errno;
     const std::string by = holder(descriptor);

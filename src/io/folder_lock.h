@@ -16,12 +16,13 @@ class FolderLock {
   /// never beside a training that rewrites their checkpoints.
   enum class Mode { exclusive, shared };
 
-  /// Takes the lock on `folder` without waiting; a folder that does not exist is not
-  /// locked (nothing is in it to protect; the command's own checks name it). A process that holds
+  /// Takes the lock on `folder` without waiting; a folder that does not exist is not locked
+  /// (nothing is in it to protect; the command's own checks name it). A process that holds
   /// a lock on the folder already (a `bhpm run` calls the stages, which lock it too) takes
-  /// it again at no cost. Throws std::runtime_error naming the folder and the holder's pid
-  /// and command when another process holds it, and when the lock file cannot be made or
-  /// is not a regular file.
+  /// it again at no cost. A reader in a folder it may not write shares the lock through a
+  /// read-only lock file, or goes on unlocked where there is none. Throws
+  /// std::runtime_error naming the folder and the holder's pid and command when another
+  /// process holds it, and when the lock file cannot be made or is not a regular file.
   FolderLock(const std::string& folder, Mode mode, const std::string& command);
   ~FolderLock();
   FolderLock(const FolderLock&) = delete;
