@@ -5,86 +5,25 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
+#include "cli/distillation_inputs.h"
 #include "cli/process_setup.h"
 #include "cli/run_folder.h"
 #include "cli/setting_flags.h"
-#include "config/dataset_equation.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "eval/operator_distillation.h"
-#include "eval/point_subset.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "model/bhpm_model.h"
-#include "model/root_export.h"
-#include "pde/dataset_file.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
 namespace {
-
-/// Folds of the cross-validation when the data hold a single experiment.
-constexpr std::int64_t kFoldsWithinOneExperiment = 5;
-
-/// The points the samples are fitted on: root inputs of the training experiments.
-struct DistillPoints {
-  at::Tensor v;     ///< [P, D]
-  at::Tensor fold;  ///< [P] int64: the experiment of the row (or row mod 5 for one experiment)
-  std::int64_t experiments = 0;
-  std::int64_t folds = 0;
-};
-
-DistillPoints distill_points(const std::string& root_file, std::int64_t max_points,
-                             std::int64_t dimensions) {
-  const at::Tensor inputs = model::read_root_inputs(root_file);  // [N, n_st, D]
-  if (inputs.size(2) != dimensions)
-    throw std::runtime_error(root_file + ": root_inputs/v has " + std::to_string(inputs.size(2)) +
-                             " variables, the trained root " + std::to_string(dimensions));
-  const std::int64_t experiments = inputs.size(0), per_experiment = inputs.size(1);
-  const std::int64_t total = experiments * per_experiment;
-  const at::Tensor keep =
-      eval::evenly_spread_subset(total, max_points == 0 ? total : std::min(max_points, total));
-  DistillPoints points;
-  points.v = inputs.reshape({total, dimensions}).index_select(0, keep);
-  points.experiments = experiments;
-  if (experiments >= 2) {
-    points.fold = at::floor_divide(keep, per_experiment);
-    points.folds = experiments;
-  } else {
-    points.fold = at::arange(keep.size(0), at::kLong).remainder(kFoldsWithinOneExperiment);
-    points.folds = kFoldsWithinOneExperiment;
-  }
-  return points;
-}
-
-/// The dataset whose stored equation gives the truth column: --data, else RUN_DIR/data.h5
-/// when it exists and knows its equation (a simulation's), else none.
-std::string truth_dataset(const DistillCommandOptions& options) {
-  if (!options.data_path.empty()) return options.data_path;
-  const std::string data = config::RunLayout{options.run_dir}.data();
-  return std::filesystem::exists(data) && !pde::read_dataset_metadata(data).config.empty() ? data
-                                                                                           : "";
-}
-
-/// The true operator at v [P, D] when the dataset's equation reads no derivative beyond
-/// the root's inputs; undefined (with a line saying why) otherwise.
-at::Tensor true_operator(const std::string& data, const at::Tensor& v, std::string& description) {
-  if (data.empty()) return {};
-  const pde::Equation equation = config::read_dataset_equation(data);
-  description = equation.describe();
-  if (equation.order() >= v.size(1)) {
-    std::printf("true operator: %s reads d^%d u/dx^%d, beyond the root's inputs: no truth column\n",
-                description.c_str(), equation.order(), equation.order());
-    return {};
-  }
-  return equation.right_hand_side(v.t().unsqueeze(1))[0];
-}
 
 /// The settings line and every term some sample kept.
 void print_table(const eval::Distillation& d, const DistillPoints& points, std::int64_t samples,
@@ -142,7 +81,7 @@ void setup_distill(CLI::App& app) {
   };
   add_flag("--samples", "samples", "Number of operator samples S (>= 2; default 64)");
   add_flag("--degree", "degree", "Largest total degree of a library monomial (1 to 5; default 3)");
-  command->add_option("--set", options->overrides,
+  add_override_option(*command, options->overrides,
                       "Override a setting, e.g. --set distill.max_points=8192");
   command->add_flag("-q,--quiet", options->quiet,
                     "Only the equation and how much it explains, not the table of terms");

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "pde/dataset_file.h"
+#include "pde/initial_condition.h"
 
 namespace bhpm::cli {
 
@@ -51,6 +52,15 @@ void require_dataset(const config::RunConfig& config, const std::string& source)
   }
 }
 
+/// The simulate stage's initial condition built once before the run folder is made: an
+/// expression that is not finite or not periodic, or a file that is missing or short, is
+/// refused before any work. GP draws meet their rules by construction.
+void require_initial_condition(const config::SimulateConfig& simulate) {
+  if (simulate.initial_condition.kind == "gp") return;
+  const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
+  pde::make_initial_conditions(grid, simulate.initial_condition, 1, simulate.seed, "check");
+}
+
 void require_complete_configuration(const config::RunConfig& config, const std::string& source) {
   const config::PipelineConfig& pipeline = config.pipeline;
   if (!pipeline.data.empty()) require_dataset(config, source);
@@ -59,6 +69,7 @@ void require_complete_configuration(const config::RunConfig& config, const std::
     require_section(config, source, "data",
                     "the simulate stage needs the experiments to draw (train_experiments, "
                     "test_experiments, n_st, noise)");
+    require_initial_condition(config.simulate);
   }
   if (!pipeline.data.empty() && pipeline.runs("calibrate") &&
       config.predict.calibration_method == "trajectories" &&

@@ -4,32 +4,18 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <functional>
-#include <map>
 #include <memory>
 #include <stdexcept>
 
-#include "cli/calibrate_command.h"
-#include "cli/calibration_from_measurements.h"
-#include "cli/distill_command.h"
-#include "cli/evaluate_command.h"
 #include "cli/pipeline_checks.h"
-#include "cli/predict_command.h"
+#include "cli/pipeline_stages.h"
 #include "cli/process_setup.h"
-#include "cli/refinement_command.h"
-#include "cli/report_command.h"
 #include "cli/run_log.h"
 #include "cli/setting_flags.h"
-#include "cli/simulate_command.h"
-#include "cli/train_command.h"
 #include "config/run_config.h"
 #include "config/run_layout.h"
-#include "eval/distillation_file.h"
-#include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
-#include "pde/dataset_file.h"
-#include "solve/discrepancy_calibration.h"
 #include "util/device.h"
 #include "util/error_message.h"
 #include "util/stopwatch.h"
@@ -39,241 +25,6 @@ namespace bhpm::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// What every stage reads: the command's options, the resolved configuration, the files.
-struct Pipeline {
-  const RunCommandOptions& options;
-  const config::RunConfig& config;
-  config::RunLayout run;
-};
-
-void announce(const std::string& line) {
-  std::printf("== %s\n", line.c_str());
-  std::fflush(stdout);
-}
-
-void require_success(int exit_code, const std::string& stage) {
-  if (exit_code != 0)
-    throw std::runtime_error("run: the " + stage + " stage failed (exit code " +
-                             std::to_string(exit_code) + ")");
-}
-
-// --- the stages ------------------------------------------------------------------------
-
-/// Whether `output` reads back whole (`read` does not throw): a file damaged after it was
-/// written (truncated by a full disk, edited by hand) is made again, said once, instead of
-/// being taken as up to date or stopping the run.
-bool reads_back(const std::string& output, const std::function<void()>& read) {
-  try {
-    read();
-    return true;
-  } catch (const std::exception& error) {
-    announce(output + " does not read back (" + util::error_message(error) + "): made again");
-    return false;
-  }
-}
-
-/// Whether `output` reads back and the configuration it stores (`stored`) agrees with this
-/// run's in `sections`.
-bool same_settings(const Pipeline& p, const std::string& output,
-                   const std::function<std::string()>& stored,
-                   const std::vector<std::string>& sections) {
-  std::string config;
-  return reads_back(output, [&] { config = stored(); }) &&
-         config::stored_differences(output, config, p.config.resolved_toml, sections).empty();
-}
-
-/// True when the run's dataset holds solution grids (simulate's version 1 files): the
-/// calibrate stage, the training grids' scores and predictions with a truth need them.
-bool has_solution_grids(const Pipeline& p) {
-  return pde::read_dataset_metadata(p.run.data()).format_version == 1;
-}
-
-/// run.data copied into the run folder (pipeline_checks.h refuses a data.h5 that differs).
-void copy_dataset(const Pipeline& p) {
-  const std::string& source = p.config.pipeline.data;
-  if (fs::exists(p.run.data()))
-    return announce("simulate: up to date (" + p.run.data() + " is a copy of run.data = " + source +
-                    ")");
-  announce("simulate: replaced by run.data: copying " + source + " -> " + p.run.data());
-  io::AtomicFile copy(p.run.data());
-  fs::copy_file(source, copy.temporary_path(), fs::copy_options::overwrite_existing);
-  copy.commit();
-}
-
-void simulate_stage(const Pipeline& p) {
-  if (!p.config.pipeline.data.empty()) return copy_dataset(p);
-  if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
-  announce("simulate -> " + p.run.data());
-  require_success(
-      run_simulate({p.options.config_path, p.run.data(), p.options.overrides, p.options.quiet}),
-      "simulate");
-}
-
-void train_stage(const Pipeline& p) {
-  if (config::up_to_date(p.run.root(), {p.run.data(), p.run.joint_checkpoint()}))
-    return announce("train: up to date (" + p.run.root() + ")");
-  announce("train -> " + p.run.dir + " (resumes from its checkpoints)");
-  TrainingCommandOptions train;
-  train.config_path = p.options.config_path;
-  train.data_path = p.run.data();
-  train.run_dir = p.run.dir;
-  train.overrides = p.options.overrides;
-  train.quiet = p.options.quiet;
-  require_success(run_train(train), "train");
-}
-
-void calibrate_stage(const Pipeline& p) {
-  const std::string output = p.run.discrepancy();
-  const std::string method =
-      resolved_calibration_method(p.config.predict.calibration_method, p.run.data());
-  const std::string refusal =
-      method == "operator" ? operator_calibration_refusal(p.run.data()) : std::string();
-  if (!refusal.empty()) return announce("calibrate: skipped: " + refusal);
-  if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
-      same_settings(
-          p, output, [&] { return solve::read_discrepancy_file(output).config; },
-          config::prediction_sections()))
-    return announce("calibrate: up to date (" + output + ")");
-  announce("calibrate: model discrepancy on the training experiments' " +
-           std::string(method == "operator" ? "measurements" : "solution grids") + " -> " + output);
-  require_success(run_calibrate({p.run.dir, p.run.data(), p.options.config_path,
-                                 p.options.overrides, p.options.quiet}),
-                  "calibrate");
-}
-
-/// `bhpm evaluate` of set `set_name` of the run's data, written to `output`.
-EvaluateOptions evaluation(const Pipeline& p, const std::string& output,
-                           const std::string& set_name) {
-  EvaluateOptions options;
-  options.run_dir = p.run.dir;
-  options.data_path = p.run.data();
-  options.output_path = output;
-  options.set_name = set_name;
-  options.quiet = p.options.quiet;
-  return options;
-}
-
-void evaluate_stage(const Pipeline& p) {
-  const std::vector<std::string> inputs = {p.run.data(), p.run.root()};
-  const auto current = [&](const std::string& metrics) {
-    return config::up_to_date(metrics, inputs) &&
-           reads_back(metrics, [&] { eval::read_operator_scores(metrics); });
-  };
-  const bool held_out_current = current(p.run.held_out_metrics());
-  if (held_out_current && current(p.run.training_metrics()))
-    return announce("evaluate: up to date (" + p.run.held_out_metrics() + ", " +
-                    p.run.training_metrics() + ")");
-  if (held_out_current && !has_solution_grids(p))
-    return announce("evaluate: up to date (" + p.run.held_out_metrics() + ")");
-  announce("evaluate: held-out experiments -> " + p.run.held_out_metrics());
-  require_success(run_evaluate(evaluation(p, p.run.held_out_metrics(), "test")), "evaluate");
-  if (!has_solution_grids(p))
-    return announce("evaluate: the training experiments have no solution grids to score on (" +
-                    p.run.data() + " holds measurements only)");
-  announce("evaluate: training experiments' whole grids -> " + p.run.training_metrics());
-  require_success(run_evaluate(evaluation(p, p.run.training_metrics(), "train")), "evaluate");
-}
-
-void distill_stage(const Pipeline& p) {
-  const std::string output = p.run.distillation();
-  if (config::up_to_date(output, {p.run.root()}) &&
-      same_settings(
-          p, output, [&] { return eval::read_distillation_file(output).config; },
-          config::distillation_sections()))
-    return announce("distill: up to date (" + output + ")");
-  announce("distill: the learned operator as an equation -> " + output);
-  DistillCommandOptions distill;
-  distill.run_dir = p.run.dir;
-  // data_path stays empty: distill takes RUN_DIR/data.h5's equation as the truth when it has one
-  distill.config_path = p.options.config_path;
-  distill.overrides = p.options.overrides;
-  distill.quiet = p.options.quiet;
-  require_success(run_distill(distill), "distill");
-}
-
-/// True when `output` exists, is newer than its inputs, reads back and was made by the
-/// same prediction settings.
-bool prediction_up_to_date(const Pipeline& p, const std::string& output,
-                           std::vector<std::string> inputs) {
-  inputs.insert(inputs.end(), {p.run.data(), p.run.root()});
-  if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
-  return config::up_to_date(output, inputs) &&
-         same_settings(
-             p, output, [&] { return config::stored_hdf5_config(output); },
-             config::prediction_sections());
-}
-
-/// `bhpm predict` into `output` with the run's configuration; the initial condition is
-/// set by the caller.
-PredictCommandOptions prediction(const Pipeline& p, const std::string& output) {
-  PredictCommandOptions predict;
-  predict.run_dir = p.run.dir;
-  predict.output_path = output;
-  predict.config_path = p.options.config_path;
-  predict.overrides = p.options.overrides;
-  predict.quiet = p.options.quiet;
-  return predict;
-}
-
-void predict_stage(const Pipeline& p) {
-  for (const std::int64_t e : p.config.pipeline.predict_experiments) {
-    const std::string output = p.run.prediction(e);
-    if (prediction_up_to_date(p, output, {})) {
-      announce("predict: up to date (" + output + ")");
-      continue;
-    }
-    announce("predict: held-out experiment " + std::to_string(e) + " -> " + output);
-    PredictCommandOptions predict = prediction(p, output);
-    predict.initial_from = p.run.data() + ":test/" + std::to_string(e);
-    require_success(run_predict(predict), "predict");
-  }
-  for (const std::string& file : p.config.pipeline.predict_ic_files) {
-    const std::string output = p.run.prediction_from_file(fs::path(file).stem().string());
-    if (prediction_up_to_date(p, output, {file})) {
-      announce("predict: up to date (" + output + ")");
-      continue;
-    }
-    announce("predict: initial condition " + file + " -> " + output);
-    PredictCommandOptions predict = prediction(p, output);
-    predict.initial_file = file;
-    require_success(run_predict(predict), "predict");
-  }
-}
-
-void refinement_stage(const Pipeline& p) {
-  const std::string output = p.run.refinement();
-  if (fs::exists(output) &&
-      config::stored_differences(output, config::stored_hdf5_config(output), p.config.resolved_toml,
-                                 config::refinement_sections())
-          .empty())
-    return announce("refinement: up to date (" + output + ")");
-  announce("refinement: the Fig. 3 study -> " + output);
-  RefinementCommandOptions study;
-  study.study = p.config.refinement_study;
-  study.output_path = output;
-  study.config = p.config.resolved_toml;
-  study.quiet = p.options.quiet;
-  require_success(run_refinement(study), "refinement");
-}
-
-void report_stage(const Pipeline& p) {
-  announce("report -> " + p.run.report());
-  ReportCommandOptions report;
-  report.run_dir = p.run.dir;
-  report.data_path = fs::exists(p.run.data()) ? p.run.data() : "";
-  report.output_dir = p.run.report();
-  report.quiet = p.options.quiet;
-  require_success(run_report(report), "report");
-}
-
-const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
-  static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
-      {"simulate", simulate_stage},     {"train", train_stage},     {"calibrate", calibrate_stage},
-      {"evaluate", evaluate_stage},     {"distill", distill_stage}, {"predict", predict_stage},
-      {"refinement", refinement_stage}, {"report", report_stage}};
-  return runners;
-}
 
 void write_resolved_configuration(const config::RunLayout& run, const std::string& text) {
   io::write_text_atomically(run.config(), text);
@@ -290,7 +41,7 @@ void setup_run(CLI::App& app) {
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->run_dir, "Run folder (created if missing)")
       ->required();
-  command->add_option("--set", options->overrides,
+  add_override_option(*command, options->overrides,
                       "Override a configuration value: section.key=value (repeatable)");
   add_setting_flag(*command, options->overrides, "--device", "compute.device",
                    "Where the train, evaluate and predict stages compute: cpu, cuda or cuda:N");

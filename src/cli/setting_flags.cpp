@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "config/config_reader.h"
+
 namespace bhpm::cli {
 
 void add_setting_flag(CLI::App& command, std::vector<std::string>& overrides,
@@ -13,6 +15,17 @@ void add_setting_flag(CLI::App& command, std::vector<std::string>& overrides,
         overrides.push_back(setting + "=" + value);
       },
       help);
+}
+
+void add_override_option(CLI::App& command, std::vector<std::string>& overrides,
+                         const std::string& help) {
+  const CLI::Validator form(
+      [](std::string& assignment) {
+        const std::string error = config::ConfigReader::override_form_error(assignment);
+        return error.rfind("--set ", 0) == 0 ? error.substr(6) : error;  // CLI11 names --set
+      },
+      "SECTION.KEY=VALUE");
+  command.add_option("--set", overrides, help)->check(form);
 }
 
 }  // namespace bhpm::cli

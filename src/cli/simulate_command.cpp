@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/setting_flags.h"
 #include "config/run_config.h"
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
@@ -67,7 +68,7 @@ void setup_simulate(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("-o,--output", options->output_path, "Output HDF5 file")->required();
-  command->add_option("--set", options->overrides,
+  add_override_option(*command, options->overrides,
                       "Override a configuration value: section.key=value (repeatable)");
   command->add_flag("-q,--quiet", options->quiet, "No progress on stderr");
   command->callback([options] { throw CLI::RuntimeError(run_simulate(*options)); });

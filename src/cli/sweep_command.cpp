@@ -1,15 +1,11 @@
 #include "cli/sweep_command.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-#include <toml++/toml.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <set>
 #include <stdexcept>
 
 #include "cli/child_processes.h"
@@ -17,12 +13,13 @@
 #include "cli/number_checks.h"
 #include "cli/pipeline_checks.h"
 #include "cli/process_setup.h"
+#include "cli/setting_flags.h"
+#include "cli/sweep_plan.h"
+#include "cli/sweep_results.h"
 #include "config/run_layout.h"
-#include "eval/metrics_json.h"
 #include "eval/sweep_summary.h"
 #include "io/atomic_file.h"
-#include "report/sweep_figure.h"
-#include "util/comma_list.h"
+#include "util/number_format.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -30,112 +27,6 @@ namespace bhpm::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct SweepOptions {
-  std::string config_path;
-  std::string vary;  ///< "section.key=v1,v2,..."
-  std::int64_t repeats = 1;
-  std::string output_dir;
-  int jobs = 0;  ///< 0: one per core, at most one per member
-  std::vector<std::string> overrides;
-  bool quiet = false;
-};
-
-/// The varied key and its values, from "section.key=v1,v2,...".
-struct Variation {
-  std::string key;
-  std::vector<std::string> values;
-};
-
-Variation parse_variation(const std::string& text) {
-  const auto equals = text.find('=');
-  if (equals == std::string::npos || equals == 0 || equals + 1 == text.size())
-    throw std::invalid_argument("sweep --vary '" + text + "': expected section.key=v1,v2,...");
-  Variation variation{text.substr(0, equals), {}};
-  std::set<std::string> seen;
-  for (const std::string& value : util::split_at_commas(text.substr(equals + 1))) {
-    if (value.empty() || !seen.insert(value).second)
-      throw std::invalid_argument("sweep --vary " + variation.key +
-                                  ": values must be distinct and non-empty (got '" +
-                                  text.substr(equals + 1) + "')");
-    variation.values.push_back(value);
-  }
-  if (variation.key == "seed")
-    throw std::invalid_argument(
-        "sweep --vary seed: repeats already vary the seed (seed + r); use --repeats");
-  if (variation.key.rfind("run.", 0) == 0)
-    throw std::invalid_argument("sweep --vary " + variation.key +
-                                ": [run] chooses a run's stages, not a setting a sweep can study");
-  return variation;
-}
-
-/// Every member's overrides: the user's, the stages, the varied value and the seed.
-std::vector<std::string> member_overrides(const SweepOptions& options, const Variation& variation,
-                                          const std::string& value, std::uint64_t seed) {
-  std::vector<std::string> overrides = options.overrides;
-  overrides.push_back("run.stages=simulate,train,evaluate");
-  overrides.push_back(variation.key + "=" + value);
-  overrides.push_back("seed=" + std::to_string(seed));
-  return overrides;
-}
-
-/// The key must be one a configuration reads; reading an unknown one is refused with the
-/// keys its section knows.
-void require_known_key(const config::RunConfig& config, const Variation& variation) {
-  const auto dot = variation.key.rfind('.');
-  const std::string section = dot == std::string::npos ? "" : variation.key.substr(0, dot);
-  const std::string key = dot == std::string::npos ? variation.key : variation.key.substr(dot + 1);
-  const toml::table resolved = toml::parse(config.resolved_toml);
-  const toml::table* table = section.empty() ? &resolved : resolved.get_as<toml::table>(section);
-  if (!table || !table->contains(key))
-    throw std::invalid_argument("sweep --vary " + variation.key + ": unknown configuration key");
-}
-
-/// "<key>=<value>" when the value is safe in a file name, else "<key>=value-<i>" (i: its
-/// position in --vary), so that a value such as "sin(x)/2" cannot make nested folders.
-std::string member_folder(const Variation& variation, const std::string& value) {
-  const bool safe = value.find_first_not_of(
-                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_") ==
-                    std::string::npos;
-  if (safe) return variation.key + "=" + value;
-  const auto position = std::find(variation.values.begin(), variation.values.end(), value);
-  return variation.key + "=value-" + std::to_string(position - variation.values.begin());
-}
-
-std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const Variation& variation,
-                                            std::uint64_t base_seed) {
-  std::vector<eval::SweepMember> members;
-  for (const std::string& value : variation.values)
-    for (std::int64_t r = 0; r < options.repeats; ++r) {
-      eval::SweepMember member;
-      member.value = value;
-      member.repeat = r;
-      member.seed = base_seed + static_cast<std::uint64_t>(r);
-      member.run_dir = (fs::path(options.output_dir) / member_folder(variation, value) /
-                        ("repeat-" + std::to_string(r)))
-                           .string();
-      members.push_back(member);
-    }
-  return members;
-}
-
-/// Reads every member's configuration before any starts: a bad value, an unknown key or
-/// a missing section is refused here, naming the value.
-std::uint64_t check_members(const SweepOptions& options, const Variation& variation) {
-  const config::RunConfig base =
-      read_pipeline_configuration(options.config_path, options.overrides);
-  require_known_key(base, variation);
-  for (const std::string& value : variation.values) {
-    try {
-      read_pipeline_configuration(options.config_path,
-                                  member_overrides(options, variation, value, base.simulate.seed));
-    } catch (const std::exception& error) {
-      throw std::invalid_argument("sweep --vary " + variation.key + "=" + value + ": " +
-                                  error.what());
-    }
-  }
-  return base.simulate.seed;
-}
 
 ChildCommand member_command(const SweepOptions& options, const Variation& variation,
                             const eval::SweepMember& member, int threads) {
@@ -150,69 +41,15 @@ ChildCommand member_command(const SweepOptions& options, const Variation& variat
   return command;
 }
 
-/// The member's held-out scores; a member whose RMSE or MNLP is not a number (a NaN
-/// written as null) counts as failed, so that it cannot poison the means.
-void read_member_metrics(eval::SweepMember& member) {
-  const std::string path = config::RunLayout{member.run_dir}.held_out_metrics();
-  const eval::OperatorScores scores = eval::read_operator_scores(path);
-  if (!std::isfinite(scores.rmse) || !std::isfinite(scores.mean_nlpd))
-    throw std::runtime_error(path + ": rmse or mean_nlpd is not a finite number");
-  member.rmse = scores.rmse;
-  member.mean_nlpd = scores.mean_nlpd;
-  member.median_nlpd = scores.median_nlpd;
-  member.coverage_95 = scores.coverage95;
-  member.finished = true;
-}
-
-void write_sweep_definition(const SweepOptions& options, const Variation& variation,
-                            std::uint64_t base_seed) {
-  nlohmann::json definition = {
-      {"config", options.config_path}, {"key", variation.key}, {"values", variation.values},
-      {"repeats", options.repeats},    {"seed", base_seed},    {"overrides", options.overrides}};
-  io::write_text_atomically((fs::path(options.output_dir) / "sweep.json").string(),
-                            definition.dump(2) + "\n");
-}
-
-/// Records how a member's run ended: its held-out scores, or why it has none. `where` is
-/// "" alone, " on rank r" in an MPI job.
-void settle_member(eval::SweepMember& member, int exit_code, const std::string& log_path,
-                   const std::string& where) {
-  if (exit_code != 0) {
-    member.failure = "exit code " + std::to_string(exit_code) + where + ", see " + log_path;
-    return;
-  }
-  try {
-    read_member_metrics(member);
-  } catch (const std::exception& error) {
-    member.failure = error.what() + where;
-  }
-}
-
 void print_member(const eval::SweepMember& member, const Variation& variation) {
-  const std::string outcome = member.finished ? "RMSE " + std::to_string(member.rmse) + ", MNLP " +
-                                                    std::to_string(member.mean_nlpd)
-                                              : member.failure;
+  const std::string outcome = member.finished
+                                  ? "RMSE " + util::format_significant(member.rmse, 6) + ", MNLP " +
+                                        util::format_significant(member.mean_nlpd, 6)
+                                  : member.failure;
   std::printf("%s %s=%s repeat %lld: %s\n", member.finished ? "done" : "FAILED",
               variation.key.c_str(), member.value.c_str(), static_cast<long long>(member.repeat),
               outcome.c_str());
   std::fflush(stdout);
-}
-
-/// sweep-members.csv, sweep-summary.csv, sweep.txt and (when a member finished) sweep.png.
-void write_sweep_results(const SweepOptions& options, const Variation& variation,
-                         const std::vector<eval::SweepMember>& members) {
-  const std::vector<eval::SweepRow> rows = eval::summarize_sweep(members, variation.values);
-  const fs::path dir(options.output_dir);
-  const std::string table = eval::sweep_table(variation.key, rows);
-  io::write_text_atomically((dir / "sweep-members.csv").string(),
-                            eval::sweep_members_csv(variation.key, members));
-  io::write_text_atomically((dir / "sweep-summary.csv").string(),
-                            eval::sweep_summary_csv(variation.key, rows));
-  io::write_text_atomically((dir / "sweep.txt").string(), table);
-  std::printf("%s", table.c_str());
-  if (std::any_of(members.begin(), members.end(), [](const auto& m) { return m.finished; }))
-    std::printf("figure: %s\n",
-                report::draw_sweep_figure(options.output_dir, variation.key, rows).c_str());
 }
 
 /// The members rank `rank` of `ranks` trains: i = rank, rank + ranks, ...
@@ -311,8 +148,8 @@ void setup_sweep(CLI::App& app) {
   command
       ->add_option("--jobs", options->jobs, "Runs at a time (per MPI rank; default: one per core)")
       ->check(positive());
-  command->add_option(
-      "--set", options->overrides,
+  add_override_option(
+      *command, options->overrides,
       "Override a configuration value for every run: section.key=value (repeatable)");
   command->add_flag("-q,--quiet", options->quiet, "Print only failures and the table");
   command->callback([options] { throw CLI::RuntimeError(run_sweep(*options)); });

@@ -30,8 +30,8 @@ void add_training_options(CLI::App& command, TrainingCommandOptions& options) {
                   "n_st: use the first n_st measurements of each (default: all, or as many as "
                   "the experiment with fewest has)")
       ->check(non_negative());
-  command.add_option("--set", options.overrides,
-                     "Override a configuration value: section.key=value (repeatable)");
+  add_override_option(command, options.overrides,
+                      "Override a configuration value: section.key=value (repeatable)");
   add_setting_flag(command, options.overrides, "--device", "compute.device",
                    "Where the leaves and the root train: cpu, cuda or cuda:N");
   command.add_flag("-q,--quiet", options.quiet, "No progress on stderr");

@@ -58,17 +58,25 @@ ConfigReader ConfigReader::from_string(const std::string& text, const std::strin
   return ConfigReader(parse_or_throw(text, source), source);
 }
 
-void ConfigReader::apply_override(const std::string& assignment) {
+std::string ConfigReader::override_form_error(const std::string& assignment) {
   const auto equals = assignment.find('=');
-  const std::string path = assignment.substr(0, equals);
+  const std::string path = assignment.substr(0, std::min(equals, assignment.size()));
   const auto dot = path.rfind('.');
-  if (equals == std::string::npos || path.empty())
-    throw ConfigError("--set '" + assignment + "': expected section.key=value");
   const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
   const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
-  const std::string text = assignment.substr(equals + 1);
-  if (key.empty() || section.find('.') != std::string::npos)
-    throw ConfigError("--set '" + assignment + "': expected section.key=value");
+  if (equals == std::string::npos || key.empty() || section.find('.') != std::string::npos)
+    return "--set '" + assignment + "': expected section.key=value";
+  return "";
+}
+
+void ConfigReader::apply_override(const std::string& assignment) {
+  if (const std::string error = override_form_error(assignment); !error.empty())
+    throw ConfigError(error);
+  const std::string path = assignment.substr(0, assignment.find('='));
+  const auto dot = path.rfind('.');
+  const std::string section = dot == std::string::npos ? "" : path.substr(0, dot);
+  const std::string key = dot == std::string::npos ? path : path.substr(dot + 1);
+  const std::string text = assignment.substr(path.size() + 1);
 
   toml::table* target = &input_;
   if (!section.empty()) {
@@ -158,7 +166,9 @@ std::string ConfigReader::resolved_toml() const {
 // ---------------------------------------------------------------------------------------
 
 std::string ConfigSection::field(const std::string& key) const {
-  return reader_.source_ + ": " + (name_.empty() ? key : name_ + "." + key);
+  const std::string name = name_.empty() ? key : name_ + "." + key;
+  if (reader_.override_text_.count(name_ + "." + key)) return "--set " + name;
+  return reader_.source_ + ": " + name;
 }
 
 std::string ConfigSection::prefix() const { return reader_.source_ + ": " + name_; }

@@ -37,6 +37,11 @@ class ConfigReader {
   /// string gets the text as written, so `--set initial_condition.expression=1` works.
   void apply_override(const std::string& assignment);
 
+  /// "" when `assignment` has the form section.key=value (or key=value for a top-level
+  /// key), else the message apply_override throws: the command line checks the form with
+  /// it before any file is read.
+  static std::string override_form_error(const std::string& assignment);
+
   /// The section `name` ("" for top-level keys); reading it marks its keys as known.
   ConfigSection section(const std::string& name);
 
@@ -99,7 +104,8 @@ class ConfigSection {
   /// True when the key is present in the input (before defaults).
   bool has(const std::string& key) const;
 
-  /// "source: section.key" for error messages.
+  /// "source: section.key" for error messages; "--set section.key" when the command line
+  /// set the key (`bhpm predict --samples 0` is `--set predict.samples=0`).
   std::string field(const std::string& key) const;
   /// "source: section", the prefix of field().
   std::string prefix() const;

@@ -6,6 +6,7 @@
 
 #include "pde/dataset_defaults.h"
 #include "pde/dealiasing.h"
+#include "util/memory_limit.h"
 #include "util/number_format.h"
 
 namespace bhpm::config {
@@ -26,6 +27,7 @@ void read_equation(ConfigReader& reader, SimulateConfig& config) {
   eq.field_prefix = section.prefix();
   section.require(eq.linear.size() <= 7, "linear", "at most 7 coefficients (orders 0..6)",
                   std::to_string(eq.linear.size()));
+  pde::make_equation(eq);  // its rules (finite coefficients, a nonlinear term that parses)
 }
 
 void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
@@ -84,6 +86,25 @@ void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
   ic.field_prefix = section.prefix();
 }
 
+/// The simulated grids [E, T, n] (8 bytes a value) and the ETDRK4 coefficients' contour
+/// integrals (about ten complex arrays [n/2 + 1, contour_points] alive at once) must fit in
+/// memory: `solver.modes = 1e9` would hang in swap, not fail.
+void require_memory(const ConfigReader& reader, const SimulateConfig& config, std::int64_t times) {
+  const double experiments =
+      static_cast<double>(config.train_experiments + config.test_experiments);
+  const double modes = static_cast<double>(config.modes);
+  const double bytes = experiments * static_cast<double>(times) * modes * 8.0 +
+                       10.0 * (modes / 2 + 1) * config.solve.stepper.contour_points * 16.0;
+  const std::string excess = util::memory_excess(
+      bytes, text(config.train_experiments + config.test_experiments) + " experiments x " +
+                 text(times) + " stored times x " + text(config.modes) + " points");
+  if (!excess.empty())
+    throw ConfigError(reader.source() +
+                      ": solver.modes, data.train_experiments and data.test_experiments: the "
+                      "simulation " +
+                      excess);
+}
+
 void read_data(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("data");
   config.train_experiments = section.integer_at_least("train_experiments", 10, 1);
@@ -97,6 +118,7 @@ void read_data(ConfigReader& reader, SimulateConfig& config) {
                   "must not exceed the grid's " + text(times) + " times x " + text(config.modes) +
                       " points = " + text(times * config.modes),
                   text(config.measurements.n_st));
+  require_memory(reader, config, times);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "pde/expression.h"
+#include "pde/periodicity.h"
 #include "util/random.h"
 
 namespace bhpm::pde {
@@ -73,6 +74,7 @@ at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std
   if (!at::isfinite(u0).all().item<bool>())
     throw std::invalid_argument(field + ": expression '" + text +
                                 "' is not finite at every grid point");
+  require_periodic_on_grid(grid, u0, field + " '" + text + "'");
   return u0;
 }
 
@@ -100,7 +102,9 @@ at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::stri
     throw std::invalid_argument(field + ": '" + path + "' holds " + std::to_string(values.size()) +
                                 " values; the grid has " + std::to_string(grid.points()) +
                                 " points (solver.modes)");
-  return at::tensor(values, at::kDouble);
+  const at::Tensor u0 = at::tensor(values, at::kDouble);
+  require_periodic_on_grid(grid, u0, field + " '" + path + "'");
+  return u0;
 }
 
 }  // namespace bhpm::pde

@@ -44,12 +44,13 @@ at::Tensor periodic_kernel_matrix(const PeriodicGrid& grid, const PeriodicGpOpti
 at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions& options,
                               std::uint64_t seed);
 
-/// u0 [n] from an expression in x; `field` names the configuration field in errors.
+/// u0 [n] from an expression in x; `field` names the configuration field in errors. Refused
+/// when not finite at every grid point or not periodic (pde/periodicity.h).
 at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std::string& text,
                                              const std::string& field);
 
 /// u0 [n] from a whitespace-separated text file of n finite numbers; errors name the
-/// file, `field` and the count found.
+/// file, `field` and the count found; refused when not periodic (pde/periodicity.h).
 at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::string& path,
                                        const std::string& field);
 

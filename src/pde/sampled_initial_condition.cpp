@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "io/csv_reader.h"
+#include "pde/periodicity.h"
 #include "util/number_format.h"
 
 namespace bhpm::pde {
@@ -37,22 +38,6 @@ void sort_samples(const PeriodicGrid& grid, std::vector<double>& x, std::vector<
 }
 
 }  // namespace
-
-void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
-                      const std::vector<double>& u, const std::string& source) {
-  double steepest = 0;
-  for (std::size_t i = 1; i < x.size(); ++i)
-    steepest = std::max(steepest, std::abs(u[i] - u[i - 1]) / (x[i] - x[i - 1]));
-  const auto [low, high] = std::minmax_element(u.begin(), u.end());
-  const double jump = std::abs(u.front() - u.back());
-  const double gap = x.front() - grid.x_min() + grid.x_max() - x.back();
-  if (jump > 0.01 * (*high - *low) && jump / gap > 4.0 * steepest)
-    throw std::invalid_argument(
-        source + ": u0 is not periodic on [" + number(grid.x_min()) + ", " + number(grid.x_max()) +
-        ") (the solvers are periodic): it jumps from u = " + number(u.back()) +
-        " at x = " + number(x.back()) + " to u = " + number(u.front()) +
-        " at x = " + number(x.front()) + " across the period boundary");
-}
 
 at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
                                 std::vector<double> u, const std::string& source) {

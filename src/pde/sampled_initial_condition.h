@@ -22,14 +22,6 @@ namespace bhpm::pde {
 at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
                                 std::vector<double> u, const std::string& source);
 
-/// Throws std::invalid_argument naming `source` when samples (x_j, u_j), sorted by x in
-/// [x_min, x_max), are not periodic on the domain: a jump across the period boundary larger
-/// than 1 % of u's range and steeper than 4 times the steepest slope between neighbouring
-/// samples inside the domain (the rule interpolate_periodic applies; `bhpm predict --ic`
-/// applies it to the expression at the grid points).
-void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
-                      const std::vector<double>& u, const std::string& source);
-
 /// Reads columns `x` and `u` of the CSV at `path` (io/csv_reader.h) and interpolates them
 /// as interpolate_periodic does; errors name the file and the line.
 at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End to end on the shipped example of users' own data (configs/sensors.toml's comment,
-# README "Your own data"): examples/sensors/burgers-sensors.csv imported with one tank held
+# docs/commands.md, `bhpm import`): examples/sensors/burgers-sensors.csv imported with one tank held
 # out, then `bhpm run` with run.data: trained on a short schedule, the operator samples'
 # spread calibrated from the measurements alone, scored without a truth, the operator
 # distilled, a prediction from the sampled initial condition examples/sensors/u0.csv, and

@@ -174,7 +174,21 @@ expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(pi*x/8)" --sample
 expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(pi*x/8)" --tolerance -1 -o "$work/refused.h5"
 expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(pi*x/8)" --solver euler -o "$work/refused.h5"
 expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" --ic-from "$work/data.h5:7" -o "$work/refused.h5"
-expect_refusal "no initial condition" "--ic" "$work/run" -o "$work/refused.h5"
+expect_usage() {  # expect_usage NAME PATTERN ARGS...: a command line that cannot be parsed exits 2
+  local name="$1" pattern="$2"
+  shift 2
+  "$bhpm" predict "$@" > "$work/out" 2> "$work/err"
+  [ $? -eq 2 ] && grep -q -- "$pattern" "$work/err" && [ ! -f "$work/refused.h5" ]
+  check "exit 2: $name" $?
+}
+expect_usage "no initial condition" "give the initial condition with --ic" "$work/run" -o "$work/refused.h5"
+expect_usage "--ic-from a missing file" "--ic-from: $work/none.h5 does not exist" "$work/run" \
+  --ic-from "$work/none.h5:0" -o "$work/refused.h5"
+expect_usage "--ic-file a missing file" "--ic-file" "$work/run" --ic-file "$work/none.csv" -o "$work/refused.h5"
+expect_usage "--set without =" "--set: 'predict.samples': expected section.key=value" "$work/run" \
+  --ic "sin(pi*x/8)" --set predict.samples -o "$work/refused.h5"
+expect_refusal "S = 0, named as set on the command line" "--set predict.samples: must be" "$work/run" \
+  --ic "sin(pi*x/8)" --samples 0 -o "$work/refused.h5"
 expect_refusal "max_amplification <= 1" "predict.max_amplification" "$work/run" --ic "sin(pi*x/8)" \
   --set predict.max_amplification=1 -o "$work/refused.h5"
 expect_refusal "an unknown treatment of ill-posed samples" "predict.ill_posed" "$work/run" \

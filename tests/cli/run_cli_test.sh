@@ -4,7 +4,8 @@
 # of an uninterrupted run with the same seed (root.h5's arrays and metrics.json); a rerun
 # of a finished run skips every stage; outputs of another configuration are refused; a
 # configuration that cannot work (n_st larger than the grid, a missing section, a
-# predicted experiment the data will not hold, a stage without its inputs) is refused
+# predicted experiment the data will not hold, a stage without its inputs, an equation or
+# initial condition the simulate stage cannot make) is refused
 # before any work, leaving no folder behind; a second run on a folder in use is refused; an
 # output damaged after it was written is made again.
 source "$(dirname "$0")/common.sh"
@@ -99,6 +100,16 @@ refused "a predicted experiment beyond the test set" "run.predict_experiments: e
   "$work/run.toml" --set run.stages=simulate,train,predict --set "run.predict_experiments=[3]"
 refused "a stage without its inputs" "the evaluate stage needs .*data.h5, which is missing" \
   "$work/run.toml" --set run.stages=evaluate
+refused "a coefficient that is not finite" "equation.nu: must be a finite number" \
+  "$work/run.toml" --set equation.nu=nan
+refused "a nonlinear term that does not parse" "equation.nonlinear" \
+  "$work/run.toml" --set equation.name=general --set "equation.nonlinear=u*(u_x"
+refused "an initial condition that is not finite" "initial_condition.expression: expression '1/(x-x_min)' is not finite" \
+  "$work/run.toml" --set initial_condition.kind=expression --set "initial_condition.expression=1/(x-x_min)"
+refused "an initial condition that is not periodic" "initial_condition.expression 'x': u0 is not periodic" \
+  "$work/run.toml" --set initial_condition.kind=expression --set initial_condition.expression=x
+refused "a missing initial-condition file" "initial_condition.file: cannot open" \
+  "$work/run.toml" --set initial_condition.kind=file --set initial_condition.file=missing-u0.txt
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -143,6 +143,15 @@ TEST(ConfigReader, overrides_are_read_as_toml_values) {
   EXPECT_NO_THROW(reader.reject_unknown_keys());
 }
 
+TEST(ConfigReader, errors_in_overridden_keys_name_the_command_line) {
+  ConfigReader reader = ConfigReader::from_string("[solver]\nmodes = 16\ndt = 1\n", "file.toml");
+  reader.apply_override("solver.modes=3");
+  auto solver = reader.section("solver");
+  EXPECT_EQ(config_error([&] { solver.require(false, "modes", "must be even", "3"); }),
+            "--set solver.modes: must be even (got 3)");
+  EXPECT_EQ(solver.field("dt"), "file.toml: solver.dt");
+}
+
 TEST(ConfigReader, overrides_of_unread_keys_are_still_rejected) {
   ConfigReader reader = ConfigReader::from_string("[solver]\nmodes = 16\n", "over.toml");
   reader.apply_override("solver.mode=3");
@@ -161,6 +170,11 @@ TEST(ConfigReader, malformed_overrides_are_errors) {
     EXPECT_THAT(config_error([&] { reader.apply_override(assignment); }),
                 AllOf(HasSubstr(assignment), HasSubstr("section.key=value")))
         << assignment;
+  for (const std::string assignment : {"solver.modes", "=3", "solver.=3", "a.b.c=1"})
+    EXPECT_EQ(ConfigReader::override_form_error(assignment),
+              "--set '" + assignment + "': expected section.key=value");
+  EXPECT_EQ(ConfigReader::override_form_error("seed=1"), "");
+  EXPECT_EQ(ConfigReader::override_form_error("predict.ic=a=b"), "");
   EXPECT_THAT(config_error([&] { reader.apply_override("seed.x=1"); }),
               HasSubstr("'seed' is not a section"));
 }

@@ -106,6 +106,9 @@ TEST(InitialConditions, expression_errors_name_the_field) {
   EXPECT_THAT(
       error_of([&] { initial_condition_from_expression(grid, "1/(x+8)", "ic.expression"); }),
       HasSubstr("not finite"));
+  EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "x", "ic.expression"); }),
+              HasSubstr("ic.expression 'x': u0 is not periodic on [-8, 8)"));
+  EXPECT_NO_THROW(initial_condition_from_expression(grid, "exp(-x^2)", "ic.expression"));
 }
 
 TEST(InitialConditions, file_values_of_the_right_length) {
@@ -128,4 +131,8 @@ TEST(InitialConditions, file_errors_name_the_field_and_the_count) {
               HasSubstr("value 3 ('abc')"));
   EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, "/nonexistent/u0.txt", "f"); }),
               HasSubstr("cannot open"));
+  const PeriodicGrid fine(0, 1, 8);  // a ramp 0 .. 7: one jump of 7 where the steepest step is 1
+  const std::string ramp = bhpm::testing_support::write_text_file("ic_ramp.txt", "0 1 2 3 4 5 6 7");
+  EXPECT_THAT(error_of([&] { initial_condition_from_file(fine, ramp, "initial_condition.file"); }),
+              HasSubstr("not periodic"));
 }

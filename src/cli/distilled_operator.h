@@ -1,0 +1,21 @@
+#pragma once
+/// `bhpm predict --operator distilled`: the distilled equation's coefficient samples
+/// (RUN_DIR/distill.json, eval/distillation_file.h) as polynomial operator samples
+/// (solve/polynomial_samples.h), solved like the root's samples.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "config/run_config.h"
+#include "gp/function_samples.h"
+
+namespace bhpm::cli {
+
+/// The first S coefficient samples of RUN_DIR/distill.json as polynomial operator samples;
+/// refuses a file made from another training or holding fewer samples.
+std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& run_dir,
+                                                             const config::RunConfig& config,
+                                                             std::int64_t count);
+
+}  // namespace bhpm::cli

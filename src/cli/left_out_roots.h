@@ -1,0 +1,24 @@
+#pragma once
+/// Leave-one-out posteriors of the root for `bhpm calibrate`'s trajectory route: the
+/// trained root refitted without one (or two) training experiments' rows, at the trained
+/// leaves and hyperparameters (model::BhpmModelImpl::set_optimal_root_posterior).
+
+#include <string>
+#include <vector>
+
+#include "cli/run_folder.h"
+#include "pde/experiment_set.h"
+#include "solve/discrepancy_calibration.h"
+
+namespace bhpm::cli {
+
+/// Gives every training experiment e the root posterior fitted without its rows, so that
+/// the calibration sees the errors of a new initial condition rather than those of a
+/// trajectory the root was fitted along (needs 2 experiments), and, with `transfer` and 3
+/// experiments or more, the one without its rows and those of experiment (e + 1) mod N
+/// for the transfer check (solve/discrepancy_calibration.h, step 6). Says what it did.
+void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
+                           const pde::ExperimentSet& set, const std::string& source, bool transfer,
+                           std::vector<solve::CalibrationExperiment>& experiments);
+
+}  // namespace bhpm::cli

@@ -1,0 +1,109 @@
+#include "cli/prediction_problem.h"
+
+#include <ATen/ATen.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "cli/run_folder.h"
+#include "pde/dataset_file.h"
+#include "pde/initial_condition.h"
+#include "pde/sampled_initial_condition.h"
+#include "util/device.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// "FILE:SET/E" or "FILE:E" (set "test") -> (file, set, e).
+struct ExperimentReference {
+  std::string file, set;
+  std::int64_t experiment = 0;
+};
+
+ExperimentReference parse_reference(const std::string& text) {
+  const auto colon = text.rfind(':');
+  const std::string rule =
+      "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+    throw std::invalid_argument(rule);
+  ExperimentReference reference{text.substr(0, colon), "test", 0};
+  std::string index = text.substr(colon + 1);
+  if (const auto slash = index.find('/'); slash != std::string::npos) {
+    reference.set = index.substr(0, slash);
+    index = index.substr(slash + 1);
+  }
+  try {
+    std::size_t used = 0;
+    reference.experiment = std::stoll(index, &used);
+    if (used != index.size() || reference.experiment < 0) throw std::invalid_argument(index);
+  } catch (const std::exception&) {
+    throw std::invalid_argument(rule);
+  }
+  return reference;
+}
+
+/// u0 from `--ic EXPR` at the grid points, refused when it is not finite or not periodic on
+/// the domain (`--ic x` would solve a sawtooth).
+Problem problem_from_expression(const config::RunConfig& config, const std::string& expression) {
+  const config::SimulateConfig& simulate = config.simulate;
+  const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
+  const at::Tensor u0 = pde::initial_condition_from_expression(grid, expression, "--ic");
+  return {{grid, u0, simulate.solve}, {}, "u0(x) = " + expression};
+}
+
+Problem problem_from_samples(const config::RunConfig& config, const std::string& path) {
+  const config::SimulateConfig& simulate = config.simulate;
+  const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
+  return {{grid, pde::initial_condition_from_csv(grid, path), simulate.solve},
+          {},
+          "u0 interpolated from " + path};
+}
+
+Problem problem_from_experiment(const config::RunConfig& config, const std::string& text) {
+  const ExperimentReference reference = parse_reference(text);
+  const pde::ExperimentSet set = pde::read_experiment_set(reference.file, reference.set);
+  const std::int64_t count = set.u.size(0);
+  if (reference.experiment >= count)
+    throw std::invalid_argument("--ic-from: " + reference.file + ":/" + reference.set + " holds " +
+                                std::to_string(count) + " experiments, experiment " +
+                                std::to_string(reference.experiment) + " was asked for");
+  ExperimentProblem stored = experiment_problem(config, set, reference.experiment);
+  return {std::move(stored.problem), stored.truth, text};
+}
+
+}  // namespace
+
+Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config) {
+  if (!options.initial_from.empty()) return problem_from_experiment(config, options.initial_from);
+  Problem problem = options.initial_file.empty()
+                        ? problem_from_expression(config, options.initial_condition)
+                        : problem_from_samples(config, options.initial_file);
+  if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
+  return problem;
+}
+
+void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp root,
+                     solve::PredictionProblem& problem) {
+  const at::Device device = config.compute.device;
+  util::require_available(device, "compute.device");
+  if (config.predict.options.solver != "spectral" && !device.is_cpu())
+    throw std::runtime_error("compute.device = \"" + device.str() + "\": the " +
+                             config.predict.options.solver +
+                             " solver runs on the CPU only (predict.solver = \"spectral\" runs "
+                             "on a GPU)");
+  root->to(device);
+  problem.grid = problem.grid.on(device);
+}
+
+std::string reference_error(const std::string& text) {
+  try {
+    const ExperimentReference reference = parse_reference(text);
+    if (!std::filesystem::exists(reference.file)) return reference.file + " does not exist";
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,39 @@
+#pragma once
+/// The initial-value problem `bhpm predict` solves, from its command line: u0 from an
+/// expression (`--ic`), from samples at points (`--ic-file`) or from a stored experiment
+/// (`--ic-from FILE:[SET/]EXPERIMENT`, whose true solution is then compared with), on the
+/// run's domain, grid and horizon (config [domain] and [solver]).
+
+#include <ATen/core/Tensor.h>
+
+#include <string>
+
+#include "cli/predict_command.h"
+#include "config/run_config.h"
+#include "gp/sparse_variational_gp.h"
+#include "solve/predictor.h"
+
+namespace bhpm::cli {
+
+/// The IBVP to solve and, for a stored experiment, its true solution [T, n].
+struct Problem {
+  solve::PredictionProblem problem;
+  at::Tensor truth;
+  std::string description;
+};
+
+/// The problem the options name (exactly one of --ic, --ic-file, --ic-from); predict.dt,
+/// when set, replaces the time step. Throws std::invalid_argument naming the option for an
+/// initial condition that is not finite or not periodic, or an experiment the file lacks.
+Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config);
+
+/// "" when `--ic-from FILE:EXPERIMENT` parses and FILE exists, else why not: a usage error
+/// (exit 2), as for a missing --ic-file.
+std::string reference_error(const std::string& text);
+
+/// Puts the root and the problem's grid on compute.device (the solver follows the grid);
+/// throws std::runtime_error when that device cannot be used.
+void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp root,
+                     solve::PredictionProblem& problem);
+
+}  // namespace bhpm::cli

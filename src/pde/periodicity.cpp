@@ -1,0 +1,45 @@
+#include "pde/periodicity.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "util/number_format.h"
+
+namespace bhpm::pde {
+
+namespace {
+
+std::string number(double value) { return util::format_significant(value, 6); }
+
+std::vector<double> values(const at::Tensor& tensor) {
+  const at::Tensor flat = tensor.to(at::kDouble).contiguous();
+  return {flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel()};
+}
+
+}  // namespace
+
+void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
+                      const std::vector<double>& u, const std::string& source) {
+  double steepest = 0;
+  for (std::size_t i = 1; i < x.size(); ++i)
+    steepest = std::max(steepest, std::abs(u[i] - u[i - 1]) / (x[i] - x[i - 1]));
+  const auto [low, high] = std::minmax_element(u.begin(), u.end());
+  const double jump = std::abs(u.front() - u.back());
+  const double gap = x.front() - grid.x_min() + grid.x_max() - x.back();
+  if (jump > 0.01 * (*high - *low) && jump / gap > 4.0 * steepest)
+    throw std::invalid_argument(
+        source + ": u0 is not periodic on [" + number(grid.x_min()) + ", " + number(grid.x_max()) +
+        ") (the solvers are periodic): it jumps from u = " + number(u.back()) +
+        " at x = " + number(x.back()) + " to u = " + number(u.front()) +
+        " at x = " + number(x.front()) + " across the period boundary");
+}
+
+void require_periodic_on_grid(const PeriodicGrid& grid, const at::Tensor& u0,
+                              const std::string& source) {
+  require_periodic(grid, values(grid.x()), values(u0), source);
+}
+
+}  // namespace bhpm::pde
