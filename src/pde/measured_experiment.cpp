@@ -32,6 +32,9 @@ void validate(const MeasuredExperiment& e, const std::string& source) {
                 std::to_string(e.x.size(0)));
     require(at::isfinite(*values).all().item<bool>(), where,
             std::string(name) + " holds NaN or Inf");
+    require(values->numel() == 0 || values->abs().max().item<double>() <= kLargestMeasurement,
+            where,
+            std::string(name) + " exceeds 1e150 in magnitude (the leaves' scaling would overflow)");
   }
   require(e.points() >= 2, where, "has " + std::to_string(e.points()) + " points (at least 2)");
   if (e.sigma.defined())

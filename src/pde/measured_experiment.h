@@ -29,9 +29,16 @@ struct MeasuredExperiment {
   std::int64_t points() const { return x.size(0); }
 };
 
+/// The largest |x|, |t|, |u| and sigma a measurement may have: the leaves scale x and t by
+/// their window and u by its spread, whose squares and sums must stay finite (an imported
+/// x = 1e308 trained to exit 0 on overflowed scales). Measurements in any units lie far
+/// inside.
+constexpr double kLargestMeasurement = 1e150;
+
 /// Throws std::invalid_argument naming `source` and the experiment unless x, t, u (and
-/// sigma when defined) are finite [P] double arrays of one length P >= 2, sigma > 0, the
-/// window has positive extent in x and t, and every point lies inside it.
+/// sigma when defined) are finite [P] double arrays of one length P >= 2, at most
+/// kLargestMeasurement in magnitude, sigma > 0, the window has positive extent in x and t,
+/// and every point lies inside it.
 void validate(const MeasuredExperiment& experiment, const std::string& source);
 
 /// The periodic grid box of a simulated set: [x_0, x_0 + n dx] x [t_0, t_last].

@@ -28,6 +28,11 @@ void check_finite(const MeasurementTable& table) {
       if (!std::isfinite((*values)[row]))
         throw std::invalid_argument(table.where(row) + ", column '" + *name + "': " +
                                     number((*values)[row]) + " is not a measurement (NaN or Inf)");
+      if (std::abs((*values)[row]) > kLargestMeasurement)
+        throw std::invalid_argument(table.where(row) + ", column '" + *name +
+                                    "': " + number((*values)[row]) +
+                                    " exceeds 1e150 in magnitude (the leaves scale by windows and "
+                                    "spreads whose squares would overflow; check the units)");
       if (values == &table.sigma && (*values)[row] <= 0)
         throw std::invalid_argument(table.where(row) + ", column '" + *name +
                                     "': a noise standard deviation must be positive, not " +

@@ -7,9 +7,29 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/number_format.h"
 #include "util/student_t.h"
 
 namespace bhpm::solve {
+
+namespace {
+
+/// Sound members of |u| near 1e300 (an initial condition of that size) square past the
+/// largest double: their spread is then not a number to print or band with.
+void require_finite_spread(const EnsembleStatistics& statistics, const at::Tensor& members) {
+  const at::Tensor bad =
+      ~(at::isfinite(statistics.mean) & at::isfinite(statistics.standard_deviation));
+  if (!bad.any().item<bool>()) return;
+  const at::Tensor first = bad.nonzero()[0];  // [2]: time index, grid point
+  throw std::runtime_error(
+      "ensemble statistics: the members' mean or spread overflows at time index " +
+      std::to_string(first[0].item<std::int64_t>()) + ", grid point " +
+      std::to_string(first[1].item<std::int64_t>()) + " (the solutions reach |u| = " +
+      util::format_significant(members.abs().max().item<double>(), 3) +
+      ", whose squares double arithmetic cannot hold): rescale u0");
+}
+
+}  // namespace
 
 EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
   const at::Tensor members = ensemble.u.index({~ensemble.left_out()});  // [S', T, n]
@@ -22,6 +42,7 @@ EnsembleStatistics ensemble_statistics(const EnsembleSolution& ensemble) {
   statistics.mean = members.mean(0);
   statistics.standard_deviation =
       statistics.members > 1 ? members.std(0, /*unbiased=*/true) : at::zeros_like(statistics.mean);
+  require_finite_spread(statistics, members);
   const at::Tensor levels = at::tensor({0.025, 0.5, 0.975}, members.options());
   const at::Tensor quantiles = at::quantile(members, levels, 0);  // [3, T, n], linear
   statistics.lower = quantiles[0];

@@ -80,6 +80,13 @@ TEST(MeasurementTable, refuses_bad_values_repeats_and_degenerate_experiments) {
                 group_experiments(read_csv("inf.csv", "experiment,x,t,u\na,0,inf,1\na,1,1,1\n"), 0);
               }),
               HasSubstr("inf.csv: line 2, column 't'"));
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>([] {
+                group_experiments(read_csv("huge.csv", "experiment,x,t,u\na,1e308,0,1\na,1,1,1\n"),
+                                  0);
+              }),
+              HasSubstr("huge.csv: line 2, column 'x': 1e+308 exceeds 1e150 in magnitude"));
+  EXPECT_NO_THROW(
+      group_experiments(read_csv("large.csv", "experiment,x,t,u\na,1e140,0,-1e140\na,1,1,1\n"), 0));
   EXPECT_THAT(
       bhpm::testing_support::error_message<std::exception>([] {
         group_experiments(

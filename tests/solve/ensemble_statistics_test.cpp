@@ -49,6 +49,19 @@ TEST(EnsembleStatistics, diverged_members_are_left_out) {
   EXPECT_THROW(ensemble_statistics(ensemble), std::runtime_error);
 }
 
+TEST(EnsembleStatistics, a_spread_that_overflows_is_an_error_naming_where) {
+  EnsembleSolution ensemble = constant_members({1e300, -1e300, 3e300});
+  try {
+    ensemble_statistics(ensemble);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find("overflows at time index 0, grid point 0"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_NO_THROW(ensemble_statistics(constant_members({1e150, -1e150, 3e150})));
+}
+
 TEST(EnsembleStatistics, comparison_with_the_truth) {
   const EnsembleStatistics statistics = ensemble_statistics(constant_members({0, 1, 2, 3, 4}));
   // Mean 2, std sqrt(2.5), band 2 -+ t_4(0.975) sqrt(1.2) sqrt(2.5) = 2 -+ 4.809.
