@@ -101,7 +101,8 @@ std::string reference_error(const std::string& text) {
     const ExperimentReference reference = parse_reference(text);
     if (!std::filesystem::exists(reference.file)) return reference.file + " does not exist";
   } catch (const std::exception& error) {
-    return error.what();
+    const std::string message = error.what();  // CLI11 puts "--ic-from: " before it
+    return message.rfind("--ic-from: ", 0) == 0 ? message.substr(11) : message;
   }
   return "";
 }

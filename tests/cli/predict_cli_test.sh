@@ -184,6 +184,8 @@ expect_usage() {  # expect_usage NAME PATTERN ARGS...: a command line that canno
 expect_usage "no initial condition" "give the initial condition with --ic" "$work/run" -o "$work/refused.h5"
 expect_usage "--ic-from a missing file" "--ic-from: $work/none.h5 does not exist" "$work/run" \
   --ic-from "$work/none.h5:0" -o "$work/refused.h5"
+expect_usage "--ic-from without an experiment" "^error: --ic-from: expected FILE:EXPERIMENT" "$work/run" \
+  --ic-from "$work/data.h5" -o "$work/refused.h5"
 expect_usage "--ic-file a missing file" "--ic-file" "$work/run" --ic-file "$work/none.csv" -o "$work/refused.h5"
 expect_usage "--set without =" "--set: 'predict.samples': expected section.key=value" "$work/run" \
   --ic "sin(pi*x/8)" --set predict.samples -o "$work/refused.h5"
