@@ -9,9 +9,11 @@
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/predict_command.h"
+#include "cli/prediction_stage.h"
 #include "cli/refinement_command.h"
 #include "cli/report_command.h"
 #include "cli/simulate_command.h"
+#include "cli/stage_outputs.h"
 #include "cli/train_command.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
@@ -26,34 +28,6 @@ namespace bhpm::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-void announce(const std::string& line) {
-  std::printf("== %s\n", line.c_str());
-  std::fflush(stdout);
-}
-
-/// Whether `output` reads back whole (`read` does not throw): a file damaged after it was
-/// written (truncated by a full disk, edited by hand) is made again, said once, instead of
-/// being taken as up to date or stopping the run.
-bool reads_back(const std::string& output, const std::function<void()>& read) {
-  try {
-    read();
-    return true;
-  } catch (const std::exception& error) {
-    announce(output + " does not read back (" + util::error_message(error) + "): made again");
-    return false;
-  }
-}
-
-/// Whether `output` reads back and the configuration it stores (`stored`) agrees with this
-/// run's in `sections`.
-bool same_settings(const Pipeline& p, const std::string& output,
-                   const std::function<std::string()>& stored,
-                   const std::vector<std::string>& sections) {
-  std::string config;
-  return reads_back(output, [&] { config = stored(); }) &&
-         config::stored_differences(output, config, p.config.resolved_toml, sections).empty();
-}
 
 /// True when the run's dataset holds solution grids (simulate's version 1 files): the
 /// calibrate stage, the training grids' scores and predictions with a truth need them.
@@ -159,55 +133,6 @@ void distill_stage(const Pipeline& p) {
   distill.overrides = p.options.overrides;
   distill.quiet = p.options.quiet;
   run_distill(distill);
-}
-
-/// True when `output` exists, is newer than its inputs, reads back and was made by the
-/// same prediction settings.
-bool prediction_up_to_date(const Pipeline& p, const std::string& output,
-                           std::vector<std::string> inputs) {
-  inputs.insert(inputs.end(), {p.run.data(), p.run.root()});
-  if (fs::exists(p.run.discrepancy())) inputs.push_back(p.run.discrepancy());
-  return config::up_to_date(output, inputs) &&
-         same_settings(
-             p, output, [&] { return config::stored_hdf5_config(output); },
-             config::prediction_sections());
-}
-
-/// `bhpm predict` into `output` with the run's configuration; the initial condition is
-/// set by the caller.
-PredictCommandOptions prediction(const Pipeline& p, const std::string& output) {
-  PredictCommandOptions predict;
-  predict.run_dir = p.run.dir;
-  predict.output_path = output;
-  predict.config_path = p.options.config_path;
-  predict.overrides = p.options.overrides;
-  predict.quiet = p.options.quiet;
-  return predict;
-}
-
-void predict_stage(const Pipeline& p) {
-  for (const std::int64_t e : p.config.pipeline.predict_experiments) {
-    const std::string output = p.run.prediction(e);
-    if (prediction_up_to_date(p, output, {})) {
-      announce("predict: up to date (" + output + ")");
-      continue;
-    }
-    announce("predict: held-out experiment " + std::to_string(e) + " -> " + output);
-    PredictCommandOptions predict = prediction(p, output);
-    predict.initial_from = p.run.data() + ":test/" + std::to_string(e);
-    run_predict(predict);
-  }
-  for (const std::string& file : p.config.pipeline.predict_ic_files) {
-    const std::string output = p.run.prediction_from_file(fs::path(file).stem().string());
-    if (prediction_up_to_date(p, output, {file})) {
-      announce("predict: up to date (" + output + ")");
-      continue;
-    }
-    announce("predict: initial condition " + file + " -> " + output);
-    PredictCommandOptions predict = prediction(p, output);
-    predict.initial_file = file;
-    run_predict(predict);
-  }
 }
 
 void refinement_stage(const Pipeline& p) {
