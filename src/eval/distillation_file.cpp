@@ -6,6 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "io/json_number.h"
+
 namespace bhpm::eval {
 
 namespace {
@@ -15,13 +17,12 @@ using nlohmann::ordered_json;
 
 constexpr int kFormatVersion = 1;
 
-/// `value` as JSON; null when not finite.
-ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : nullptr; }
-
+/// One term of the distilled equation as JSON (its truth null when unknown).
 ordered_json term_json(const DistilledTerm& term, const std::vector<int>& exponents) {
-  return {{"name", term.name},     {"exponents", exponents},     {"inclusion", term.inclusion},
-          {"median", term.median}, {"lower", term.lower},        {"upper", term.upper},
-          {"kept", term.kept()},   {"truth", number(term.truth)}};
+  return {{"name", term.name},           {"exponents", exponents},
+          {"inclusion", term.inclusion}, {"median", term.median},
+          {"lower", term.lower},         {"upper", term.upper},
+          {"kept", term.kept()},         {"truth", io::finite_or_null(term.truth)}};
 }
 
 ordered_json settings_json(const DistillationSettings& s) {

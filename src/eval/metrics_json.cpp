@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "io/json_number.h"
 #include "util/number_format.h"
 
 namespace bhpm::eval {
@@ -33,8 +34,6 @@ void check_context(const std::vector<std::pair<std::string, std::string>>& conte
 
 /// `value` as JSON: null when not finite (nlohmann writes NaN and infinities as null too;
 /// stated here so the rule does not depend on it).
-ordered_json number(double value) { return std::isfinite(value) ? ordered_json(value) : nullptr; }
-
 /// The number under `key` of `object`; NaN when absent or null.
 double number_at(const json& object, const std::string& key, const std::string& where) {
   const auto found = object.find(key);
@@ -72,16 +71,16 @@ std::string metrics_json(const OperatorMetrics& metrics,
   ordered_json document = ordered_json::object();
   for (const auto& [key, value] : context) document[key] = value;
   document["points"] = metrics.points;
-  document["rmse"] = number(metrics.rmse);
-  document["relative_rmse"] = number(metrics.relative_rmse);
-  document["median_nlpd"] = number(metrics.median_nlpd);
-  document["mean_nlpd"] = number(metrics.mean_nlpd);
+  document["rmse"] = io::finite_or_null(metrics.rmse);
+  document["relative_rmse"] = io::finite_or_null(metrics.relative_rmse);
+  document["median_nlpd"] = io::finite_or_null(metrics.median_nlpd);
+  document["mean_nlpd"] = io::finite_or_null(metrics.mean_nlpd);
   ordered_json coverage = ordered_json::object();
   for (const auto& [level, fraction] : metrics.coverage)
-    coverage[ordered_json(level).dump()] = number(fraction);
+    coverage[ordered_json(level).dump()] = io::finite_or_null(fraction);
   document["coverage"] = coverage;
   ordered_json per_experiment = ordered_json::array();
-  for (const double rmse : per_experiment_rmse) per_experiment.push_back(number(rmse));
+  for (const double rmse : per_experiment_rmse) per_experiment.push_back(io::finite_or_null(rmse));
   document["rmse_per_experiment"] = per_experiment;
   return document.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }

@@ -14,8 +14,6 @@ namespace bhpm::eval {
 
 namespace {
 
-std::string number(double value) { return util::format_significant(value, 10); }
-
 /// The first index where `bad` [P] is true, or -1.
 std::int64_t first(const at::Tensor& bad) {
   return bad.any().item<bool>() ? bad.nonzero()[0][0].item<std::int64_t>() : -1;
@@ -28,8 +26,8 @@ void require_finite_vector(const at::Tensor& values, std::int64_t length, const 
   const std::int64_t i = first(values.isfinite().logical_not());
   if (i >= 0)
     throw std::invalid_argument(where + ": " + name + " must be finite (got " +
-                                number(values[i].item<double>()) + " at index " +
-                                std::to_string(i) + ")");
+                                util::format_significant(values[i].item<double>(), 10) +
+                                " at index " + std::to_string(i) + ")");
 }
 
 /// Median of a non-empty vector: the middle value, or the mean of the two middle values.
@@ -52,12 +50,13 @@ OperatorMetrics operator_metrics(const at::Tensor& mean, const at::Tensor& varia
   const std::int64_t i = first(variance <= 0.0);
   if (i >= 0)
     throw std::invalid_argument(where + ": variance must be > 0 (got " +
-                                number(variance[i].item<double>()) + " at index " +
-                                std::to_string(i) + ")");
+                                util::format_significant(variance[i].item<double>(), 10) +
+                                " at index " + std::to_string(i) + ")");
   for (std::size_t l = 0; l < levels.size(); ++l)
     if (!(levels[l] > 0.0 && levels[l] < 1.0))
       throw std::invalid_argument(where + ": levels[" + std::to_string(l) +
-                                  "] must be in (0, 1) (got " + number(levels[l]) + ")");
+                                  "] must be in (0, 1) (got " +
+                                  util::format_significant(levels[l], 10) + ")");
 
   const at::Tensor residual = target - mean;
   const at::Tensor squared = residual.square();

@@ -12,16 +12,18 @@ namespace bhpm::eval {
 
 namespace {
 
-std::string number(double value) {
+std::string summary_number(double value) {
   return std::isfinite(value) ? util::format_significant(value, 6) : "nan";
 }
 
 std::string spread_text(const Spread& s) {
-  return number(s.mean) + " +- " + number(s.sd) + " [" + number(s.min) + ", " + number(s.max) + "]";
+  return summary_number(s.mean) + " +- " + summary_number(s.sd) + " [" + summary_number(s.min) +
+         ", " + summary_number(s.max) + "]";
 }
 
 std::string spread_csv(const Spread& s) {
-  return number(s.mean) + "," + number(s.sd) + "," + number(s.min) + "," + number(s.max);
+  return summary_number(s.mean) + "," + summary_number(s.sd) + "," + summary_number(s.min) + "," +
+         summary_number(s.max);
 }
 
 std::string csv_field(const std::string& text) {
@@ -93,8 +95,8 @@ std::string sweep_members_csv(const std::string& key, const std::vector<SweepMem
   for (const SweepMember& m : members) {
     out << csv_field(m.value) << "," << m.repeat << "," << m.seed << "," << (m.finished ? 1 : 0);
     if (m.finished)
-      out << "," << number(m.rmse) << "," << number(m.mean_nlpd) << "," << number(m.median_nlpd)
-          << "," << number(m.coverage_95);
+      out << "," << summary_number(m.rmse) << "," << summary_number(m.mean_nlpd) << ","
+          << summary_number(m.median_nlpd) << "," << summary_number(m.coverage_95);
     else
       out << ",,,,";
     out << "," << csv_field(m.run_dir) << "\n";

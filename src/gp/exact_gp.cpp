@@ -13,13 +13,13 @@
 namespace bhpm::gp {
 
 namespace {
-const char* const kWhere = "exact GP";
+const char* const kExactGpName = "exact GP";
 }
 
 ExactGpImpl::ExactGpImpl(std::shared_ptr<Mean> mean, std::shared_ptr<Kernel> kernel,
                          std::shared_ptr<GaussianLikelihoodImpl> likelihood, const at::Tensor& x,
                          const at::Tensor& y) {
-  require_gp_parts(mean.get(), kernel.get(), likelihood.get(), kWhere);
+  require_gp_parts(mean.get(), kernel.get(), likelihood.get(), kExactGpName);
   mean_ = register_module("mean", std::move(mean));
   kernel_ = register_module("kernel", std::move(kernel));
   likelihood_ = register_module("likelihood", std::move(likelihood));
@@ -27,8 +27,8 @@ ExactGpImpl::ExactGpImpl(std::shared_ptr<Mean> mean, std::shared_ptr<Kernel> ker
 }
 
 void ExactGpImpl::set_train_data(const at::Tensor& x, const at::Tensor& y) {
-  require_matrix(x, -1, kernel_->dimensions(), kWhere, "training inputs x");
-  require_vector(y, x.size(0), kWhere, "training targets y");
+  require_matrix(x, -1, kernel_->dimensions(), kExactGpName, "training inputs x");
+  require_vector(y, x.size(0), kExactGpName, "training targets y");
   x_ = x;
   y_ = y;
 }
@@ -52,7 +52,7 @@ at::Tensor ExactGpImpl::log_marginal_likelihood() const {
 
 std::pair<at::Tensor, at::Tensor> ExactGpImpl::project(const ExactGpFactor& factor,
                                                        const at::Tensor& x_star) const {
-  require_matrix(x_star, -1, kernel_->dimensions(), kWhere, "test inputs x_star");
+  require_matrix(x_star, -1, kernel_->dimensions(), kExactGpName, "test inputs x_star");
   const at::Tensor k_x_star = kernel_->matrix(x_, x_star);
   const at::Tensor mean = mean_->forward(x_star) + at::mv(k_x_star.t(), factor.alpha);
   const at::Tensor v = at::linalg_solve_triangular(factor.lower, k_x_star, /*upper=*/false);

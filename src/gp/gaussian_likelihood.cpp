@@ -13,7 +13,7 @@
 namespace bhpm::gp {
 
 namespace {
-const char* const kWhere = "gaussian likelihood";
+const char* const kLikelihoodName = "gaussian likelihood";
 
 void require_variance_above_floor(double variance, double floor) {
   if (!(std::isfinite(variance) && variance > floor))
@@ -53,8 +53,8 @@ void GaussianLikelihoodImpl::set_variance(double variance) {
 }
 
 at::Tensor GaussianLikelihoodImpl::log_prob(const at::Tensor& y, const at::Tensor& f) const {
-  require_vector(y, -1, kWhere, "y");
-  require_vector(f, y.size(0), kWhere, "f");
+  require_vector(y, -1, kLikelihoodName, "y");
+  require_vector(f, y.size(0), kLikelihoodName, "f");
   const at::Tensor sigma2 = variance();
   return -0.5 * (std::log(2.0 * M_PI) + at::log(sigma2) + (y - f).square() / sigma2);
 }
@@ -62,9 +62,10 @@ at::Tensor GaussianLikelihoodImpl::log_prob(const at::Tensor& y, const at::Tenso
 at::Tensor GaussianLikelihoodImpl::expected_log_prob(const at::Tensor& y, const at::Tensor& mean,
                                                      const at::Tensor& variance,
                                                      const at::Tensor& extra_variance) const {
-  require_vector(y, -1, kWhere, "y");
-  require_vector(variance, y.size(0), kWhere, "variance");
-  if (extra_variance.defined()) require_vector(extra_variance, y.size(0), kWhere, "extra_variance");
+  require_vector(y, -1, kLikelihoodName, "y");
+  require_vector(variance, y.size(0), kLikelihoodName, "variance");
+  if (extra_variance.defined())
+    require_vector(extra_variance, y.size(0), kLikelihoodName, "extra_variance");
   const at::Tensor noise =
       extra_variance.defined() ? this->variance() + extra_variance : this->variance();
   return -0.5 * (at::log(2.0 * M_PI * noise) + ((y - mean).square() + variance) / noise);

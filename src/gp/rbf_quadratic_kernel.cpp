@@ -13,7 +13,7 @@
 namespace bhpm::gp {
 
 namespace {
-const char* const kWhere = "rbf+quadratic kernel";
+const char* const kKernelName = "rbf+quadratic kernel";
 }
 
 void validate(const RbfQuadraticKernelOptions& options) {
@@ -49,16 +49,16 @@ at::Tensor RbfQuadraticKernelImpl::polynomial_variance() const {
 }
 
 at::Tensor RbfQuadraticKernelImpl::matrix(const at::Tensor& x1, const at::Tensor& x2) const {
-  require_matrix(x1, -1, options_.dimensions, kWhere, "x1");
-  require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  require_matrix(x1, -1, options_.dimensions, kKernelName, "x1");
+  require_matrix(x2, -1, options_.dimensions, kKernelName, "x2");
   return rbf_->matrix(x1, x2) + polynomial_covariance(x1, x2);
 }
 
 at::Tensor RbfQuadraticKernelImpl::batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
                                                         const at::Tensor& w) const {
-  require_batched_matrices(x1, -1, -1, options_.dimensions, kWhere, "x1");
-  require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kWhere, "x2");
-  require_matrix(w, x2.size(0), x2.size(1), kWhere, "w");
+  require_batched_matrices(x1, -1, -1, options_.dimensions, kKernelName, "x1");
+  require_batched_matrices(x2, x1.size(0), -1, options_.dimensions, kKernelName, "x2");
+  require_matrix(w, x2.size(0), x2.size(1), kKernelName, "w");
   // The quadratic part through its P exact features: phi(x1) (phi(x2)^T w), O(N P) per
   // batch member instead of the O(N M) of its covariances.
   const at::Tensor projected = at::bmm(feature_map(x2).transpose(1, 2), w.unsqueeze(-1));
@@ -73,13 +73,13 @@ at::Tensor RbfQuadraticKernelImpl::polynomial_covariance(const at::Tensor& x1,
 }
 
 at::Tensor RbfQuadraticKernelImpl::diagonal(const at::Tensor& x) const {
-  require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  require_matrix(x, -1, options_.dimensions, kKernelName, "x");
   const at::Tensor squared_norm = (x / polynomial_scales()).square().sum(1);
   return rbf_->diagonal(x) + polynomial_variance() * (1.0 + squared_norm).square();
 }
 
 at::Tensor RbfQuadraticKernelImpl::polynomial_features(const at::Tensor& x) const {
-  require_matrix(x, -1, options_.dimensions, kWhere, "x");
+  require_matrix(x, -1, options_.dimensions, kKernelName, "x");
   return feature_map(x);
 }
 
@@ -103,7 +103,7 @@ std::vector<Hyperparameter> RbfQuadraticKernelImpl::hyperparameters() const {
 }
 
 void RbfQuadraticKernelImpl::set_polynomial_scales(const at::Tensor& scales) {
-  require_vector(scales, options_.dimensions, kWhere, "polynomial_scales");
+  require_vector(scales, options_.dimensions, kKernelName, "polynomial_scales");
   const at::NoGradGuard no_grad;
   raw_polynomial_scale_.copy_(inverse_softplus(scales, "rbf+quadratic kernel: polynomial_scales"));
 }

@@ -17,7 +17,7 @@ namespace bhpm::gp {
 
 namespace {
 
-const char* const kWhere = "sparse variational GP";
+const char* const kSparseGpName = "sparse variational GP";
 
 /// Copies `from`'s parameters into `to`'s, matched by name and shape.
 void copy_parameters(const torch::nn::Module& from, torch::nn::Module& to, const char* part) {
@@ -25,14 +25,14 @@ void copy_parameters(const torch::nn::Module& from, torch::nn::Module& to, const
   const auto source = from.named_parameters();
   auto target = to.named_parameters();
   if (source.size() != target.size())
-    throw std::invalid_argument(std::string(kWhere) + ": the exact GP's " + part + " has " +
+    throw std::invalid_argument(std::string(kSparseGpName) + ": the exact GP's " + part + " has " +
                                 std::to_string(source.size()) + " parameters, this one " +
                                 std::to_string(target.size()));
   const at::NoGradGuard no_grad;
   for (auto& item : target) {
     const at::Tensor* value = source.find(item.key());
     if (value == nullptr || !value->sizes().equals(item.value().sizes()))
-      throw std::invalid_argument(std::string(kWhere) + ": the exact GP's " + part +
+      throw std::invalid_argument(std::string(kSparseGpName) + ": the exact GP's " + part +
                                   " has no parameter '" + item.key() + "' of shape " +
                                   describe_tensor(item.value()));
     item.value().copy_(*value);
@@ -46,8 +46,8 @@ SparseVariationalGpImpl::SparseVariationalGpImpl(std::shared_ptr<Mean> mean,
                                                  std::shared_ptr<GaussianLikelihoodImpl> likelihood,
                                                  const at::Tensor& inducing_inputs,
                                                  const SparseVariationalGpOptions& options) {
-  require_gp_parts(mean.get(), kernel.get(), likelihood.get(), kWhere);
-  require_matrix(inducing_inputs, -1, kernel->dimensions(), kWhere, "inducing inputs Z");
+  require_gp_parts(mean.get(), kernel.get(), likelihood.get(), kSparseGpName);
+  require_matrix(inducing_inputs, -1, kernel->dimensions(), kSparseGpName, "inducing inputs Z");
   mean_ = register_module("mean", std::move(mean));
   kernel_ = register_module("kernel", std::move(kernel));
   likelihood_ = register_module("likelihood", std::move(likelihood));
@@ -74,7 +74,7 @@ at::Tensor SparseVariationalGpImpl::inverse_inducing_factor() const {
 }
 
 MarginalNormal SparseVariationalGpImpl::predict(const at::Tensor& x) const {
-  require_matrix(x, -1, kernel_->dimensions(), kWhere, "x");
+  require_matrix(x, -1, kernel_->dimensions(), kSparseGpName, "x");
   const at::Tensor a = at::mm(inverse_inducing_factor(), kernel_->matrix(inducing_inputs_, x));
   const at::Tensor b = at::mm(variational_cholesky().t(), a);
   const at::Tensor mean = mean_->forward(x) + at::mv(a.t(), variational_mean_);
@@ -103,12 +103,12 @@ at::Tensor SparseVariationalGpImpl::kl_divergence() const {
 ElboTerms SparseVariationalGpImpl::elbo_terms(const at::Tensor& x_batch, const at::Tensor& y_batch,
                                               std::int64_t n_total,
                                               const at::Tensor& extra_noise_variance) const {
-  require_matrix(x_batch, -1, kernel_->dimensions(), kWhere, "x_batch");
-  require_vector(y_batch, x_batch.size(0), kWhere, "y_batch");
+  require_matrix(x_batch, -1, kernel_->dimensions(), kSparseGpName, "x_batch");
+  require_vector(y_batch, x_batch.size(0), kSparseGpName, "y_batch");
   if (n_total < x_batch.size(0))
-    throw std::invalid_argument(std::string(kWhere) + ": n_total must be >= the batch size " +
-                                std::to_string(x_batch.size(0)) + " (got " +
-                                std::to_string(n_total) + ")");
+    throw std::invalid_argument(
+        std::string(kSparseGpName) + ": n_total must be >= the batch size " +
+        std::to_string(x_batch.size(0)) + " (got " + std::to_string(n_total) + ")");
   const MarginalNormal q = predict(x_batch);
   const double scale = static_cast<double>(n_total) / static_cast<double>(x_batch.size(0));
   ElboTerms terms;
@@ -143,12 +143,12 @@ void SparseVariationalGpImpl::initialize_from(const ExactGpImpl& exact) {
 
 void SparseVariationalGpImpl::set_optimal_variational_distribution(
     const at::Tensor& x, const at::Tensor& y, const at::Tensor& extra_noise_variance) {
-  require_matrix(x, -1, kernel_->dimensions(), kWhere, "x");
-  require_vector(y, x.size(0), kWhere, "y");
+  require_matrix(x, -1, kernel_->dimensions(), kSparseGpName, "x");
+  require_vector(y, x.size(0), kSparseGpName, "y");
   const at::NoGradGuard no_grad;
   at::Tensor variance = likelihood_->variance().detach().expand({x.size(0)});
   if (extra_noise_variance.defined()) {
-    require_vector(extra_noise_variance, x.size(0), kWhere, "extra_noise_variance");
+    require_vector(extra_noise_variance, x.size(0), kSparseGpName, "extra_noise_variance");
     variance = variance + extra_noise_variance.detach();
   }
   const at::Tensor a = at::mm(inverse_inducing_factor(), kernel_->matrix(inducing_inputs_, x));
@@ -188,8 +188,8 @@ at::Tensor SparseVariationalGpImpl::draw_inducing_outputs(util::Rng& rng) const 
 void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mean,
                                                            const at::Tensor& lower) {
   const std::int64_t m = inducing_points();
-  require_vector(mean, m, kWhere, "variational mean");
-  require_matrix(lower, m, m, kWhere, "variational Cholesky factor");
+  require_vector(mean, m, kSparseGpName, "variational mean");
+  require_matrix(lower, m, m, kSparseGpName, "variational Cholesky factor");
   const at::NoGradGuard no_grad;
   const at::Tensor raw_diagonal =
       inverse_softplus(lower.diagonal(), "sparse variational GP: diagonal of the Cholesky factor");
@@ -202,11 +202,11 @@ SparseVariationalGp sparse_gp_from_exact(const ExactGpImpl& exact, const at::Ten
                                          const SparseVariationalGpOptions& options,
                                          const at::Tensor& cluster_scale) {
   const std::int64_t dimensions = exact.kernel()->dimensions();
-  require_matrix(inputs, -1, dimensions, kWhere, "inputs to cluster");
+  require_matrix(inputs, -1, dimensions, kSparseGpName, "inputs to cluster");
   const bool scaled = cluster_scale.defined();
   if (scaled && !(cluster_scale.dim() == 1 && cluster_scale.size(0) == dimensions &&
                   (cluster_scale > 0).all().item<bool>()))
-    throw std::invalid_argument(std::string(kWhere) + ": cluster_scale must be [" +
+    throw std::invalid_argument(std::string(kSparseGpName) + ": cluster_scale must be [" +
                                 std::to_string(dimensions) + "] and positive");
   const at::Tensor z =
       inputs.size(0) <= inducing.clusters

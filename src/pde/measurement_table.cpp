@@ -14,8 +14,6 @@ namespace bhpm::pde {
 
 namespace {
 
-std::string number(double value) { return util::format_significant(value, 10); }
-
 void check_finite(const MeasurementTable& table) {
   const std::vector<std::pair<const std::string*, const std::vector<double>*>> columns = {
       {&table.columns.x, &table.x},
@@ -26,17 +24,18 @@ void check_finite(const MeasurementTable& table) {
     for (const auto& [name, values] : columns) {
       if (values->empty()) continue;
       if (!std::isfinite((*values)[row]))
-        throw std::invalid_argument(table.where(row) + ", column '" + *name + "': " +
-                                    number((*values)[row]) + " is not a measurement (NaN or Inf)");
+        throw std::invalid_argument(table.where(row) + ", column '" + *name +
+                                    "': " + util::format_significant((*values)[row], 10) +
+                                    " is not a measurement (NaN or Inf)");
       if (std::abs((*values)[row]) > kLargestMeasurement)
         throw std::invalid_argument(table.where(row) + ", column '" + *name +
-                                    "': " + number((*values)[row]) +
+                                    "': " + util::format_significant((*values)[row], 10) +
                                     " exceeds 1e150 in magnitude (the leaves scale by windows and "
                                     "spreads whose squares would overflow; check the units)");
       if (values == &table.sigma && (*values)[row] <= 0)
         throw std::invalid_argument(table.where(row) + ", column '" + *name +
                                     "': a noise standard deviation must be positive, not " +
-                                    number((*values)[row]));
+                                    util::format_significant((*values)[row], 10));
     }
 }
 
@@ -60,18 +59,19 @@ void check_points(const MeasurementTable& table, const std::string& name,
   for (std::size_t i = 1; i < rows.size(); ++i) {
     const std::int64_t a = rows[i - 1], b = rows[i];
     if (table.x[a] == table.x[b] && table.t[a] == table.t[b])
-      throw std::invalid_argument(where + ": " + table.row_label(a) + " and " + table.row_label(b) +
-                                  " measure the same point (x, t) = (" + number(table.x[a]) + ", " +
-                                  number(table.t[a]) + "); average or remove the repeats first");
+      throw std::invalid_argument(
+          where + ": " + table.row_label(a) + " and " + table.row_label(b) +
+          " measure the same point (x, t) = (" + util::format_significant(table.x[a], 10) + ", " +
+          util::format_significant(table.t[a], 10) + "); average or remove the repeats first");
   }
   for (const auto& [axis, values] : {std::pair{"x", &table.x}, {"t", &table.t}}) {
     const auto [low, high] = std::minmax_element(
         rows.begin(), rows.end(), [&](auto a, auto b) { return (*values)[a] < (*values)[b]; });
     if ((*values)[*low] == (*values)[*high])
-      throw std::invalid_argument(where + ": all its " + std::to_string(rows.size()) +
-                                  " points have " + axis + " = " + number((*values)[*low]) +
-                                  ": zero extent in " + axis +
-                                  " (a leaf needs a window of positive size in x and t)");
+      throw std::invalid_argument(
+          where + ": all its " + std::to_string(rows.size()) + " points have " + axis + " = " +
+          util::format_significant((*values)[*low], 10) + ": zero extent in " + axis +
+          " (a leaf needs a window of positive size in x and t)");
   }
 }
 

@@ -12,8 +12,6 @@ namespace bhpm::pde {
 
 namespace {
 
-std::string number(double value) { return util::format_significant(value, 6); }
-
 std::vector<double> values(const at::Tensor& tensor) {
   const at::Tensor flat = tensor.to(at::kDouble).contiguous();
   return {flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel()};
@@ -31,10 +29,12 @@ void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
   const double gap = x.front() - grid.x_min() + grid.x_max() - x.back();
   if (jump > 0.01 * (*high - *low) && jump / gap > 4.0 * steepest)
     throw std::invalid_argument(
-        source + ": u0 is not periodic on [" + number(grid.x_min()) + ", " + number(grid.x_max()) +
-        ") (the solvers are periodic): it jumps from u = " + number(u.back()) +
-        " at x = " + number(x.back()) + " to u = " + number(u.front()) +
-        " at x = " + number(x.front()) + " across the period boundary");
+        source + ": u0 is not periodic on [" + util::format_significant(grid.x_min(), 6) + ", " +
+        util::format_significant(grid.x_max(), 6) +
+        ") (the solvers are periodic): it jumps from u = " + util::format_significant(u.back(), 6) +
+        " at x = " + util::format_significant(x.back(), 6) +
+        " to u = " + util::format_significant(u.front(), 6) +
+        " at x = " + util::format_significant(x.front(), 6) + " across the period boundary");
 }
 
 void require_periodic_on_grid(const PeriodicGrid& grid, const at::Tensor& u0,

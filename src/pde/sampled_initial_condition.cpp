@@ -15,8 +15,6 @@ namespace bhpm::pde {
 
 namespace {
 
-std::string number(double value) { return util::format_significant(value, 6); }
-
 /// Samples sorted by x, x_max folded onto x_min.
 void sort_samples(const PeriodicGrid& grid, std::vector<double>& x, std::vector<double>& u,
                   const std::string& source) {
@@ -28,7 +26,8 @@ void sort_samples(const PeriodicGrid& grid, std::vector<double>& x, std::vector<
   std::vector<double> sorted_x, sorted_u;
   for (const std::size_t i : order) {
     if (!sorted_x.empty() && sorted_x.back() == x[i])
-      throw std::invalid_argument(source + ": two samples at x = " + number(x[i]) +
+      throw std::invalid_argument(source +
+                                  ": two samples at x = " + util::format_significant(x[i], 6) +
                                   (x[i] == grid.x_min() ? " (x_max is x_min on a period)" : ""));
     sorted_x.push_back(x[i]);
     sorted_u.push_back(u[i]);
@@ -47,9 +46,10 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
     if (!std::isfinite(x[i]) || !std::isfinite(u[i]))
       throw std::invalid_argument(source + ": sample " + std::to_string(i) + " is NaN or Inf");
     if (x[i] < grid.x_min() || x[i] > grid.x_max())
-      throw std::invalid_argument(source + ": x = " + number(x[i]) + " lies outside the domain [" +
-                                  number(grid.x_min()) + ", " + number(grid.x_max()) +
-                                  "] (set domain.x_min and domain.x_max)");
+      throw std::invalid_argument(
+          source + ": x = " + util::format_significant(x[i], 6) + " lies outside the domain [" +
+          util::format_significant(grid.x_min(), 6) + ", " +
+          util::format_significant(grid.x_max(), 6) + "] (set domain.x_min and domain.x_max)");
   }
   sort_samples(grid, x, u, source);
   require_periodic(grid, x, u, source);

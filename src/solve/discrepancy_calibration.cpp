@@ -11,6 +11,7 @@
 #include <string>
 
 #include "io/atomic_file.h"
+#include "io/json_number.h"
 #include "util/number_format.h"
 #include "util/scalar_minimisation.h"
 #include "util/stopwatch.h"
@@ -20,7 +21,7 @@ namespace bhpm::solve {
 namespace {
 
 constexpr const char* kFormat = "bhpm-discrepancy";
-constexpr std::int64_t kFormatVersion = 7;
+constexpr std::int64_t kDiscrepancyFormatVersion = 7;
 /// The oldest version read: version 4 is version 5 without spread inflation, version 5 is
 /// version 6 without the transfer check, version 6 is version 7 without "method" (all
 /// "trajectories").
@@ -415,24 +416,19 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
 
 namespace {
 
-/// A number, or null when it is not finite (JSON has no NaN).
-nlohmann::ordered_json finite_or_null(double value) {
-  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
-}
-
 nlohmann::ordered_json candidate_json(const CandidateFit& fit) {
   return {{"timescale", fit.timescale},
           {"variance", fit.variance},
           {"bins", fit.bins},
           {"off_data_bins", fit.off_data_bins},
-          {"misfit", finite_or_null(fit.misfit)}};
+          {"misfit", io::finite_or_null(fit.misfit)}};
 }
 
 nlohmann::ordered_json inflation_json(const InflationFit& fit) {
   return {{"factor", fit.factor},
           {"bins", fit.bins},
           {"off_data_bins", fit.off_data_bins},
-          {"misfit", finite_or_null(fit.misfit)}};
+          {"misfit", io::finite_or_null(fit.misfit)}};
 }
 
 nlohmann::ordered_json spread_json(const CandidateSpread& spread) {
@@ -455,10 +451,10 @@ nlohmann::ordered_json transfer_json(const TransferCheck& check) {
   for (const CandidateSpread& spread : check.experiments) spreads.push_back(spread_json(spread));
   return {{"inflation_candidate", inflation_json(check.inflation)},
           {"candidate", candidate_json(check.discrepancy)},
-          {"inflation_transfer_misfit", finite_or_null(check.inflation_misfit)},
-          {"variance_transfer_misfit", finite_or_null(check.discrepancy_misfit)},
-          {"inflation_transfer_loss", finite_or_null(check.inflation_loss)},
-          {"variance_transfer_loss", finite_or_null(check.discrepancy_loss)},
+          {"inflation_transfer_misfit", io::finite_or_null(check.inflation_misfit)},
+          {"variance_transfer_misfit", io::finite_or_null(check.discrepancy_misfit)},
+          {"inflation_transfer_loss", io::finite_or_null(check.inflation_loss)},
+          {"variance_transfer_loss", io::finite_or_null(check.discrepancy_loss)},
           {"decided", check.decides()},
           {"training_experiments", spreads}};
 }
@@ -470,7 +466,7 @@ nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
   for (const OperatorBins& bins : fit.experiments) {
     const auto finite = [](const std::vector<double>& values) {
       nlohmann::ordered_json array = nlohmann::ordered_json::array();
-      for (const double value : values) array.push_back(finite_or_null(value));
+      for (const double value : values) array.push_back(io::finite_or_null(value));
       return array;
     };
     experiments.push_back({{"inflation", bins.factor},
@@ -511,7 +507,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
                             const std::string& config) {
   nlohmann::ordered_json document;
   document["format"] = kFormat;
-  document["format_version"] = kFormatVersion;
+  document["format_version"] = kDiscrepancyFormatVersion;
   document["method"] = calibration.method;
   document["inflation"] = calibration.inflation;
   document["variance"] = calibration.variance;
@@ -552,9 +548,9 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   if (document.value("format", std::string()) != kFormat)
     throw std::runtime_error(path + ": format must be \"" + kFormat + "\"");
   const auto version = document.value("format_version", std::int64_t{0});
-  if (version > kFormatVersion)
+  if (version > kDiscrepancyFormatVersion)
     throw std::runtime_error(path + ": format_version is newer than " +
-                             std::to_string(kFormatVersion));
+                             std::to_string(kDiscrepancyFormatVersion));
   if (version < kOldestVersion)
     throw std::runtime_error(path + ": format_version " + std::to_string(version) +
                              " holds a discrepancy of an earlier form (versions 1-2: a "

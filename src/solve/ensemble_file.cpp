@@ -11,7 +11,7 @@ namespace bhpm::solve {
 
 namespace {
 
-constexpr std::int64_t kFormatVersion = 1;
+constexpr std::int64_t kEnsembleFormatVersion = 1;
 
 void write_samples(const io::Hdf5Location& file, const solve::Prediction& prediction) {
   const solve::EnsembleSolution& ensemble = prediction.ensemble;
@@ -81,7 +81,7 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
   {
     const io::Hdf5Location file = io::Hdf5Location::create_file(output.temporary_path());
     file.set_attribute("format", std::string("bhpm-ensemble"));
-    file.set_attribute("format_version", kFormatVersion);
+    file.set_attribute("format_version", kEnsembleFormatVersion);
     for (const auto& [name, value] : record.attributes) file.set_attribute(name, value);
     file.set_attribute("samples", ensemble.u.size(0));
     file.set_attribute("diverged", ensemble.diverged_count());

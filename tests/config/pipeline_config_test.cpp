@@ -26,7 +26,8 @@ bhpm::config::PipelineConfig pipeline(const std::string& text,
   return bhpm::config::read_pipeline_config(reader, "/configs");
 }
 
-std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+std::string pipeline_error(const std::string& text,
+                           const std::vector<std::string>& overrides = {}) {
   return bhpm::testing_support::error_message<ConfigError>([&] { pipeline(text, overrides); });
 }
 
@@ -53,7 +54,7 @@ TEST(PipelineConfig, takes_the_dataset_and_initial_condition_files_from_the_conf
   EXPECT_EQ(given.data, "/configs/../out/data.h5");
   EXPECT_THAT(given.predict_ic_files, ElementsAre("/configs/u0.csv", "/abs/u1.csv"));
   EXPECT_EQ(pipeline("", {"run.data=/data/sensors.h5"}).data, "/data/sensors.h5");
-  EXPECT_THAT(error_of("[run]\npredict_ic_files = [\"a/u0.csv\", \"b/u0.csv\"]\n"),
+  EXPECT_THAT(pipeline_error("[run]\npredict_ic_files = [\"a/u0.csv\", \"b/u0.csv\"]\n"),
               HasSubstr("run.predict_ic_files: each file needs a name of its own"));
 }
 
@@ -62,17 +63,17 @@ TEST(PipelineConfig, an_override_may_list_stages_separated_by_commas) {
 }
 
 TEST(PipelineConfig, refuses_unknown_repeated_and_empty_stages_and_bad_experiments) {
-  EXPECT_THAT(error_of("[run]\nstages = [\"simulate\", \"fit\"]\n"),
+  EXPECT_THAT(pipeline_error("[run]\nstages = [\"simulate\", \"fit\"]\n"),
               HasSubstr("run.toml: run.stages: each stage must be one of"));
-  EXPECT_THAT(error_of("[run]\nstages = [\"train\", \"train\"]\n"),
+  EXPECT_THAT(pipeline_error("[run]\nstages = [\"train\", \"train\"]\n"),
               HasSubstr("lists a stage twice"));
-  EXPECT_THAT(error_of("[run]\nstages = []\n"), HasSubstr("must name at least one stage"));
-  EXPECT_THAT(error_of("[run]\nstages = [1]\n"), HasSubstr("expected an array of strings"));
-  EXPECT_THAT(error_of("[run]\npredict_experiments = [-1]\n"),
+  EXPECT_THAT(pipeline_error("[run]\nstages = []\n"), HasSubstr("must name at least one stage"));
+  EXPECT_THAT(pipeline_error("[run]\nstages = [1]\n"), HasSubstr("expected an array of strings"));
+  EXPECT_THAT(pipeline_error("[run]\npredict_experiments = [-1]\n"),
               HasSubstr("run.predict_experiments: indices must be >= 0 (got -1)"));
-  EXPECT_THAT(error_of("[run]\npredict_experiments = [1, 1]\n"),
+  EXPECT_THAT(pipeline_error("[run]\npredict_experiments = [1, 1]\n"),
               HasSubstr("lists an experiment twice"));
-  EXPECT_THAT(error_of("[run]\npredict_experiments = [0.5]\n"),
+  EXPECT_THAT(pipeline_error("[run]\npredict_experiments = [0.5]\n"),
               HasSubstr("expected an array of integers"));
 }
 

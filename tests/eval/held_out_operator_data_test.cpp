@@ -14,6 +14,7 @@
 #include "pde/equation.h"
 #include "pde/periodic_grid.h"
 #include "support/error_message.h"
+#include "support/tensors.h"
 
 using bhpm::eval::held_out_operator_data;
 using bhpm::eval::OperatorTestData;
@@ -22,7 +23,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 constexpr double kLength = 16.0;
 const double kWave = 2.0 * M_PI / kLength;  // k
 

@@ -11,6 +11,7 @@
 
 #include "eval/operator_metrics.h"
 #include "support/error_message.h"
+#include "support/tensors.h"
 
 using bhpm::eval::operator_metrics;
 using bhpm::eval::OperatorMetrics;
@@ -20,7 +21,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 const double kHalfLog2Pi = 0.5 * std::log(2.0 * M_PI);
 
 at::Tensor vec(const std::vector<double>& values) { return at::tensor(values, kReal); }

@@ -5,14 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "gp/cholesky.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
 
 namespace {
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
-double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+using bhpm::testing_support::max_abs;
 }  // namespace
 
 TEST(RobustCholesky, positive_definite_matrix_needs_no_jitter) {

@@ -11,6 +11,7 @@
 #include "gp/conditioned_gp.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
+#include "support/tensors.h"
 #include "util/random.h"
 
 using namespace bhpm::gp;
@@ -22,7 +23,7 @@ ConditionedGp conditioned(const GpParts& parts, const at::Tensor& x, const at::T
   return ConditionedGp(parts.mean.ptr(), parts.kernel.ptr(), x, f);
 }
 
-double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+using bhpm::testing_support::max_abs;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "gp/discrepancy_field.h"
+#include "support/tensors.h"
 
 using bhpm::gp::DiscrepancyField;
 using bhpm::gp::DiscrepancyOptions;
@@ -21,7 +22,7 @@ using testing::HasSubstr;
 
 namespace {
 
-const at::TensorOptions kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 DiscrepancyOptions options(double variance, double timescale) {
   DiscrepancyOptions o;

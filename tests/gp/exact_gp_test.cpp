@@ -10,6 +10,7 @@
 #include "gp/exact_gp.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using namespace bhpm::gp::test;
@@ -17,7 +18,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+using bhpm::testing_support::max_abs;
 
 struct DenseReference {
   at::Tensor inverse;  // (K + sigma^2 I)^{-1}

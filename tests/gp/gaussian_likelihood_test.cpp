@@ -8,13 +8,14 @@
 #include <cmath>
 
 #include "gp/gaussian_likelihood.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 /// int N(f; mean, variance) log N(y | f, sigma2) df by the trapezoid rule on mean +- 12 sd.
 double quadrature(double y, double mean, double variance, double sigma2) {

@@ -11,10 +11,11 @@
 #include "gp/gaussian_likelihood.h"
 #include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
+#include "support/tensors.h"
 
 namespace bhpm::gp::test {
 
-inline const at::TensorOptions kReal = at::TensorOptions().dtype(at::kDouble);
+using testing_support::kReal;
 
 /// Hyperparameters of the test problem (D = 2).
 inline const double kLengthscales[2] = {0.7, 1.3};

@@ -7,13 +7,14 @@
 #include <gtest/gtest.h>
 
 #include "gp/kmeans.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 struct Clusters {
   at::Tensor x;           // [4 * per, 2], clusters in blocks, then shuffled

@@ -5,12 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "gp/linear_mean.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
 
 namespace {
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 }
 
 TEST(LinearMean, starts_at_zero_and_evaluates_w_dot_v_plus_b) {

@@ -19,13 +19,14 @@
 #include "gp/linear_mean.h"
 #include "gp/rbf_kernel.h"
 #include "gp/rbf_quadratic_kernel.h"
+#include "support/tensors.h"
 
 using namespace bhpm::gp;
 using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 RbfKernel make_kernel() {
   RbfKernel kernel(RbfKernelOptions{3, 1.0, 1.0});

@@ -13,6 +13,7 @@
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
 #include "gp/sparse_variational_gp.h"
+#include "support/tensors.h"
 #include "util/random.h"
 
 using namespace bhpm::gp;
@@ -21,7 +22,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+using bhpm::testing_support::max_abs;
 
 SparseVariationalGp make_sparse(const GpParts& parts, const at::Tensor& z) {
   return SparseVariationalGp(parts.mean.ptr(), parts.kernel.ptr(), parts.likelihood.ptr(), z);

@@ -20,13 +20,14 @@
 #include "model/training_fixture.h"
 #include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
+#include "support/tensors.h"
 
 using namespace bhpm;
 
 namespace {
 
 constexpr int kOrder = 2;
-const at::TensorOptions kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 model::LeafModel small_leaves() {
   model::LeafModelOptions options = testing_fixture::leaf_options(2, 8);

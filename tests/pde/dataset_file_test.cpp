@@ -16,6 +16,7 @@
 #include "pde/equation.h"
 #include "pde/experiment_set.h"
 #include "pde/periodic_grid.h"
+#include "support/error_message.h"
 
 namespace fs = std::filesystem;
 using testing::HasSubstr;
@@ -68,16 +69,7 @@ void expect_same(const at::Tensor& actual, const at::Tensor& expected, const cha
   }
 }
 
-template <typename Action>
-std::string error_of(Action action) {
-  try {
-    action();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "expected an exception";
-  return "";
-}
+using bhpm::testing_support::error_message;
 
 }  // namespace
 
@@ -126,26 +118,31 @@ TEST(DatasetFile, missing_group_is_an_error_naming_file_and_group) {
   TemporaryFolder folder;
   const std::string path = (folder.path() / "data.h5").string();
   bhpm::pde::write_dataset(path, {small_set("train")}, kMetadata);
-  EXPECT_THAT(error_of([&] { bhpm::pde::read_experiment_set(path, "validation"); }),
-              AllOf(HasSubstr(path), HasSubstr("validation")));
+  EXPECT_THAT(
+      error_message<std::exception>([&] { bhpm::pde::read_experiment_set(path, "validation"); }),
+      AllOf(HasSubstr(path), HasSubstr("validation")));
 }
 
 TEST(DatasetFile, a_file_that_is_not_hdf5_is_an_error_naming_it) {
   TemporaryFolder folder;
   const std::string path = (folder.path() / "text.h5").string();
   { std::ofstream(path) << "this is not an HDF5 file\n"; }
-  EXPECT_THAT(error_of([&] { bhpm::pde::read_dataset_metadata(path); }), HasSubstr(path));
-  EXPECT_THAT(error_of([&] { bhpm::pde::read_experiment_set(path, "train"); }), HasSubstr(path));
+  EXPECT_THAT(error_message<std::exception>([&] { bhpm::pde::read_dataset_metadata(path); }),
+              HasSubstr(path));
+  EXPECT_THAT(error_message<std::exception>([&] { bhpm::pde::read_experiment_set(path, "train"); }),
+              HasSubstr(path));
   const std::string missing = (folder.path() / "missing.h5").string();
-  EXPECT_THAT(error_of([&] { bhpm::pde::read_experiment_set(missing, "train"); }),
-              HasSubstr(missing));
+  EXPECT_THAT(
+      error_message<std::exception>([&] { bhpm::pde::read_experiment_set(missing, "train"); }),
+      HasSubstr(missing));
 }
 
 TEST(DatasetFile, writing_into_a_missing_folder_throws_and_creates_nothing) {
   TemporaryFolder folder;
   const fs::path missing = folder.path() / "no" / "such";
   const std::string path = (missing / "data.h5").string();
-  EXPECT_THAT(error_of([&] { bhpm::pde::write_dataset(path, {small_set("train")}, kMetadata); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { bhpm::pde::write_dataset(path, {small_set("train")}, kMetadata); }),
               HasSubstr(path));
   EXPECT_FALSE(fs::exists(folder.path() / "no"));
   EXPECT_TRUE(folder.entries().empty());
@@ -156,7 +153,7 @@ TEST(DatasetFile, failure_while_writing_leaves_no_file) {
   const std::string path = (folder.path() / "data.h5").string();
   const bhpm::pde::ExperimentSet set = small_set("train");
   // The second group "train" cannot be created after the first was written.
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(error_message<std::exception>([&] {
                 bhpm::pde::write_dataset(path, {set, set}, kMetadata);
               }),
               HasSubstr("train"));

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "pde/initial_condition.h"
+#include "support/error_message.h"
 #include "support/text_file.h"
 #include "util/random.h"
 
@@ -18,15 +19,7 @@ using testing::HasSubstr;
 
 namespace {
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& error) {
-    return error.what();
-  }
-  return "(no error)";
-}
+using bhpm::testing_support::error_message;
 
 }  // namespace
 
@@ -99,14 +92,17 @@ TEST(InitialConditions, expression_in_x_with_domain_constants) {
 
 TEST(InitialConditions, expression_errors_name_the_field) {
   const PeriodicGrid grid(-8, 8, 32);
-  EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "sin(y)", "ic.expression"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_expression(grid, "sin(y)", "ic.expression"); }),
               HasSubstr("ic.expression"));
-  EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "sin(x", "ic.expression"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_expression(grid, "sin(x", "ic.expression"); }),
               HasSubstr("cannot parse"));
-  EXPECT_THAT(
-      error_of([&] { initial_condition_from_expression(grid, "1/(x+8)", "ic.expression"); }),
-      HasSubstr("not finite"));
-  EXPECT_THAT(error_of([&] { initial_condition_from_expression(grid, "x", "ic.expression"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_expression(grid, "1/(x+8)", "ic.expression"); }),
+              HasSubstr("not finite"));
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_expression(grid, "x", "ic.expression"); }),
               HasSubstr("ic.expression 'x': u0 is not periodic on [-8, 8)"));
   EXPECT_NO_THROW(initial_condition_from_expression(grid, "exp(-x^2)", "ic.expression"));
 }
@@ -122,17 +118,20 @@ TEST(InitialConditions, file_values_of_the_right_length) {
 TEST(InitialConditions, file_errors_name_the_field_and_the_count) {
   const PeriodicGrid grid(0, 1, 4);
   const std::string short_file = bhpm::testing_support::write_text_file("ic_short.txt", "1 2 3");
-  EXPECT_THAT(
-      error_of([&] { initial_condition_from_file(grid, short_file, "initial_condition.file"); }),
-      testing::AllOf(HasSubstr("initial_condition.file"), HasSubstr("holds 3 values"),
-                     HasSubstr("4 points")));
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_file(grid, short_file, "initial_condition.file"); }),
+              testing::AllOf(HasSubstr("initial_condition.file"), HasSubstr("holds 3 values"),
+                             HasSubstr("4 points")));
   const std::string bad = bhpm::testing_support::write_text_file("ic_bad.txt", "1 2 abc 4");
-  EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, bad, "initial_condition.file"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_file(grid, bad, "initial_condition.file"); }),
               HasSubstr("value 3 ('abc')"));
-  EXPECT_THAT(error_of([&] { initial_condition_from_file(grid, "/nonexistent/u0.txt", "f"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_file(grid, "/nonexistent/u0.txt", "f"); }),
               HasSubstr("cannot open"));
   const PeriodicGrid fine(0, 1, 8);  // a ramp 0 .. 7: one jump of 7 where the steepest step is 1
   const std::string ramp = bhpm::testing_support::write_text_file("ic_ramp.txt", "0 1 2 3 4 5 6 7");
-  EXPECT_THAT(error_of([&] { initial_condition_from_file(fine, ramp, "initial_condition.file"); }),
+  EXPECT_THAT(error_message<std::exception>(
+                  [&] { initial_condition_from_file(fine, ramp, "initial_condition.file"); }),
               HasSubstr("not periodic"));
 }

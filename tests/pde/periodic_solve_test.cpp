@@ -18,6 +18,7 @@
 #include "pde/exact_solutions.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "support/tensors.h"
 
 using namespace bhpm::pde;
 using testing::HasSubstr;
@@ -39,7 +40,7 @@ SolveOptions solve_options(double t_end, double output_dt, double dt) {
   return options;
 }
 
-double max_abs(const at::Tensor& t) { return t.abs().max().item<double>(); }
+using bhpm::testing_support::max_abs;
 
 /// N(u, t) = cos(omega t) u: with L = nu d^2/dx^2 every Fourier mode solves
 /// u_k' = (cos(omega t) - nu k^2) u_k, so u_k(t) = u_k(0) exp(sin(omega t) / omega - nu k^2 t).

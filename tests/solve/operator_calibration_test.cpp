@@ -15,13 +15,14 @@
 
 #include "solve/discrepancy_calibration.h"
 #include "solve/operator_calibration.h"
+#include "support/tensors.h"
 
 using namespace bhpm;
 using ::testing::HasSubstr;
 
 namespace {
 
-const auto kReal = at::TensorOptions().dtype(at::kDouble);
+using bhpm::testing_support::kReal;
 
 /// A smooth random field of (x, t) on [-8, 8] x [0, 10]: 32 random waves (wavelengths
 /// 3-60 in x, 12-120 in t), enough independent parts that one draw fills a bin's cells.

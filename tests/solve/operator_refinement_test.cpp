@@ -19,7 +19,7 @@ using namespace bhpm;
 
 namespace {
 
-const pde::PeriodicGrid kGrid(-M_PI, M_PI, 32);
+const pde::PeriodicGrid kRefinementGrid(-M_PI, M_PI, 32);
 
 solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::FunctionSamples> samples) {
   pde::SolveOptions options;
@@ -27,7 +27,8 @@ solve::EnsembleSolution solve_spectral(std::shared_ptr<const gp::FunctionSamples
   options.output_dt = 0.1;
   options.stepper.dt = 1e-2;
   return solve::solve_spectral_ensemble(
-      kGrid, samples, pde::initial_condition_from_expression(kGrid, "sin(x)", "u0"), options);
+      kRefinementGrid, samples,
+      pde::initial_condition_from_expression(kRefinementGrid, "sin(x)", "u0"), options);
 }
 
 at::Tensor solve_one(const gp::ConditionedGp& sample) {
@@ -36,7 +37,9 @@ at::Tensor solve_one(const gp::ConditionedGp& sample) {
       .u[0];
 }
 
-at::Tensor inputs_of(const at::Tensor& u) { return solve::spectral_root_inputs(kGrid, u, 3); }
+at::Tensor inputs_of(const at::Tensor& u) {
+  return solve::spectral_root_inputs(kRefinementGrid, u, 3);
+}
 
 }  // namespace
 

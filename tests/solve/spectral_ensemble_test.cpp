@@ -25,7 +25,7 @@ using testing::HasSubstr;
 
 namespace {
 
-const pde::PeriodicGrid kGrid(-8.0, 8.0, 128);
+const pde::PeriodicGrid kEnsembleGrid(-8.0, 8.0, 128);
 
 pde::SolveOptions burgers_solve() {
   pde::SolveOptions options;
@@ -36,7 +36,8 @@ pde::SolveOptions burgers_solve() {
 }
 
 at::Tensor initial_condition() {
-  return pde::initial_condition_from_expression(kGrid, "-sin(pi*x/8) + 0.3*cos(3*pi*x/8)", "u0");
+  return pde::initial_condition_from_expression(kEnsembleGrid, "-sin(pi*x/8) + 0.3*cos(3*pi*x/8)",
+                                                "u0");
 }
 
 /// The data generator's Burgers solution with the dealiasing that samples get (the 2/3
@@ -45,12 +46,14 @@ at::Tensor reference_solution(pde::SolveOptions options = burgers_solve()) {
   pde::EquationOptions burgers;
   burgers.name = "burgers";
   options.stepper.dealias = solve::sample_dealiasing(options.stepper.dealias);
-  return pde::solve_periodic(kGrid, pde::make_equation(burgers), initial_condition(), options).u[0];
+  return pde::solve_periodic(kEnsembleGrid, pde::make_equation(burgers), initial_condition(),
+                             options)
+      .u[0];
 }
 
 void expect_reproduces_burgers(std::shared_ptr<const gp::FunctionSamples> samples) {
   const solve::EnsembleSolution ensemble =
-      solve::solve_spectral_ensemble(kGrid, samples, initial_condition(), burgers_solve());
+      solve::solve_spectral_ensemble(kEnsembleGrid, samples, initial_condition(), burgers_solve());
   const at::Tensor reference = reference_solution();
   ASSERT_EQ(ensemble.diverged_count(), 0);
   for (std::int64_t s = 0; s < ensemble.u.size(0); ++s)
@@ -89,9 +92,10 @@ TEST(SpectralEnsemble, conditioned_samples_of_an_exact_root_reproduce_burgers) {
 // The linear part is the members' average Jacobian, (0, mean(-u), 0): member 0's diffusion
 // is explicit, which a 5e-3 step resolves, so it still matches to 1e-6.
 TEST(SpectralEnsemble, a_diverging_member_is_dropped_and_reported) {
-  EXPECT_NEAR(solve::linear_part(kGrid, HalfIllPosed(), initial_condition())[2], 0.0, 1e-14);
+  EXPECT_NEAR(solve::linear_part(kEnsembleGrid, HalfIllPosed(), initial_condition())[2], 0.0,
+              1e-14);
   const solve::EnsembleSolution ensemble = solve::solve_spectral_ensemble(
-      kGrid, std::make_shared<HalfIllPosed>(), initial_condition(), burgers_solve());
+      kEnsembleGrid, std::make_shared<HalfIllPosed>(), initial_condition(), burgers_solve());
   EXPECT_EQ(ensemble.diverged_count(), 1);
   EXPECT_TRUE(ensemble.diverged[1].item<bool>());
   EXPECT_THAT(ensemble.failures[1], HasSubstr("blew up by t ="));
@@ -106,7 +110,7 @@ TEST(SpectralEnsemble, adaptive_steps_drop_the_diverging_member_and_keep_the_oth
   const at::Tensor reference = reference_solution(options);
   options.tolerance = 1e-6;
   const solve::EnsembleSolution ensemble = solve::solve_spectral_ensemble(
-      kGrid, std::make_shared<HalfIllPosed>(), initial_condition(), options);
+      kEnsembleGrid, std::make_shared<HalfIllPosed>(), initial_condition(), options);
   EXPECT_EQ(ensemble.diverged_count(), 1);
   EXPECT_TRUE(ensemble.diverged[1].item<bool>());
   EXPECT_THAT(ensemble.failures[1], HasSubstr("blew up by t ="));
@@ -114,8 +118,8 @@ TEST(SpectralEnsemble, adaptive_steps_drop_the_diverging_member_and_keep_the_oth
 }
 
 TEST(SpectralEnsemble, linear_part_of_burgers_is_its_diffusion) {
-  const std::vector<double> linear =
-      solve::linear_part(kGrid, testing_operator::ExactBurgersSamples(1), initial_condition());
+  const std::vector<double> linear = solve::linear_part(
+      kEnsembleGrid, testing_operator::ExactBurgersSamples(1), initial_condition());
   const double mean_u = initial_condition().mean().item<double>();
   EXPECT_NEAR(linear[0], 0.0, 1e-12);  // mean(-u_x) over a period
   EXPECT_NEAR(linear[1], -mean_u, 1e-12);
@@ -144,9 +148,9 @@ class BurgersWithSources final : public gp::FunctionSamples {
 TEST(SpectralEnsemble, conserving_the_mean_removes_a_samples_uniform_drift) {
   const auto samples = std::make_shared<BurgersWithSources>();
   const solve::EnsembleSolution projected = solve::solve_spectral_ensemble(
-      kGrid, samples, initial_condition(), burgers_solve(), /*conserve_mean=*/true);
+      kEnsembleGrid, samples, initial_condition(), burgers_solve(), /*conserve_mean=*/true);
   const solve::EnsembleSolution plain =
-      solve::solve_spectral_ensemble(kGrid, samples, initial_condition(), burgers_solve());
+      solve::solve_spectral_ensemble(kEnsembleGrid, samples, initial_condition(), burgers_solve());
   const double mean0 = initial_condition().mean().item<double>();
   ASSERT_EQ(projected.diverged_count(), 0);
   EXPECT_LT((projected.u.mean(2) - mean0).abs().max().item<double>(), 1e-10);
@@ -161,7 +165,7 @@ namespace {
 solve::Prediction predict_share(const std::string& sampler, std::int64_t first,
                                 std::int64_t count) {
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
-  solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
+  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
   problem.solve.t_end = 2.0;
   solve::PredictorOptions options = testing_operator::five_member_options(sampler);
   options.first_member = first;
@@ -198,7 +202,7 @@ TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused
   EXPECT_THAT([] { predict_share("conditioned", 5, 0); },
               testing::ThrowsMessage<std::invalid_argument>(HasSubstr("members 5..5")));
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
-  solve::PredictionProblem problem{kGrid, initial_condition(), burgers_solve()};
+  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
   problem.solve.tolerance = 1e-6;
   solve::PredictorOptions options;
   options.samples = 4;

@@ -24,12 +24,12 @@ using namespace bhpm;
 
 namespace {
 
-const pde::PeriodicGrid kGrid(-M_PI, M_PI, 64);  // wavenumbers 0..32; 2/3 rule keeps 0..21
+const pde::PeriodicGrid kSpectrumGrid(-M_PI, M_PI, 64);  // wavenumbers 0..32; 2/3 rule keeps 0..21
 
 /// Member s: f_s(v) = a (-v_0 v_1) + sum_m c[s][m] v_m, D = c[s].size().
-class PolynomialSamples final : public gp::FunctionSamples {
+class AdvectionPlusLinearSamples final : public gp::FunctionSamples {
  public:
-  PolynomialSamples(double advection, std::vector<std::vector<double>> coefficients)
+  AdvectionPlusLinearSamples(double advection, std::vector<std::vector<double>> coefficients)
       : advection_(advection), coefficients_(std::move(coefficients)) {}
   std::int64_t count() const override { return static_cast<std::int64_t>(coefficients_.size()); }
   std::int64_t dimensions() const override {
@@ -49,14 +49,14 @@ class PolynomialSamples final : public gp::FunctionSamples {
 
 solve::WellPosedness check(const gp::FunctionSamples& samples, double t_end,
                            const std::string& dealias = "truncate") {
-  const at::Tensor u0 = pde::initial_condition_from_expression(kGrid, "sin(x) + 0.5", "u0");
-  return solve::check_well_posedness(samples, kGrid, u0, {t_end, dealias, 10.0});
+  const at::Tensor u0 = pde::initial_condition_from_expression(kSpectrumGrid, "sin(x) + 0.5", "u0");
+  return solve::check_well_posedness(samples, kSpectrumGrid, u0, {t_end, dealias, 10.0});
 }
 
 }  // namespace
 
 TEST(WellPosedness, heat_forwards_is_well_posed_and_backwards_is_not) {
-  const PolynomialSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  const AdvectionPlusLinearSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
   const solve::WellPosedness result = check(heat, 2.0);
   // Forwards the slowest decaying wave is k = 1: -0.1 * 1 * 2; backwards the fastest
   // growing one is the largest kept, k = 21: 0.1 * 441 * 2.
@@ -72,7 +72,7 @@ TEST(WellPosedness, heat_forwards_is_well_posed_and_backwards_is_not) {
 }
 
 TEST(WellPosedness, kdv_is_neutral_with_either_sign_of_dispersion) {
-  const PolynomialSamples kdv(1.0, {{0.0, 0.0, 0.0, -1.0}, {0.0, 0.0, 0.0, 1.0}});
+  const AdvectionPlusLinearSamples kdv(1.0, {{0.0, 0.0, 0.0, -1.0}, {0.0, 0.0, 0.0, 1.0}});
   const solve::WellPosedness result = check(kdv, 40.0);
   for (std::int64_t s = 0; s < 2; ++s) {
     // c_0 = mean(-u_x) = 0 over a period; (i k)^3 is imaginary: no growth at all.
@@ -83,7 +83,7 @@ TEST(WellPosedness, kdv_is_neutral_with_either_sign_of_dispersion) {
 }
 
 TEST(WellPosedness, kdv_with_a_small_anti_diffusion_is_ill_posed_over_a_long_horizon) {
-  const PolynomialSamples kdv(1.0, {{0.0, 0.0, -1e-3, -1.0}, {0.0, 0.0, 1e-3, -1.0}});
+  const AdvectionPlusLinearSamples kdv(1.0, {{0.0, 0.0, -1e-3, -1.0}, {0.0, 0.0, 1e-3, -1.0}});
   const solve::WellPosedness result = check(kdv, 40.0);
   EXPECT_NEAR(result.growth[0].item<double>(), 1e-3 * 441 * 40, 1e-9);  // 17.6 e-folds
   EXPECT_TRUE(result.ill_posed[0].item<bool>());
@@ -113,13 +113,13 @@ TEST(WellPosedness, bad_options_are_refused) {
 }
 
 TEST(WellPosedness, the_least_stabilising_diffusion_brings_a_sample_to_the_limit) {
-  const PolynomialSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  const AdvectionPlusLinearSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
   const solve::WellPosedness result = check(heat, 2.0);
   // Backwards: a k^2 t_end must cover 0.1 k^2 t_end - ln 10 at every kept k <= 21.
   const double expected = 0.1 - std::log(10.0) / (2.0 * 441.0);
   EXPECT_EQ(result.diffusion[0].item<double>(), 0.0);
   EXPECT_NEAR(result.diffusion[1].item<double>(), expected, 1e-14);
-  const solve::StabilisedSamples repaired(std::make_shared<PolynomialSamples>(heat),
+  const solve::StabilisedSamples repaired(std::make_shared<AdvectionPlusLinearSamples>(heat),
                                           result.diffusion);
   const solve::WellPosedness after = check(repaired, 2.0);
   EXPECT_NEAR(after.growth[0].item<double>(), -0.2, 1e-12);
@@ -127,7 +127,7 @@ TEST(WellPosedness, the_least_stabilising_diffusion_brings_a_sample_to_the_limit
   EXPECT_NEAR(after.linearisation[1][2].item<double>(), -0.1 + expected, 1e-14);
   EXPECT_NEAR(after.diffusion[1].item<double>(), 0.0, 1e-14);
   // KdV with a small anti-diffusion over [0, 40]: the same rule.
-  const PolynomialSamples kdv(1.0, {{0.0, 0.0, -1e-3, -1.0}});
+  const AdvectionPlusLinearSamples kdv(1.0, {{0.0, 0.0, -1e-3, -1.0}});
   EXPECT_NEAR(check(kdv, 40.0).diffusion[0].item<double>(), 1e-3 - std::log(10.0) / (40.0 * 441.0),
               1e-15);
 }
@@ -136,12 +136,12 @@ TEST(WellPosedness, predict_repairs_an_ill_posed_sample_or_rejects_it) {
   // u_t = c_s u_xx from sin(x) on [-pi, pi), c = (0.1, -0.1), t_end = 2. Repaired, member 1
   // solves u_t = -e u_xx, e = ln 10 / (2 * 441): exp(e t) sin(x).
   solve::PredictionProblem problem;
-  problem.grid = kGrid;
-  problem.u0 = kGrid.x().sin();
+  problem.grid = kSpectrumGrid;
+  problem.u0 = kSpectrumGrid.x().sin();
   problem.solve.t_end = 2.0;
   problem.solve.output_dt = 0.5;
   problem.solve.stepper.dt = 0.01;
-  const auto heat = std::make_shared<PolynomialSamples>(
+  const auto heat = std::make_shared<AdvectionPlusLinearSamples>(
       0.0, std::vector<std::vector<double>>{{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
   solve::PredictorOptions options;
   EXPECT_EQ(options.ill_posed, "repair");
@@ -173,14 +173,14 @@ TEST(WellPosedness, predict_repairs_an_ill_posed_sample_or_rejects_it) {
 }
 
 TEST(StabilisedSamples, bad_diffusion_is_refused) {
-  const auto heat = std::make_shared<PolynomialSamples>(
+  const auto heat = std::make_shared<AdvectionPlusLinearSamples>(
       0.0, std::vector<std::vector<double>>{{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
   const auto two = [](double a, double b) { return at::tensor({a, b}, at::kDouble); };
   EXPECT_THROW(solve::StabilisedSamples(nullptr, two(0, 1)), std::invalid_argument);
   EXPECT_THROW(solve::StabilisedSamples(heat, at::zeros({3}, at::kDouble)), std::invalid_argument);
   EXPECT_THROW(solve::StabilisedSamples(heat, two(0, -1)), std::invalid_argument);
   EXPECT_THROW(solve::StabilisedSamples(heat, two(0, NAN)), std::invalid_argument);
-  const auto advection = std::make_shared<PolynomialSamples>(
+  const auto advection = std::make_shared<AdvectionPlusLinearSamples>(
       0.0, std::vector<std::vector<double>>{{0.0, 1.0}, {0.0, -1.0}});
   EXPECT_THROW(solve::StabilisedSamples(advection, two(0, 1e-3)), std::invalid_argument);
   EXPECT_NO_THROW(solve::StabilisedSamples(advection, two(0, 0)));
