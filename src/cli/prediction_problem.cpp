@@ -79,7 +79,7 @@ Problem make_problem(const PredictCommandOptions& options, const config::RunConf
   Problem problem = options.initial_file.empty()
                         ? problem_from_expression(config, options.initial_condition)
                         : problem_from_samples(config, options.initial_file);
-  if (config.predict.dt > 0.0) problem.problem.solve.stepper.dt = config.predict.dt;
+  config::apply_time_steps(config.predict, problem.problem.solve);
   return problem;
 }
 

@@ -35,16 +35,24 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
   }
   if (!prediction.refinement.empty()) {
     std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0, out_of_budget = 0;
+    double largest_left = 0.0;  // L_c of the unconverged samples
     for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
       const solve::MemberRefinement& member = prediction.refinement[s];
       fewest = std::min(fewest, member.conditioning_points);
       most = std::max(most, member.conditioning_points);
-      unconverged += (member.converged || !ensemble.failures[s].empty()) ? 0 : 1;
+      const bool open = !member.converged && ensemble.failures[s].empty();
+      unconverged += open ? 1 : 0;
+      if (open) largest_left = std::max(largest_left, member.expected_variance);
       out_of_budget += member.out_of_budget ? 1 : 0;
     }
     std::printf("conditioning points per sample: %lld to %lld; not converged: %lld",
                 static_cast<long long>(fewest), static_cast<long long>(most),
                 static_cast<long long>(unconverged));
+    if (unconverged > 0)
+      std::printf(
+          " (L_c up to %.3g: posterior variance of f along their paths that the band does not "
+          "carry; predict.max_rounds allows more rounds)",
+          largest_left);
     if (out_of_budget > 0)
       std::printf(
           " (%lld stopped by predict.time_budget: their solutions rest on fewer "

@@ -144,7 +144,7 @@ ExperimentProblem experiment_problem(const config::RunConfig& config, const pde:
   pde::SolveOptions solve = config.simulate.solve;
   solve.t_end = set.t[times - 1].item<double>();
   solve.output_dt = (set.t[1] - set.t[0]).item<double>();
-  if (config.predict.dt > 0.0) solve.stepper.dt = config.predict.dt;
+  config::apply_time_steps(config.predict, solve);
   const at::Tensor truth = set.u[experiment];
   return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(),
            solve},

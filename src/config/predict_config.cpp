@@ -40,6 +40,11 @@ const std::vector<std::string>& calibration_method_choices() {
   return choices;
 }
 
+void apply_time_steps(const PredictConfig& config, pde::SolveOptions& solve) {
+  if (config.dt > 0.0) solve.stepper.dt = config.dt;
+  solve.tolerance = config.step_tolerance;
+}
+
 PredictConfig read_predict_config(ConfigReader& reader) {
   PredictConfig config;
   ConfigSection section = reader.section("predict");
@@ -50,6 +55,7 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   o.solver = section.one_of("solver", o.solver, solve::solver_names());
   config.relative_tolerance =
       section.positive_number("relative_tolerance", config.relative_tolerance);
+  o.refinement.max_rounds = kPredictMaxRounds;
   read_algorithm1_keys(section, o.refinement);
   o.refinement.time_budget = section.number("time_budget", o.refinement.time_budget);
   section.require(std::isfinite(o.refinement.time_budget) && o.refinement.time_budget >= 0.0,
@@ -93,6 +99,11 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   section.require(std::isfinite(config.dt) && config.dt >= 0.0, "dt",
                   "must be >= 0 (0: the data's time step)",
                   util::format_significant(config.dt, 10));
+  config.step_tolerance = section.number("step_tolerance", config.step_tolerance);
+  section.require(std::isfinite(config.step_tolerance) && config.step_tolerance >= 0.0 &&
+                      config.step_tolerance < 1.0,
+                  "step_tolerance", "must be in [0, 1) (0: fixed steps of predict.dt)",
+                  util::format_significant(config.step_tolerance, 10));
   o.pinn.iterations = section.integer_at_least("pinn_iterations", o.pinn.iterations, 1);
   o.pinn.collocation_points =
       section.integer_at_least("pinn_collocation_points", o.pinn.collocation_points, 1);

@@ -12,13 +12,19 @@
 ///                               s^2 the root kernel's signal variance (prior variance of f)
 ///   new_points = 8              n_c,new conditioning points per round
 ///   monte_carlo_points = 1024   push-forward points estimating L_c
-///   max_rounds = 200            rounds of Algorithm 1 before a sample is reported unconverged
+///   max_rounds = 5              rounds of Algorithm 1 before a sample is reported unconverged
+///                               (kPredictMaxRounds: what bounds a prediction's cost by
+///                               default, reproducibly; docs/numerics.md, "Cost of a prediction")
 ///   time_budget = 0             wall seconds for Algorithm 1's rounds per prediction (0: no
 ///                               limit); samples still refining when the next round would
 ///                               end past it stop unconverged (solve/operator_refinement.h)
 ///   descent_steps = 50          Adam steps on the new conditioning inputs per round
 ///   features = 1024             random Fourier features of a pathwise sample
-///   dt = 0                      spectral time step; 0: the data's [solver] dt
+///   step_tolerance = 1e-6       each sample's solve takes adaptive steps of its own whose
+///                               estimated local error is at most this (pde/member_steps.h;
+///                               docs/numerics.md, "Speed of predictions"); 0: fixed steps of dt
+///   dt = 0                      spectral time step (with step_tolerance > 0 the first one
+///                               tried); 0: the data's [solver] dt
 ///   discrepancy = "calibrated"  model-discrepancy variance tau^2 of the samples:
 ///                               "calibrated" (RUN_DIR/discrepancy.json, `bhpm calibrate`),
 ///                               "fixed" (discrepancy_variance) or "none" (0)
@@ -63,10 +69,16 @@
 
 namespace bhpm::config {
 
+/// [predict] max_rounds by default. Where a path leaves the data's coverage, L_c falls about
+/// a hundredfold over the first five rounds and little after (docs/numerics.md, "Cost of a
+/// prediction"), while each round costs about a solve of the samples still refining.
+constexpr std::int64_t kPredictMaxRounds = 5;
+
 struct PredictConfig {
   solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
   double relative_tolerance = 1e-4;
-  double dt = 0.0;  ///< 0: the simulation's time step
+  double dt = 0.0;               ///< 0: the simulation's time step
+  double step_tolerance = 1e-6;  ///< the samples' local error per step; 0: fixed steps
   /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
@@ -93,6 +105,10 @@ const std::vector<std::string>& conservation_choices();
 
 /// "auto", then solve::calibration_methods(): "trajectories", "operator".
 const std::vector<std::string>& calibration_method_choices();
+
+/// The samples' time steps from the data's `solve` options: the first or fixed step dt
+/// where given, and adaptive steps to step_tolerance (0: fixed).
+void apply_time_steps(const PredictConfig& config, pde::SolveOptions& solve);
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.
 PredictConfig read_predict_config(ConfigReader& reader);

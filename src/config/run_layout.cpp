@@ -89,6 +89,7 @@ const std::vector<std::string>& calibrated_solver_keys() {
                                                 "predict.time_budget",
                                                 "predict.features",
                                                 "predict.dt",
+                                                "predict.step_tolerance",
                                                 "predict.max_amplification",
                                                 "predict.ill_posed",
                                                 "predict.conservation"};

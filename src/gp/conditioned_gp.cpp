@@ -134,4 +134,12 @@ at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
          first.kernel()->batched_weighted_sum(v, padded_inputs_, padded_weights_);
 }
 
+std::shared_ptr<const FunctionSamples> ConditionedSamples::select(const at::Tensor& members) const {
+  const at::Tensor index = members.to(at::kCPU).contiguous();
+  std::vector<ConditionedGp> selected;
+  for (std::int64_t i = 0; i < index.numel(); ++i)
+    selected.push_back(members_[static_cast<std::size_t>(index[i].item<std::int64_t>())]);
+  return std::make_shared<ConditionedSamples>(std::move(selected));
+}
+
 }  // namespace bhpm::gp

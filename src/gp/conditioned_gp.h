@@ -88,6 +88,8 @@ class ConditionedSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return members_.front().dimensions(); }
   /// mu_c,s(v[s]) [S, P] for v [S, P, D].
   at::Tensor evaluate(const at::Tensor& v) const override;
+  /// The members' conditioned GPs.
+  std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
   const std::vector<ConditionedGp>& members() const { return members_; }
 
  private:

@@ -116,4 +116,12 @@ at::Tensor SamplesWithDiscrepancy::evaluate_at(const at::Tensor& v, const at::Te
   return samples_->evaluate_at(v, t) + field_->evaluate(v, members_, t);
 }
 
+std::shared_ptr<const FunctionSamples> SamplesWithDiscrepancy::select(
+    const at::Tensor& members) const {
+  auto selected = std::make_shared<SamplesWithDiscrepancy>(*this);
+  selected->samples_ = select_members(samples_, members);
+  selected->members_ = members_.index_select(0, members.to(members_.device()));
+  return selected;
+}
+
 }  // namespace bhpm::gp

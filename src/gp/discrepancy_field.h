@@ -74,6 +74,8 @@ class SamplesWithDiscrepancy final : public FunctionSamples {
   /// At t = 0.
   at::Tensor evaluate(const at::Tensor& v) const override;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
+  /// The members of the underlying samples with their discrepancies.
+  std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   std::shared_ptr<const FunctionSamples> samples_;

@@ -10,6 +10,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <memory>
 
 namespace bhpm::gp {
 
@@ -30,6 +31,19 @@ class FunctionSamples {
   virtual at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& /*t*/) const {
     return evaluate(v);
   }
+  /// Samples members [k] (int64, distinct, in [0, S)) as a set of k functions, sample i of
+  /// the result being sample members[i] of this set, at the cost of k samples; null where an
+  /// implementation has no such restriction (select_members then wraps it).
+  virtual std::shared_ptr<const FunctionSamples> select(const at::Tensor& /*members*/) const {
+    return nullptr;
+  }
 };
+
+/// samples->select(members), or where that is null a wrapper that evaluates the whole set
+/// (the other members at v = 0) and keeps those members' rows: the same functions at the
+/// whole set's cost (gp/selected_samples.cpp). Throws std::invalid_argument for members
+/// that are not int64 [k], k >= 1, in [0, S).
+std::shared_ptr<const FunctionSamples> select_members(
+    const std::shared_ptr<const FunctionSamples>& samples, const at::Tensor& members);
 
 }  // namespace bhpm::gp

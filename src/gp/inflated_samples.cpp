@@ -31,4 +31,10 @@ at::Tensor InflatedSamples::evaluate_at(const at::Tensor& v, const at::Tensor& t
   return m + scale_ * (samples_->evaluate_at(v, t) - m);
 }
 
+std::shared_ptr<const FunctionSamples> InflatedSamples::select(const at::Tensor& members) const {
+  auto selected = std::make_shared<InflatedSamples>(*this);
+  selected->samples_ = select_members(samples_, members);
+  return selected;
+}
+
 }  // namespace bhpm::gp

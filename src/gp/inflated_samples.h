@@ -28,6 +28,8 @@ class InflatedSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return samples_->dimensions(); }
   at::Tensor evaluate(const at::Tensor& v) const override;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
+  /// The members of the underlying samples, inflated alike.
+  std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   std::shared_ptr<const FunctionSamples> samples_;

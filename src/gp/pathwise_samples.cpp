@@ -99,4 +99,12 @@ at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {
   return mean_->forward(flat).view({s, p}) + prior.squeeze(2) + update;
 }
 
+std::shared_ptr<const FunctionSamples> PathwiseSamples::select(const at::Tensor& members) const {
+  const at::Tensor index = members.to(weights_.device());
+  auto selected = std::make_shared<PathwiseSamples>(*this);
+  selected->weights_ = weights_.index_select(0, index);
+  selected->update_ = update_.index_select(0, index);
+  return selected;
+}
+
 }  // namespace bhpm::gp

@@ -52,6 +52,8 @@ class PathwiseSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
   /// f_s(v[s]) [S, P] for v [S, P, D].
   at::Tensor evaluate(const at::Tensor& v) const override;
+  /// The same features and data with members' weights and updates.
+  std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
   /// phi(v) [N, F (+ P)] for v [N, D].
   at::Tensor features(const at::Tensor& v) const;
 

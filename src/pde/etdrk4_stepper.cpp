@@ -23,13 +23,8 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
     throw std::invalid_argument("ETDRK4: contour_points must be >= 8 (got " +
                                 std::to_string(options.contour_points) + ")");
   const at::Tensor z = dt_ * grid_.linear_symbol(equation_.linear);  // [modes]
-  e_ = at::exp(z);
-  e2_ = at::exp(0.5 * z);
   const Etdrk4Coefficients c = etdrk4_coefficients(z, dt_, options.contour_points);
-  q_ = c.q;
-  f1_ = c.f1;
-  f2_ = c.f2;
-  f3_ = c.f3;
+  coefficients_ = {at::exp(z), at::exp(0.5 * z), c.q, c.f1, c.f2, c.f3};
 
   if (equation_.nonlinear) {
     const int k = equation_.nonlinear->max_derivative();
@@ -39,22 +34,45 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
   }
 }
 
-at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, double t) const {
+at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, const at::Tensor& t,
+                                             const NonlinearTerm& term) const {
   const at::Tensor derivatives = product_.to_physical(derivative_symbols_ * v.unsqueeze(0));
-  return product_.to_spectral(equation_.nonlinear->evaluate_at(derivatives, t));
+  return product_.to_spectral(term.evaluate_at(derivatives, t));
+}
+
+at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, double t) const {
+  return nonlinear_spectral(v, at::scalar_tensor(t, grid_.real_options()), *equation_.nonlinear);
+}
+
+at::Tensor Etdrk4Stepper::advance(const at::Tensor& v, const Etdrk4StepCoefficients& c,
+                                  const StageTimes& times, const NonlinearTerm* term) const {
+  if (!term) return c.e * v;
+  const at::Tensor nv = nonlinear_spectral(v, times.start, *term);
+  const at::Tensor e2v = c.e2 * v;
+  const at::Tensor a = e2v + c.q * nv;
+  const at::Tensor& midpoint = times.middle;
+  const at::Tensor na = nonlinear_spectral(a, midpoint, *term);
+  const at::Tensor b = e2v + c.q * na;
+  const at::Tensor nb = nonlinear_spectral(b, midpoint, *term);
+  const at::Tensor stage_c = c.e2 * a + c.q * (2.0 * nb - nv);
+  const at::Tensor nc = nonlinear_spectral(stage_c, times.end, *term);
+  return c.e * v + c.f1 * nv + 2.0 * c.f2 * (na + nb) + c.f3 * nc;
 }
 
 at::Tensor Etdrk4Stepper::step(const at::Tensor& v, double t) const {
-  if (!equation_.nonlinear) return e_ * v;
-  const at::Tensor nv = nonlinear_spectral(v, t);
-  const at::Tensor e2v = e2_ * v;
-  const at::Tensor a = e2v + q_ * nv;
-  const at::Tensor na = nonlinear_spectral(a, t + 0.5 * dt_);
-  const at::Tensor b = e2v + q_ * na;
-  const at::Tensor nb = nonlinear_spectral(b, t + 0.5 * dt_);
-  const at::Tensor c = e2_ * a + q_ * (2.0 * nb - nv);
-  const at::Tensor nc = nonlinear_spectral(c, t + dt_);
-  return e_ * v + f1_ * nv + 2.0 * f2_ * (na + nb) + f3_ * nc;
+  const at::TensorOptions real = grid_.real_options();
+  return advance(v, coefficients_,
+                 {at::scalar_tensor(t, real), at::scalar_tensor(t + 0.5 * dt_, real),
+                  at::scalar_tensor(t + dt_, real)},
+                 equation_.nonlinear.get());
+}
+
+at::Tensor Etdrk4Stepper::step_members(const at::Tensor& v,
+                                       const Etdrk4StepCoefficients& coefficients,
+                                       const at::Tensor& t, const at::Tensor& h,
+                                       const NonlinearTerm* term) const {
+  const at::Tensor start = t.unsqueeze(1), step = h.unsqueeze(1);
+  return advance(v, coefficients, {start, start + 0.5 * step, start + step}, term);
 }
 
 }  // namespace bhpm::pde

@@ -18,6 +18,12 @@
 
 namespace bhpm::pde {
 
+/// The coefficients of one step size h: E = exp(hL), E2 = exp(hL/2), Q, f1, f2, f3 (above),
+/// each [n/2+1] complex, or [B, n/2+1] with one step size per batch member.
+struct Etdrk4StepCoefficients {
+  at::Tensor e, e2, q, f1, f2, f3;
+};
+
 struct Etdrk4Options {
   double dt = 1e-2;         ///< time step h (> 0)
   int contour_points = 64;  ///< M, points on the contour (>= 8)
@@ -35,11 +41,21 @@ class Etdrk4Stepper {
   /// times t, t + dt/2, t + dt/2, t + dt).
   at::Tensor step(const at::Tensor& v, double t = 0.0) const;
 
+  /// One step of each member b from its own time t[b] with its own step h[b]: v [B, n/2+1],
+  /// t and h [B] double, `coefficients` [B, n/2+1] those of the steps h (gathered from
+  /// steppers of those sizes), `term` the explicit part for these B members (null: none).
+  /// The same grid, dealiasing and linear part as this stepper's.
+  at::Tensor step_members(const at::Tensor& v, const Etdrk4StepCoefficients& coefficients,
+                          const at::Tensor& t, const at::Tensor& h,
+                          const NonlinearTerm* term) const;
+
   /// N_hat(v, t) [B, n/2+1]: derivatives in physical space (on product_points() points), N
   /// pointwise, back to Fourier space.
   at::Tensor nonlinear_spectral(const at::Tensor& v, double t = 0.0) const;
 
   double dt() const { return dt_; }
+  /// This step size's coefficients, each [n/2+1].
+  const Etdrk4StepCoefficients& coefficients() const { return coefficients_; }
   const PeriodicGrid& grid() const { return grid_; }
 
  private:
@@ -48,7 +64,18 @@ class Etdrk4Stepper {
   double dt_;
   at::Tensor derivative_symbols_;  ///< [K+1, 1, n/2+1]
   DealiasedProduct product_;
-  at::Tensor e_, e2_, q_, f1_, f2_, f3_;  ///< [n/2+1] complex
+  Etdrk4StepCoefficients coefficients_;
+
+  /// The stage times t, t + h/2, t + h: double scalars (0-dim) or [B, 1].
+  struct StageTimes {
+    at::Tensor start, middle, end;
+  };
+  /// The step above with coefficients c at those stage times.
+  at::Tensor advance(const at::Tensor& v, const Etdrk4StepCoefficients& c, const StageTimes& times,
+                     const NonlinearTerm* term) const;
+  /// N_hat of `term` at v and times t (a 0-dim or [B, 1] double tensor).
+  at::Tensor nonlinear_spectral(const at::Tensor& v, const at::Tensor& t,
+                                const NonlinearTerm& term) const;
 };
 
 }  // namespace bhpm::pde

@@ -21,9 +21,16 @@ class NonlinearTerm {
   virtual int max_derivative() const = 0;
   /// derivatives [K+1, B, n] (u, u_x, ..., physical space) -> N [B, n].
   virtual at::Tensor evaluate(const at::Tensor& derivatives) const = 0;
-  /// N at time t, for terms that change in time; by default evaluate(derivatives).
-  virtual at::Tensor evaluate_at(const at::Tensor& derivatives, double /*t*/) const {
+  /// N at time t, for terms that change in time: t a double scalar (0-dim, one time for the
+  /// batch) or [B, 1] (member b at t[b]); by default evaluate(derivatives).
+  virtual at::Tensor evaluate_at(const at::Tensor& derivatives, const at::Tensor& /*t*/) const {
     return evaluate(derivatives);
+  }
+  /// The term of batch members `members` [k] (int64, distinct, in [0, B)) alone, for a
+  /// batch of those k members in that order; null when the term treats every member alike
+  /// (it then serves any batch as it is). By default null.
+  virtual std::shared_ptr<const NonlinearTerm> select_members(const at::Tensor& /*members*/) const {
+    return nullptr;
   }
   /// Human-readable form, e.g. "-u*u_x".
   virtual std::string describe() const = 0;

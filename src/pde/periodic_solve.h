@@ -1,8 +1,8 @@
 #pragma once
 /// Time integration of u_t = L u + N on a periodic grid with ETDRK4, sampled at uniform
 /// output times 0, output_dt, ..., t_end, for a batch of initial conditions at once: with a
-/// fixed step, or with steps chosen to a tolerance by step doubling (docs/numerics.md,
-/// "Adaptive time steps").
+/// fixed step, or with steps chosen to a tolerance by step doubling, each member its own
+/// (pde/member_steps.h; docs/numerics.md, "Adaptive time steps").
 
 #include <ATen/core/Tensor.h>
 
@@ -36,7 +36,8 @@ struct SolveOptions {
   /// Adaptive (tolerance > 0): stepper.dt is the first step tried.
   Etdrk4Options stepper;
   /// > 0: every step's estimated local error, ||v_h - v_{h/2,h/2}|| / ||v_{h/2,h/2}|| per
-  /// batch member (L2, before the two half steps are kept), is at most this; 0: fixed step.
+  /// batch member (L2, before the two half steps are kept), is at most this, each member
+  /// choosing its own steps (pde/member_steps.h); 0: fixed step.
   double tolerance = 0.0;
   double blowup_factor = 1e3;  ///< stop when max|u| > factor * max(1, max|u0|)
   int check_every = 16;        ///< steps between non-finite checks inside an output interval
@@ -51,8 +52,9 @@ struct Solution {
   at::Tensor t;                     ///< [T] output times
   at::Tensor u;                     ///< [B, T, n] snapshots
   double dt = 0;                    ///< the fixed step, or t_end / steps when adaptive
-  std::int64_t steps = 0;           ///< steps taken (adaptive: accepted steps of h)
-  std::int64_t rejected_steps = 0;  ///< adaptive: steps tried and rejected
+  std::int64_t steps = 0;           ///< steps taken (adaptive: the most any member had accepted)
+  std::int64_t rejected_steps = 0;  ///< adaptive: the most steps any member had rejected
+  std::vector<std::int64_t> member_steps;  ///< adaptive: [B] steps accepted per member
   at::Tensor diverged;  ///< [B] bool: members dropped (drop_diverged only; else all false)
   std::vector<std::string> failures;  ///< [B]: why member b was dropped, "" if it was not
 };
@@ -68,9 +70,9 @@ at::Tensor output_times(const SolveOptions& options);
 std::int64_t steps_per_output(double output_dt, double dt);
 
 /// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times or a
-/// negative tolerance, and SolverDivergence on blow-up (adaptive: also when the step falls
-/// below 1e-12 t_end, which only a blow-up forces; with drop_diverged the member with the
-/// largest error estimate is dropped instead and the others go on from stepper.dt).
+/// negative tolerance, and SolverDivergence on blow-up (adaptive: also when a member's step
+/// falls below 1e-12 t_end, which only a blow-up forces; with drop_diverged that member is
+/// dropped instead and the others go on).
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress = {});
 

@@ -27,4 +27,11 @@ at::Tensor PolynomialSamples::evaluate(const at::Tensor& v) const {
   return (theta * coefficients_.to(v.device()).unsqueeze(1)).sum(2);
 }
 
+std::shared_ptr<const gp::FunctionSamples> PolynomialSamples::select(
+    const at::Tensor& members) const {
+  auto selected = std::make_shared<PolynomialSamples>(*this);
+  selected->coefficients_ = coefficients_.index_select(0, members.to(coefficients_.device()));
+  return selected;
+}
+
 }  // namespace bhpm::solve

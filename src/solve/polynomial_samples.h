@@ -27,6 +27,8 @@ class PolynomialSamples final : public gp::FunctionSamples {
   }
   /// f_s(v[s]) [S, P] for v [S, P, D]; differentiable with respect to v.
   at::Tensor evaluate(const at::Tensor& v) const override;
+  /// The members' coefficients.
+  std::shared_ptr<const gp::FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   pde::TermLibrary library_;

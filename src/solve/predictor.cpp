@@ -290,10 +290,6 @@ void validate(const PredictionProblem& problem, const PredictorOptions& options)
                             " of " + std::to_string(options.samples) + ") needs ";
   if (options.solver != "spectral")
     throw std::invalid_argument(share + "the spectral solver (the PINN solver was asked for)");
-  if (problem.solve.tolerance > 0.0)
-    throw std::invalid_argument(share +
-                                "fixed steps (solver.tolerance = 0): adaptive steps are "
-                                "chosen by the worst member of the batch");
   if (options.refinement.time_budget > 0.0)
     throw std::invalid_argument(share +
                                 "predict.time_budget = 0: a budget stops the rounds by "

@@ -75,11 +75,11 @@ struct PredictorOptions {
   std::uint64_t seed = 0;  ///< drives every draw
   /// This process draws and solves members first_member, .., first_member + member_count
   /// - 1 of the S (member_count 0: all from first_member on). Member s is drawn from its
-  /// own seeds, and with the linear part split off by the posterior mean and fixed steps it
-  /// is solved apart from the others, so a share of the ensemble holds exactly the members
-  /// of the whole (`mpirun -n P bhpm predict`, docs/parallel.md). A share needs the spectral
-  /// solver, fixed steps (solver.tolerance = 0) and no time budget, with which a member
-  /// would depend on the others in its batch.
+  /// own seeds, and with the linear part split off by the posterior mean and steps of its own
+  /// (fixed, or adaptive per member: pde/member_steps.h) it is solved apart from the others,
+  /// so a share of the ensemble holds exactly the members of the whole (`mpirun -n P bhpm
+  /// predict`, docs/parallel.md). A share needs the spectral solver and no time budget,
+  /// without which a member would depend on the others in its batch.
   std::int64_t first_member = 0;
   std::int64_t member_count = 0;
 };

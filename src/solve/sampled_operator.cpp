@@ -24,16 +24,24 @@ int SampledOperatorTerm::max_derivative() const {
 }
 
 at::Tensor SampledOperatorTerm::evaluate(const at::Tensor& derivatives) const {
-  return evaluate_at(derivatives, 0.0);
+  return evaluate_at(derivatives, at::zeros({}, derivatives.options()));
 }
 
-at::Tensor SampledOperatorTerm::evaluate_at(const at::Tensor& derivatives, double t) const {
-  at::Tensor n = samples_->evaluate_at(derivatives.permute({1, 2, 0}),  // v [S, n, D]
-                                       at::scalar_tensor(t, derivatives.options()));
+at::Tensor SampledOperatorTerm::evaluate_at(const at::Tensor& derivatives,
+                                            const at::Tensor& t) const {
+  const at::Tensor v = derivatives.permute({1, 2, 0});  // [S, n, D]
+  const at::Tensor times = t.dim() == 0 ? t : t.expand({v.size(0), v.size(1)});
+  at::Tensor n = samples_->evaluate_at(v, times);
   if (conserve_mean_) n = n - n.mean(-1, /*keepdim=*/true);
   for (std::size_t m = 0; m < linear_.size(); ++m)
     n = n - linear_[m] * derivatives[static_cast<std::int64_t>(m)];
   return n;
+}
+
+std::shared_ptr<const pde::NonlinearTerm> SampledOperatorTerm::select_members(
+    const at::Tensor& members) const {
+  return std::make_shared<SampledOperatorTerm>(gp::select_members(samples_, members), linear_,
+                                               conserve_mean_);
 }
 
 std::string SampledOperatorTerm::describe() const {

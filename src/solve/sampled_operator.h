@@ -37,8 +37,12 @@ class SampledOperatorTerm final : public pde::NonlinearTerm {
   int max_derivative() const override;
   /// derivatives [K+1, S, n] -> N [S, n].
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
-  /// As evaluate, with the samples at time t (FunctionSamples::evaluate_at).
-  at::Tensor evaluate_at(const at::Tensor& derivatives, double t) const override;
+  /// As evaluate, with the samples at time t (0-dim, or [S, 1] per member;
+  /// FunctionSamples::evaluate_at).
+  at::Tensor evaluate_at(const at::Tensor& derivatives, const at::Tensor& t) const override;
+  /// The same term over samples members [k] (gp::select_members).
+  std::shared_ptr<const pde::NonlinearTerm> select_members(
+      const at::Tensor& members) const override;
   std::string describe() const override;
 
  private:

@@ -37,12 +37,12 @@ std::vector<double> linear_part(const pde::PeriodicGrid& grid, const gp::Functio
 
 /// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n], periodic, for every sample s to
 /// options.t_end with sample_dealiasing(options.stepper.dealias), fixed steps of
-/// options.stepper.dt or, with options.tolerance > 0, adaptive steps shared by the batch
-/// (the worst member's error decides; a member whose step collapses is dropped as blown up,
-/// pde/periodic_solve.h); options.drop_diverged is forced on; with conserve_mean, u_t = f_s -
-/// <f_s>_x (solve/sampled_operator.h). `linear` is the c of the linear part treated exactly
-/// (D values; empty: linear_part of these samples). With a given c and fixed steps every
-/// member's solution is the same whichever members share its batch. Returns u [S, T, n].
+/// options.stepper.dt or, with options.tolerance > 0, adaptive steps of each member's own
+/// (a member whose step collapses is dropped as blown up, pde/member_steps.h);
+/// options.drop_diverged is forced on; with conserve_mean, u_t = f_s - <f_s>_x
+/// (solve/sampled_operator.h). `linear` is the c of the linear part treated exactly (D
+/// values; empty: linear_part of these samples). With a given c every member's solution is
+/// the same whichever members share its batch. Returns u [S, T, n].
 /// The solve runs on grid.device(); the returned tensors are on the CPU.
 /// Throws std::invalid_argument for a u0 of another size or a c of another length.
 EnsembleSolution solve_spectral_ensemble(const pde::PeriodicGrid& grid,

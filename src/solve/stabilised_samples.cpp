@@ -43,4 +43,12 @@ at::Tensor StabilisedSamples::evaluate_at(const at::Tensor& v, const at::Tensor&
   return samples_->evaluate_at(v, t) + added_diffusion(v);
 }
 
+std::shared_ptr<const gp::FunctionSamples> StabilisedSamples::select(
+    const at::Tensor& members) const {
+  auto selected = std::make_shared<StabilisedSamples>(*this);
+  selected->samples_ = gp::select_members(samples_, members);
+  selected->diffusion_ = diffusion_.index_select(0, members.to(diffusion_.device()));
+  return selected;
+}
+
 }  // namespace bhpm::solve

@@ -27,6 +27,8 @@ class StabilisedSamples final : public gp::FunctionSamples {
   std::int64_t dimensions() const override { return samples_->dimensions(); }
   at::Tensor evaluate(const at::Tensor& v) const override;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
+  /// The members of the underlying samples with their added diffusion.
+  std::shared_ptr<const gp::FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   /// a_s v_sp2 [S, P] for v [S, P, D].

@@ -3,9 +3,10 @@
 # solves members 0-2, rank 1 members 3-4 of 5) and rank 0 writes the file; every member,
 # and so every ensemble statistic, is bit for bit the one-process prediction's with the
 # same seed, for both samplers, with a model discrepancy and with a rejected member (named
-# with its rank). Refused under mpirun, naming the rank and the rule: a share whose members
-# would depend on the others' (the PINN solver, adaptive steps, a time budget), the
-# distilled operator, fewer samples than ranks. Registered only when bhpm is built with MPI
+# with its rank), with adaptive steps (each member's own, the default) and with fixed ones.
+# Refused under mpirun, naming the rank and the rule: a share whose members would depend on
+# the others' (the PINN solver, a time budget), the distilled operator, fewer samples than
+# ranks. Registered only when bhpm is built with MPI
 # (CMake option BHPM_WITH_MPI; docs/parallel.md).
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
@@ -56,6 +57,11 @@ check "pathwise samples with a model discrepancy, one process and two ranks, exi
 same_ensembles pathwise
 check "pathwise samples and their discrepancy under mpirun -n 2: bit for bit the single process's" $?
 
+predict_both fixed --sampler pathwise --set predict.step_tolerance=0
+check "fixed steps, one process and two ranks, exit 0" $?
+same_ensembles fixed
+check "fixed steps under mpirun -n 2: bit for bit the single process's" $?
+
 # Pathwise sample 3 of this run is ill-posed along u0: rejected, it is reported with the
 # rank that solved it, and the file (its failures included) is still the one process's.
 predict_both rejected --sampler pathwise --set predict.ill_posed=reject
@@ -76,7 +82,6 @@ expect_refusal() {  # expect_refusal NAME PATTERN ARGS...
 }
 expect_refusal "the PINN solver" "error: predict on rank [01] of 2: predict: a share of the ensemble (members .*) needs the spectral solver" \
   --solver pinn
-expect_refusal "adaptive steps" "needs fixed steps (solver.tolerance = 0)" --set solver.tolerance=1e-6
 expect_refusal "a time budget" "needs predict.time_budget = 0" --time-budget 5
 expect_refusal "the distilled operator" "operator distilled is solved by one process" --operator distilled
 expect_refusal "fewer samples than ranks" "error: predict on rank [01] of 2: predict: 1 samples over 2 MPI ranks" --samples 1

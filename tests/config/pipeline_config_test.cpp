@@ -1,6 +1,6 @@
 // The [run] section (stage list in pipeline order, predicted experiments), arrays of
-// strings and integers in ConfigReader, and config_differences, which decides whether
-// `bhpm run` may reuse a stored output.
+// strings and integers in ConfigReader, config_differences, which decides whether
+// `bhpm run` may reuse a stored output, and the samples' time steps of [predict].
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 
 #include "config/config_difference.h"
 #include "config/pipeline_config.h"
+#include "config/predict_config.h"
 #include "support/error_message.h"
 
 using bhpm::config::ConfigError;
@@ -101,4 +102,22 @@ TEST(ConfigDifferences, refuses_a_stored_text_that_is_not_toml) {
   EXPECT_THAT(bhpm::testing_support::error_message<ConfigError>(
                   [] { bhpm::config::config_differences("[data", "root.h5", "", {"data"}); }),
               HasSubstr("root.h5: stored configuration is not TOML"));
+}
+
+TEST(PredictConfig, samples_take_adaptive_steps_unless_step_tolerance_is_zero) {
+  const auto steps = [](const std::string& text) {
+    ConfigReader reader = ConfigReader::from_string(text, "run.toml");
+    bhpm::pde::SolveOptions solve;
+    solve.stepper.dt = 5e-3;
+    bhpm::config::apply_time_steps(bhpm::config::read_predict_config(reader), solve);
+    return solve;
+  };
+  EXPECT_EQ(steps("").tolerance, 1e-6);
+  EXPECT_EQ(steps("").stepper.dt, 5e-3);
+  const bhpm::pde::SolveOptions fixed = steps("[predict]\nstep_tolerance = 0\ndt = 0.02\n");
+  EXPECT_EQ(fixed.tolerance, 0.0);
+  EXPECT_EQ(fixed.stepper.dt, 0.02);
+  EXPECT_THAT(bhpm::testing_support::error_message<ConfigError>(
+                  [&] { steps("[predict]\nstep_tolerance = 1\n"); }),
+              HasSubstr("run.toml: predict.step_tolerance"));
 }

@@ -49,10 +49,10 @@ class ModulatedGrowth final : public NonlinearTerm {
   explicit ModulatedGrowth(double omega) : omega_(omega) {}
   int max_derivative() const override { return 0; }
   at::Tensor evaluate(const at::Tensor& derivatives) const override {
-    return evaluate_at(derivatives, 0.0);
+    return evaluate_at(derivatives, at::zeros({}, derivatives.options()));
   }
-  at::Tensor evaluate_at(const at::Tensor& derivatives, double t) const override {
-    return std::cos(omega_ * t) * derivatives[0];
+  at::Tensor evaluate_at(const at::Tensor& derivatives, const at::Tensor& t) const override {
+    return at::cos(omega_ * t) * derivatives[0];
   }
   std::string describe() const override { return "cos(omega t)*u"; }
 
@@ -317,7 +317,7 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
   EXPECT_TRUE(at::isfinite(solution.u[1][1]).all().item<bool>());  // t = 0.25: still sound
   EXPECT_TRUE(at::isnan(solution.u[1].slice(0, 2)).all().item<bool>());
 
-  // Adaptive steps: the blowing-up member shrinks the shared step until it collapses or the
+  // Adaptive steps: the blowing-up member's own step shrinks until it collapses or the
   // member passes the limit; either way it alone is dropped and the other stays exact.
   options.tolerance = 1e-10;
   const Solution adaptive = solve_periodic(grid, make_equation(equation), u0, options);
@@ -325,4 +325,54 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
   EXPECT_TRUE(adaptive.diverged[1].item<bool>());
   EXPECT_THAT(adaptive.failures[1], HasSubstr("blew up by t = 0.5"));
   EXPECT_LT(max_abs(adaptive.u[0] - exact.unsqueeze(1)), 1e-9);
+}
+
+// Steps per member: in u_t = u^2 the member from 2 needs ever smaller steps towards its
+// blow-up at t = 0.5, the one from 0.1 does not. Solved together, the sound member takes
+// exactly the steps it takes alone and ends where it ends alone.
+TEST(PeriodicSolve, a_member_that_needs_small_steps_does_not_make_the_others_take_them) {
+  EquationOptions equation;
+  equation.name = "general";
+  equation.nonlinear = "u^2";
+  const Equation growth = make_equation(equation);
+  const PeriodicGrid grid(0.0, 1.0, 8);
+  const at::Tensor sound = at::full({8}, 0.1, at::kDouble);
+  SolveOptions options = solve_options(2.0, 0.25, 0.25);
+  options.tolerance = 1e-10;
+  options.drop_diverged = true;
+  const Solution alone = solve_periodic(grid, growth, sound, options);
+  const Solution together =
+      solve_periodic(grid, growth, at::stack({sound, at::full({8}, 2.0, at::kDouble)}), options);
+  ASSERT_EQ(together.member_steps.size(), 2u);
+  EXPECT_TRUE(together.diverged[1].item<bool>());
+  EXPECT_EQ(together.member_steps[0], alone.member_steps[0]);
+  EXPECT_GT(together.member_steps[1], 2 * together.member_steps[0]);
+  EXPECT_EQ(together.steps, together.member_steps[1]);
+  EXPECT_LT(max_abs(together.u[0] - alone.u[0]), 1e-15);
+}
+
+// Per-member stage times: N = cos(omega t) u solved adaptively matches
+// u_k(t) = u_k(0) exp(sin(omega t) / omega - nu k^2 t) for members whose steps differ
+// (amplitudes do not change a linear problem's relative error, so the members start at
+// different first steps by their initial conditions' content: a smooth and a rough one).
+TEST(PeriodicSolve, adaptive_steps_per_member_evaluate_a_time_dependent_term_at_their_own_times) {
+  const double nu = 0.01, omega = 3.0;
+  const PeriodicGrid grid(-M_PI, M_PI, 32);
+  Equation equation = equation_named("heat", nu);
+  equation.nonlinear = std::make_shared<ModulatedGrowth>(omega);
+  const at::Tensor x = grid.x();
+  const at::Tensor u0 = at::stack({at::sin(x), at::sin(x) + 0.5 * at::cos(12 * x)});
+  SolveOptions options = solve_options(2.0, 0.5, 0.5);
+  options.tolerance = 1e-9;
+  const Solution s = solve_periodic(grid, equation, u0, options);
+  EXPECT_NE(s.member_steps[0], s.member_steps[1]);
+  for (std::int64_t i = 0; i < s.t.size(0); ++i) {
+    const double t = s.t[i].item<double>();
+    const double growth = std::sin(omega * t) / omega;
+    const at::Tensor exact =
+        at::stack({std::exp(growth - nu * t) * at::sin(x),
+                   std::exp(growth - nu * t) * at::sin(x) +
+                       0.5 * std::exp(growth - 144 * nu * t) * at::cos(12 * x)});
+    EXPECT_LT(max_abs(s.u.select(1, i) - exact), 1e-8) << "t = " << t;
+  }
 }

@@ -161,12 +161,14 @@ TEST(SpectralEnsemble, conserving_the_mean_removes_a_samples_uniform_drift) {
 namespace {
 
 /// The predictor on Burgers' mean with a kernel of variance 1e-4 (members differ by about
-/// 0.01 in f) and a model discrepancy, to t = 2, with `sampler`.
-solve::Prediction predict_share(const std::string& sampler, std::int64_t first,
-                                std::int64_t count) {
+/// 0.01 in f) and a model discrepancy, to t = 2, with `sampler` and steps to `tolerance`
+/// (0: fixed).
+solve::Prediction predict_share(const std::string& sampler, std::int64_t first, std::int64_t count,
+                                double tolerance = 0.0) {
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
   solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
   problem.solve.t_end = 2.0;
+  problem.solve.tolerance = tolerance;
   solve::PredictorOptions options = testing_operator::five_member_options(sampler);
   options.first_member = first;
   options.member_count = count;
@@ -176,26 +178,29 @@ solve::Prediction predict_share(const std::string& sampler, std::int64_t first,
 }  // namespace
 
 // Members 0-2 and 3-4 predicted apart are the whole ensemble's, bit for bit: each member
-// is drawn from its own seeds and solved with the posterior mean's linear part and fixed
-// steps, whatever else is in its batch (`mpirun -n 2 bhpm predict` gathers such shares).
+// is drawn from its own seeds and solved with the posterior mean's linear part and steps of
+// its own (fixed, or chosen by its own error), whatever else is in its batch
+// (`mpirun -n 2 bhpm predict` gathers such shares).
 TEST(SpectralEnsemble, shares_of_a_prediction_hold_the_whole_ensembles_members_bit_for_bit) {
-  for (const std::string sampler : {"conditioned", "pathwise"}) {
-    const solve::Prediction whole = predict_share(sampler, 0, 0);
-    const solve::Prediction first = predict_share(sampler, 0, 3);
-    const solve::Prediction rest = predict_share(sampler, 3, 0);
-    ASSERT_EQ(first.ensemble.u.size(0), 3);
-    ASSERT_EQ(rest.ensemble.u.size(0), 2);
-    EXPECT_EQ(whole.ensemble.left_out().sum().item<std::int64_t>(), 0) << sampler;
-    EXPECT_TRUE(at::equal(at::cat({first.ensemble.u, rest.ensemble.u}), whole.ensemble.u))
-        << sampler;
-    EXPECT_GT((whole.ensemble.u[0] - whole.ensemble.u[4]).abs().max().item<double>(), 1e-4)
-        << sampler << ": the members must differ for the test to mean anything";
-    for (std::size_t s = 0; s < whole.refinement.size(); ++s) {
-      const solve::MemberRefinement& part = s < 3 ? first.refinement[s] : rest.refinement[s - 3];
-      EXPECT_EQ(part.conditioning_points, whole.refinement[s].conditioning_points);
-      EXPECT_EQ(part.expected_variance, whole.refinement[s].expected_variance);
+  for (const double tolerance : {0.0, 1e-7})
+    for (const std::string sampler : {"conditioned", "pathwise"}) {
+      SCOPED_TRACE("tolerance " + std::to_string(tolerance));
+      const solve::Prediction whole = predict_share(sampler, 0, 0, tolerance);
+      const solve::Prediction first = predict_share(sampler, 0, 3, tolerance);
+      const solve::Prediction rest = predict_share(sampler, 3, 0, tolerance);
+      ASSERT_EQ(first.ensemble.u.size(0), 3);
+      ASSERT_EQ(rest.ensemble.u.size(0), 2);
+      EXPECT_EQ(whole.ensemble.left_out().sum().item<std::int64_t>(), 0) << sampler;
+      EXPECT_TRUE(at::equal(at::cat({first.ensemble.u, rest.ensemble.u}), whole.ensemble.u))
+          << sampler;
+      EXPECT_GT((whole.ensemble.u[0] - whole.ensemble.u[4]).abs().max().item<double>(), 1e-4)
+          << sampler << ": the members must differ for the test to mean anything";
+      for (std::size_t s = 0; s < whole.refinement.size(); ++s) {
+        const solve::MemberRefinement& part = s < 3 ? first.refinement[s] : rest.refinement[s - 3];
+        EXPECT_EQ(part.conditioning_points, whole.refinement[s].conditioning_points);
+        EXPECT_EQ(part.expected_variance, whole.refinement[s].expected_variance);
+      }
     }
-  }
 }
 
 TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused) {
@@ -203,14 +208,38 @@ TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused
               testing::ThrowsMessage<std::invalid_argument>(HasSubstr("members 5..5")));
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
   solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
-  problem.solve.tolerance = 1e-6;
   solve::PredictorOptions options;
   options.samples = 4;
   options.member_count = 2;
-  EXPECT_THAT([&] { solve::predict_ensemble(*root, problem, options); },
-              testing::ThrowsMessage<std::invalid_argument>(HasSubstr("needs fixed steps")));
-  problem.solve.tolerance = 0.0;
   options.solver = "pinn";
   EXPECT_THAT([&] { solve::predict_ensemble(*root, problem, options); },
               testing::ThrowsMessage<std::invalid_argument>(HasSubstr("the spectral solver")));
+}
+
+// A member's restriction evaluates as the same function: each implementation's select, and
+// the wrapper for a sample set without one (HalfIllPosed), give the whole set's rows.
+TEST(SpectralEnsemble, selected_members_are_the_whole_sets_rows) {
+  const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
+  util::Rng rng(7);
+  gp::PathwiseOptions pathwise;
+  pathwise.features = 64;
+  std::vector<std::shared_ptr<const gp::FunctionSamples>> sets = {
+      std::make_shared<HalfIllPosed>(),
+      std::make_shared<gp::PathwiseSamples>(*root, 3, pathwise),
+      std::make_shared<gp::ConditionedSamples>(std::vector<gp::ConditionedGp>{
+          gp::condition_on_inducing_draw(*root, rng), gp::condition_on_inducing_draw(*root, rng)}),
+  };
+  const at::Tensor members = at::tensor({1}, at::kLong);
+  for (const auto& samples : sets) {
+    const at::Tensor v = at::randn({samples->count(), 7, samples->dimensions()}, at::kDouble);
+    const at::Tensor whole = samples->evaluate(v);
+    const auto selected = gp::select_members(samples, members);
+    ASSERT_EQ(selected->count(), 1);
+    EXPECT_LT((selected->evaluate(v.index_select(0, members)) - whole.index_select(0, members))
+                  .abs()
+                  .max()
+                  .item<double>(),
+              1e-14);
+  }
+  EXPECT_THROW(gp::select_members(sets.front(), at::tensor({2}, at::kLong)), std::invalid_argument);
 }
