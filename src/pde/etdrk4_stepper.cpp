@@ -40,10 +40,6 @@ at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, const at::Tens
   return product_.to_spectral(term.evaluate_at(derivatives, t));
 }
 
-at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, double t) const {
-  return nonlinear_spectral(v, at::scalar_tensor(t, grid_.real_options()), *equation_.nonlinear);
-}
-
 at::Tensor Etdrk4Stepper::advance(const at::Tensor& v, const Etdrk4StepCoefficients& c,
                                   const StageTimes& times, const NonlinearTerm* term) const {
   if (!term) return c.e * v;

@@ -43,15 +43,12 @@ class Etdrk4Stepper {
 
   /// One step of each member b from its own time t[b] with its own step h[b]: v [B, n/2+1],
   /// t and h [B] double, `coefficients` [B, n/2+1] those of the steps h (gathered from
-  /// steppers of those sizes), `term` the explicit part for these B members (null: none).
+  /// steppers of those sizes; [n/2+1] when all are one size), `term` the explicit part for
+  /// these B members (null: none).
   /// The same grid, dealiasing and linear part as this stepper's.
   at::Tensor step_members(const at::Tensor& v, const Etdrk4StepCoefficients& coefficients,
                           const at::Tensor& t, const at::Tensor& h,
                           const NonlinearTerm* term) const;
-
-  /// N_hat(v, t) [B, n/2+1]: derivatives in physical space (on product_points() points), N
-  /// pointwise, back to Fourier space.
-  at::Tensor nonlinear_spectral(const at::Tensor& v, double t = 0.0) const;
 
   double dt() const { return dt_; }
   /// This step size's coefficients, each [n/2+1].
@@ -73,7 +70,9 @@ class Etdrk4Stepper {
   /// The step above with coefficients c at those stage times.
   at::Tensor advance(const at::Tensor& v, const Etdrk4StepCoefficients& c, const StageTimes& times,
                      const NonlinearTerm* term) const;
-  /// N_hat of `term` at v and times t (a 0-dim or [B, 1] double tensor).
+  /// N_hat of `term` at v [B, n/2+1] and times t (a 0-dim or [B, 1] double tensor):
+  /// derivatives in physical space (on the product's points), N pointwise, back to Fourier
+  /// space.
   at::Tensor nonlinear_spectral(const at::Tensor& v, const at::Tensor& t,
                                 const NonlinearTerm& term) const;
 };
