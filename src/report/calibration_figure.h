@@ -5,13 +5,15 @@
 /// samples at nominal levels p (a reliability diagram: calibrated bands lie on the
 /// diagonal), the error/spread ratio RMSE(mean - truth) / RMS(std) at every output time
 /// (1 when the spread matches the error; above 1 overconfident), and the fair CRPS. Output
-/// time t = 0, the initial condition every sample matches, is left out.
+/// time t = 0, the initial condition every sample matches, is left out. The figure also
+/// pools every prediction (report/pooled_calibration.h).
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "report/figure_writer.h"
+#include "report/pooled_calibration.h"
 
 namespace bhpm::report {
 
@@ -24,6 +26,7 @@ struct PredictionCalibration {
   /// Grid mean of E|X - y| - 1/2 E|X - X'| over the m sound samples X (pairs 1/(m(m-1))).
   double crps = 0;
   std::int64_t members = 0;  ///< m
+  CalibrationSums sums;      ///< what the prediction adds to the pooled calibration
 };
 
 /// The calibration of the prediction file at `path`; its stem is empty when the file has
@@ -31,8 +34,10 @@ struct PredictionCalibration {
 /// the field for a malformed file.
 PredictionCalibration prediction_calibration(const std::string& path);
 
-/// reliability.png: the reliability diagram (left) and error/spread against time (right),
-/// one line per prediction. Throws std::invalid_argument for an empty list.
+/// reliability.png: the reliability diagram (left: one line per prediction and the pooled
+/// one), error/spread against time (middle, one line per prediction) and the pooled rank
+/// histogram (right); the caption prints the pooled scores. Throws std::invalid_argument
+/// for an empty list.
 Figure draw_calibration_figure(FigureWriter& writer,
                                const std::vector<PredictionCalibration>& predictions);
 
