@@ -1,22 +1,23 @@
 #pragma once
 /// `bhpm calibrate RUN_DIR [--data DATA.h5] [--samples S] [--set key=value] [-q]`
 ///
-/// Fits the model-discrepancy variance tau^2 of the operator samples on the run's
-/// training experiments (solve/discrepancy_calibration.h; docs/numerics.md, "Model
-/// discrepancy"): each training experiment is predicted from its own initial condition,
-/// by the root's posterior refitted without its rows (predict.calibration_leave_one_out),
-/// with S samples (predict.calibration_samples) without and with the reference
-/// tau_0^2 = sigma_f^2, and tau^2 is chosen so that the ensembles' spread matches their
-/// error at the measured points (the set "train" of DATA.h5, default RUN_DIR/data.h5), or
-/// the posterior's own spread is scaled by kappa instead; which form is kept is decided by
-/// how each one's fit carries over from posteriors without 2 training experiments to the
-/// leave-one-out ones (predict.calibration_transfer; 3 or more training experiments; both
-/// fits there inside their bounds), otherwise by the smaller misfit.
-/// That is predict.calibration_method = "trajectories", the default ("auto") on a dataset
-/// with solution grids. On measurements only ("operator", the default there) nothing is
-/// solved: each training experiment's leaf rows are scored by the root's posterior fitted
-/// without them and its samples, and kappa is the geometric mean of error over spread of
-/// their cell means (cli/calibration_from_measurements.h; at least 2 training experiments).
+/// Fits the operator samples' model discrepancy on the run's training experiments. By
+/// default (predict.calibration_method = "operator", on any dataset) nothing is solved:
+/// each training experiment's leaf rows are scored by the root's posterior fitted without
+/// them and its samples, and the spread factor kappa is the geometric mean of error over
+/// spread of their cell means (cli/calibration_from_measurements.h; at least 2 training
+/// experiments; docs/numerics.md, "Calibration from measurements").
+/// With "trajectories" (a dataset with solution grids only; solve/discrepancy_calibration.h;
+/// docs/numerics.md, "Model discrepancy") each training experiment is predicted from its
+/// own initial condition, by the root's posterior refitted without its rows
+/// (predict.calibration_leave_one_out), with S samples (predict.calibration_samples)
+/// without and with the reference tau_0^2 = sigma_f^2, and tau^2 is chosen so that the
+/// ensembles' spread matches their error at the measured points (the set "train" of
+/// DATA.h5, default RUN_DIR/data.h5), or the posterior's own spread is scaled by kappa
+/// instead; which form is kept is decided by how each one's fit carries over from
+/// posteriors without 2 training experiments to the leave-one-out ones
+/// (predict.calibration_transfer; 3 or more training experiments; both fits there inside
+/// their bounds), otherwise by the smaller misfit.
 /// Held-out experiments are never read. Writes
 /// RUN_DIR/discrepancy.json, which `bhpm predict` then uses (predict.discrepancy =
 /// "calibrated").

@@ -17,13 +17,13 @@
 namespace bhpm::cli {
 
 std::string resolved_calibration_method(const std::string& choice, const std::string& data_path) {
+  if (choice == "auto") return "operator";
   const bool grids = pde::read_dataset_metadata(data_path).format_version == 1;
-  if (choice == "auto") return grids ? "trajectories" : "operator";
   if (choice == "trajectories" && !grids)
     throw std::invalid_argument(
         "calibrate: predict.calibration_method = \"trajectories\" predicts the training "
         "experiments' solution grids, and " +
-        data_path + " holds measurements only (use \"operator\" or \"auto\")");
+        data_path + " holds measurements only (use \"operator\")");
   return choice;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// `bhpm calibrate` on the training experiments' measurements alone (predict.
-/// calibration_method = "operator", or "auto" on a dataset without solution grids): the
+/// calibration_method = "operator", the default, on any dataset): the
 /// spread inflation kappa from the left-out posteriors' residuals and samples at the
 /// training experiments' leaf rows (solve/operator_calibration.h;
 /// docs/numerics.md, "Calibration from measurements").
@@ -13,10 +13,10 @@
 
 namespace bhpm::cli {
 
-/// predict.calibration_method resolved for the dataset at `data_path`: "auto" is
-/// "trajectories" on a version 1 file (solution grids) and "operator" on a version 2 one
-/// (measurements only). Throws std::invalid_argument naming the file, the setting and the
-/// rule for "trajectories" on measurements only.
+/// predict.calibration_method resolved for the dataset at `data_path`: "auto" (the name
+/// run folders written before "operator" became the default store) is "operator" on every
+/// dataset. Throws std::invalid_argument naming the file, the setting and the rule for
+/// "trajectories" on a dataset of measurements only (version 2: no solution grid).
 std::string resolved_calibration_method(const std::string& choice, const std::string& data_path);
 
 /// Why the training set of `data_path` cannot be calibrated from its measurements (fewer

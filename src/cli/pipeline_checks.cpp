@@ -78,7 +78,7 @@ void require_complete_configuration(const config::RunConfig& config, const std::
                               ": predict.calibration_method = \"trajectories\": " + pipeline.data +
                               " holds measurements only (dataset format_version 2), and that "
                               "method predicts the training experiments' solution grids; use "
-                              "\"operator\" or \"auto\"");
+                              "\"operator\"");
   for (const std::string& file : pipeline.predict_ic_files)
     if (pipeline.runs("predict") && !fs::is_regular_file(file))
       throw config::ConfigError(source + ": run.predict_ic_files: " + file + " does not exist");

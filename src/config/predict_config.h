@@ -35,12 +35,13 @@
 ///   discrepancy_order = 1       the discrepancy depends on u, .., d^m u/dx^m for m this
 ///                               (>= 0), not on the higher derivatives (the principal part:
 ///                               a random slope there can make a sample ill-posed)
-///   calibration_method = "auto" how `bhpm calibrate` fits the discrepancy: "trajectories"
-///                               (predicts the training experiments' solution grids),
-///                               "operator" (their measurements alone: kappa from the
-///                               left-out posteriors' residuals and samples at the leaf
-///                               rows, solve/operator_calibration.h),
-///                               "auto": trajectories when the dataset has solution grids
+///   calibration_method = "operator"  how `bhpm calibrate` fits the discrepancy:
+///                               "operator" (the training measurements alone, on any
+///                               dataset: kappa from the left-out posteriors' residuals and
+///                               samples at the leaf rows, solve/operator_calibration.h),
+///                               "trajectories" (predicts the training experiments'
+///                               solution grids; the keys below), "auto" (= "operator", the
+///                               name older run folders store)
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment
 ///                               with the root's posterior fitted without its rows (at least
@@ -83,7 +84,7 @@ struct PredictConfig {
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
   /// How `bhpm calibrate` fits it: "auto" or one of solve::calibration_methods().
-  std::string calibration_method = "auto";
+  std::string calibration_method = "operator";
   std::int64_t calibration_samples = 6;   ///< per training experiment in `bhpm calibrate`
   bool calibration_leave_one_out = true;  ///< leave-one-experiment-out posteriors there
   bool calibration_transfer = true;       ///< the form chosen by its transfer there

@@ -1,8 +1,8 @@
 #pragma once
 /// The spread inflation of the operator samples fitted on the training experiments'
 /// measurements alone, without solving anything (docs/numerics.md, "Calibration from
-/// measurements"; `bhpm calibrate` with predict.calibration_method = "operator", and
-/// "auto" on a dataset without solution grids).
+/// measurements"; `bhpm calibrate` with predict.calibration_method = "operator", the
+/// default on every dataset).
 ///
 /// A solution's error grows as the time integral of the operator's error along its path,
 ///   delta u(x, t) ~ int_0^t (f - m)(v(x, tau)) d tau

@@ -28,8 +28,8 @@ PY
 check "without bhpm calibrate, predict warns and records that the band is uncalibrated" $?
 
 "$bhpm" calibrate "$work/run" --data "$work/data.h5" --samples 3 --set predict.max_rounds=3 \
-  > "$work/out" 2> "$work/progress"
-check "calibrate the model discrepancy on the training experiments" $?
+  --set predict.calibration_method=trajectories > "$work/out" 2> "$work/progress"
+check "calibrate the model discrepancy on the training experiments' solution grids" $?
 grep -q "^training experiment 0 of 2: " "$work/progress" &&
   grep -Eq "^training experiment 1 of 2: .* \([0-9]+ s so far, about [0-9]+ s to go\)$" \
     "$work/progress" && ! grep -q "^training experiment [0-9]* of " "$work/out"
@@ -87,7 +87,7 @@ assert len(calibration["training_experiments"]) == 2
 assert calibration["leave_one_out"] is True
 assert f.attrs["discrepancy_variance"] == calibration["variance"]
 assert calibration["format_version"] == 7 and calibration["inflation"] >= 1
-assert calibration["method"] == "trajectories"  # "auto" on a dataset with solution grids
+assert calibration["method"] == "trajectories"  # as asked (the default is "operator")
 assert f.attrs["band"] == "calibrated (trajectories)"
 assert calibration["transfer"] is None  # 2 training experiments: no transfer check
 assert f.attrs["spread_inflation"] == calibration["inflation"]
@@ -251,11 +251,11 @@ check "calibrate refuses a folder without a trained root" $?
 [ $? -ne 0 ] && grep -q "predict.calibration_samples" "$work/err"
 check "calibrate refuses fewer than 2 samples" $?
 
-# The operator method on the same run (a copy: the checks above keep the trajectory file).
+# The default method, operator, on the same run (a copy: the checks above keep the trajectory
+# file).
 cp -r "$work/run" "$work/operator-run"
-"$bhpm" calibrate "$work/operator-run" --data "$work/data.h5" \
-  --set predict.calibration_method=operator > "$work/out" 2>&1
-check "calibrate from the measurements alone (predict.calibration_method = operator)" $?
+"$bhpm" calibrate "$work/operator-run" --data "$work/data.h5" > "$work/out" 2>&1
+check "calibrate from the measurements alone by default, solution grids or not" $?
 grep -q "^training experiment 1, its leaf rows scored by the root's posterior without it: " \
   "$work/out" && grep -q "^model discrepancy (from the measurements alone): .* kappa = " "$work/out"
 check "calibrate prints each experiment's error and spread by fifth and the kappa kept" $?
@@ -296,7 +296,7 @@ cp "$work/operator-run/discrepancy.json" "$work/operator.json"
 check "calibrate refuses measurements of one training experiment, saying the band stays uncalibrated" $?
 "$bhpm" calibrate "$work/operator-run" --data "$work/one.h5" \
   --set predict.calibration_method=trajectories > "$work/out" 2> "$work/err"
-[ $? -ne 0 ] && grep -q "holds measurements only (use \"operator\" or \"auto\")" "$work/err"
+[ $? -ne 0 ] && grep -q "holds measurements only (use \"operator\")" "$work/err"
 check "calibrate refuses the trajectory method on measurements only" $?
 
 echo "passed $passed, failed $failed"
