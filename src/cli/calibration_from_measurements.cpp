@@ -90,8 +90,9 @@ void print_operator_calibration(const solve::DiscrepancyCalibration& calibration
   }
   std::printf(
       "model discrepancy (from the measurements alone): the posterior's spread about its mean "
-      "scaled by kappa = %.4g in variance (sqrt: %.3g), the geometric mean of error over "
-      "spread (less the in-sample error) in %lld bins, %lld samples per experiment\n",
+      "scaled by kappa = %.4g in variance (sqrt: %.3g), so that the bands hold the left-out "
+      "errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on average, "
+      "%lld samples per experiment\n",
       calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
       static_cast<long long>(fit.samples));
 }

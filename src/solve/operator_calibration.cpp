@@ -8,6 +8,7 @@
 #include <string>
 
 #include "solve/discrepancy_calibration.h"
+#include "util/scalar_minimisation.h"
 
 namespace bhpm::solve {
 
@@ -56,18 +57,52 @@ std::vector<double> bin_means(const at::Tensor& per_cell, const at::Tensor& kept
   return means;
 }
 
-/// exp(mean ln(E / V)) over the bins with both positive, at least 1; 1 without any.
-double log_ratio_factor(const std::vector<const OperatorBins*>& experiments, std::int64_t& bins) {
-  double sum = 0;
-  bins = 0;
+/// The ratios r_b = max(E_b, 0) / V_b of the bins with V_b > 0 and E_b known.
+std::vector<double> bin_ratios(const std::vector<const OperatorBins*>& experiments) {
+  std::vector<double> ratios;
   for (const OperatorBins* e : experiments)
     for (std::size_t k = 0; k < e->squared_error.size(); ++k)
-      if (e->squared_error[k] > 0 && e->variance[k] > 0)
-        sum += std::log(e->squared_error[k] / e->variance[k]), ++bins;
-  return bins > 0 ? std::max(1.0, std::exp(sum / static_cast<double>(bins))) : 1.0;
+      if (e->variance[k] > 0 && std::isfinite(e->squared_error[k]))
+        ratios.push_back(std::max(e->squared_error[k], 0.0) / e->variance[k]);
+  return ratios;
+}
+
+/// sum_p (C_p(kappa) - p)^2 over kCoverageLevels.
+double coverage_misfit(const std::vector<double>& ratios, double kappa) {
+  double sum = 0;
+  for (const CoverageLevel& level : kCoverageLevels) {
+    const double held = gaussian_bins_coverage(ratios, kappa, level);
+    sum += (held - level.level) * (held - level.level);
+  }
+  return sum;
+}
+
+/// The kappa >= 1 of operator_calibration.h: the minimiser over ln kappa in
+/// [0, ln kLargestFactor] of coverage_misfit; 1 without a bin, or when the posterior's own
+/// bands (kappa = 1) already hold at least p at every level (C_p only grows with kappa).
+double coverage_factor(const std::vector<double>& ratios) {
+  if (ratios.empty()) return 1.0;
+  bool held = true;
+  for (const CoverageLevel& level : kCoverageLevels)
+    held = held && gaussian_bins_coverage(ratios, 1.0, level) >= level.level;
+  if (held) return 1.0;
+  const double log_kappa =
+      util::minimise_on_grid([&](double x) { return coverage_misfit(ratios, std::exp(x)); }, 0.0,
+                             std::log(kLargestFactor), 0.05);
+  return std::max(1.0, std::exp(log_kappa));
 }
 
 }  // namespace
+
+double gaussian_bins_coverage(const std::vector<double>& ratios, double kappa,
+                              const CoverageLevel& level) {
+  if (ratios.empty() || !(kappa > 0))
+    throw std::invalid_argument(std::string(kWhere) + ": the coverage needs ratios and kappa > 0");
+  double held = 0;  // P(|Z| sqrt(r) <= z sqrt(kappa)) = erf(z sqrt(kappa / r) / sqrt(2))
+  for (const double ratio : ratios)
+    held += ratio > 0 ? std::erf(level.normal_quantile * std::sqrt(kappa / ratio / 2.0)) : 1.0;
+  return held / static_cast<double>(ratios.size());
+}
 
 OperatorBins operator_bins(const gp::PosteriorResiduals& experiment) {
   require_rows(experiment);
@@ -95,8 +130,7 @@ OperatorBins operator_bins(const gp::PosteriorResiduals& experiment) {
         (kept & (at::arange(cells, index.options()) % kTimeBins == k)).sum().item<std::int64_t>());
     bins.squared_error.push_back(bins.left_out_error[k] - bins.in_sample_error[k]);
   }
-  std::int64_t fitted = 0;
-  bins.factor = log_ratio_factor({&bins}, fitted);
+  bins.factor = coverage_factor(bin_ratios({&bins}));
   return bins;
 }
 
@@ -111,10 +145,12 @@ OperatorCalibration calibrate_operator(const std::vector<gp::PosteriorResiduals>
   for (const gp::PosteriorResiduals& experiment : experiments)
     calibration.experiments.push_back(operator_bins(experiment));
   for (const OperatorBins& bins : calibration.experiments) all.push_back(&bins);
-  calibration.factor = log_ratio_factor(all, calibration.bins);
-  if (calibration.bins == 0)
+  const std::vector<double> ratios = bin_ratios(all);
+  calibration.bins = static_cast<std::int64_t>(ratios.size());
+  if (ratios.empty())
     throw std::invalid_argument(std::string(kWhere) +
-                                ": no time bin has both a positive error and a positive spread");
+                                ": no time bin has both a known error and a positive spread");
+  calibration.factor = coverage_factor(ratios);
   return calibration;
 }
 

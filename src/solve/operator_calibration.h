@@ -22,14 +22,21 @@
 /// experiment and time bin k,
 ///   E_ek = mean_{c in k} (rbar_c^2 - rbar^in_c^2),  V_ek = mean_{c in k} mean_s gbar_sc^2,
 /// unbiased for the left-out posterior's squared error where l is independent of f - m_{-e}
-/// and m's own error at e's rows is small, and wider where m has absorbed part of l (bins
-/// with E_ek <= 0 are left out). As step 5 of the trajectory calibration
-/// (solve/discrepancy_calibration.h) on the ensembles' solutions,
-///   ln kappa = mean_{e,k} ln(E_ek / V_ek),  kappa >= 1,
-/// the minimiser of sum ln^2(kappa V_ek / E_ek): the geometric mean of error over spread,
-/// so that no one experiment's surplus cancels another's deficit. Every operator sample
-/// then carries f'_s = m + sqrt(kappa) (f_s - m) (gp/inflated_samples.h).
+/// and m's own error at e's rows is small, and wider where m has absorbed part of l.
+/// The bins' ratios r_b = max(E_ek, 0) / V_ek differ between experiments far more than
+/// their noise (docs/numerics.md, "Calibration from measurements"), so no one kappa makes
+/// every bin's band right; what one kappa can do is what the pooled criteria of a
+/// calibrated ensemble ask: bands that hold their nominal share of the errors over all
+/// bins. A bin's cell means taken as N(0, E_ek) and its band as -+ z_p sqrt(kappa V_ek),
+/// the share held at level p is
+///   C_p(kappa) = mean_b erf(z_p sqrt(kappa / r_b) / sqrt(2))   (1 where r_b = 0),
+/// and kappa >= 1 minimises sum_{p in kCoverageLevels} (C_p(kappa) - p)^2. With every
+/// r_b = c it is c; residuals scaled by a scale it by a^2. (The geometric mean of the r_b,
+/// used before, puts the typical bin at nominal coverage, and with ratios as unequal as
+/// measured left the pooled 95 % band holding less.) Every operator sample then carries
+/// f'_s = m + sqrt(kappa) (f_s - m) (gp/inflated_samples.h).
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +46,17 @@ namespace bhpm::solve {
 
 constexpr std::int64_t kSpaceCells = 64;
 constexpr std::int64_t kMinimumCellRows = 3;
+
+/// A nominal level p and its standard normal quantile z_p = Phi^{-1}((1 + p) / 2).
+struct CoverageLevel {
+  double level;
+  double normal_quantile;
+};
+/// The levels kappa is fitted at: the pooled criteria's 50 and 95 % and the 90 % between.
+constexpr std::array<CoverageLevel, 3> kCoverageLevels = {
+    {{0.5, 0.6744897501960817}, {0.9, 1.6448536269514722}, {0.95, 1.959963984540054}}};
+/// The largest kappa the fit considers.
+constexpr double kLargestFactor = 1e6;
 
 /// One experiment's bins: E_ek and V_ek, the cells that made them (NaN and 0: no cell).
 struct OperatorBins {
@@ -52,7 +70,7 @@ struct OperatorBins {
 
 struct OperatorCalibration {
   double factor = 1;                      ///< kappa >= 1
-  std::int64_t bins = 0;                  ///< (e, k) bins with E_ek > 0 and V_ek > 0
+  std::int64_t bins = 0;                  ///< (e, k) bins fitted: V_ek > 0, E_ek known
   std::int64_t samples = 0;               ///< S per experiment
   std::vector<OperatorBins> experiments;  ///< [N]
 };
@@ -62,9 +80,14 @@ struct OperatorCalibration {
 /// no extent.
 OperatorBins operator_bins(const gp::PosteriorResiduals& experiment);
 
+/// C_p(kappa) over bins of ratios r_b >= 0 (at least one; kappa > 0). Throws
+/// std::invalid_argument otherwise.
+double gaussian_bins_coverage(const std::vector<double>& ratios, double kappa,
+                              const CoverageLevel& level);
+
 /// The fit from one gp::PosteriorResiduals per training experiment (N >= 2). Throws
 /// std::invalid_argument for fewer than 2 experiments, as operator_bins, and when no bin
-/// has both a positive error and a positive spread.
+/// has both a known error and a positive spread.
 OperatorCalibration calibrate_operator(const std::vector<gp::PosteriorResiduals>& experiments);
 
 }  // namespace bhpm::solve

@@ -26,11 +26,16 @@ d = json.load(open(sys.argv[1]))
 assert d["method"] == "operator" and d["variance"] == 0, d["method"]  # the default, one form
 fit = d["operator"]
 assert len(fit["training_experiments"]) == 4 and fit["samples"] == 6, fit
-logs = [math.log(e / v) for x in fit["training_experiments"]
-        for e, v in zip(x["squared_error"], x["variance"]) if e and v and e > 0 and v > 0]
-assert len(logs) == fit["bins"] > 0, (len(logs), fit["bins"])
-kappa = max(1.0, math.exp(sum(logs) / len(logs)))  # the geometric mean of error over spread
-assert math.isclose(d["inflation"], kappa, rel_tol=1e-9), (d["inflation"], kappa)
+ratios = [max(e, 0) / v for x in fit["training_experiments"]
+          for e, v in zip(x["squared_error"], x["variance"]) if v and v > 0 and e is not None]
+assert len(ratios) == fit["bins"] > 0, (len(ratios), fit["bins"])
+def misfit(kappa):  # sum over p of (the bins' Gaussian coverage at p - p)^2
+    z = {0.5: 0.6744897501960817, 0.9: 1.6448536269514722, 0.95: 1.959963984540054}
+    return sum((sum(math.erf(q * math.sqrt(kappa / r / 2)) if r > 0 else 1 for r in ratios) /
+                len(ratios) - p) ** 2 for p, q in z.items())
+kappa = d["inflation"]  # the minimiser over kappa >= 1
+assert kappa >= 1 and misfit(kappa) <= misfit(kappa * 1.02) + 1e-12, (kappa, ratios)
+assert kappa == 1 or misfit(kappa) <= misfit(kappa / 1.02) + 1e-12, (kappa, ratios)
 PY
 check "the calibrate stage fitted kappa from the training measurements' bins" $?
 "$python" - "$work/run/distill.json" <<'PY'
