@@ -57,7 +57,6 @@ class ExactGpImpl : public torch::nn::Module {
   MarginalNormal marginals(const at::Tensor& x_star) const;
 
   const at::Tensor& train_inputs() const { return x_; }
-  const at::Tensor& train_targets() const { return y_; }
   const std::shared_ptr<Mean>& mean() const { return mean_; }
   const std::shared_ptr<Kernel>& kernel() const { return kernel_; }
   const std::shared_ptr<GaussianLikelihoodImpl>& likelihood() const { return likelihood_; }

@@ -108,10 +108,4 @@ void RbfQuadraticKernelImpl::set_polynomial_scales(const at::Tensor& scales) {
   raw_polynomial_scale_.copy_(inverse_softplus(scales, "rbf+quadratic kernel: polynomial_scales"));
 }
 
-void RbfQuadraticKernelImpl::set_polynomial_variance(double variance) {
-  const at::NoGradGuard no_grad;
-  raw_polynomial_variance_.fill_(
-      inverse_softplus(variance, "rbf+quadratic kernel: polynomial_variance"));
-}
-
 }  // namespace bhpm::gp

@@ -65,8 +65,6 @@ class RbfQuadraticKernelImpl : public Kernel {
   at::Tensor polynomial_variance() const;
   /// Sets a from scales [D] (each > 0, finite); not recorded by autograd.
   void set_polynomial_scales(const at::Tensor& scales);
-  /// Sets c^2 (> 0, finite).
-  void set_polynomial_variance(double variance);
 
  private:
   /// c^2 (1 + (x1_i / a) . (x2_j / a))^2 for x1 [N, D], x2 [M, D] -> [N, M].

@@ -64,11 +64,4 @@ at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, dou
   return u;
 }
 
-at::Tensor linear_exact(const PeriodicGrid& grid, const std::vector<double>& coefficients,
-                        const at::Tensor& u0, const at::Tensor& times) {
-  const at::Tensor symbol = grid.linear_symbol(coefficients);
-  const at::Tensor propagator = at::exp(times.to(at::kDouble).unsqueeze(1) * symbol.unsqueeze(0));
-  return grid.to_physical(propagator * grid.to_spectral(u0).unsqueeze(0));
-}
-
 }  // namespace bhpm::pde

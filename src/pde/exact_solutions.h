@@ -32,9 +32,4 @@ at::Tensor kdv_two_soliton(const at::Tensor& x, double t, double k1, double x1, 
 at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, double nu,
                              const at::Tensor& times, int refine = 8);
 
-/// Linear constant-coefficient equation u_t = sum_m c_m d^m u/dx^m solved exactly in
-/// Fourier space: u_hat(t) = exp(t L(k)) u_hat(0). u0 [n] -> [T, n].
-at::Tensor linear_exact(const PeriodicGrid& grid, const std::vector<double>& coefficients,
-                        const at::Tensor& u0, const at::Tensor& times);
-
 }  // namespace bhpm::pde

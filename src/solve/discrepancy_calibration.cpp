@@ -571,8 +571,8 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
   if (version >= 5) {
     const auto factor = document.find("inflation");
     if (factor == document.end() || !factor->is_number() || !std::isfinite(factor->get<double>()) ||
-        factor->get<double>() < 1.0)
-      throw std::runtime_error(path + ": \"inflation\" must be a number >= 1");
+        factor->get<double>() <= 0.0)
+      throw std::runtime_error(path + ": \"inflation\" must be a number > 0");
     inflation = factor->get<double>();
   }
   const auto conserve_mean = document.find("conserve_mean");

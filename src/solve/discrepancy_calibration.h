@@ -257,7 +257,7 @@ struct DiscrepancyFile {
 /// Throws std::runtime_error naming the file and the field when it is unreadable, of
 /// another format, of a version before 4 (whose discrepancy had another form: calibrate
 /// again) or without a valid "variance", "timescale" and "order" (and, from version 5,
-/// "inflation" >= 1; from version 7, a "method" of calibration_methods()).
+/// "inflation" > 0; from version 7, a "method" of calibration_methods()).
 DiscrepancyFile read_discrepancy_file(const std::string& path);
 
 }  // namespace bhpm::solve

@@ -77,19 +77,14 @@ double coverage_misfit(const std::vector<double>& ratios, double kappa) {
   return sum;
 }
 
-/// The kappa >= 1 of operator_calibration.h: the minimiser over ln kappa in
-/// [0, ln kLargestFactor] of coverage_misfit; 1 without a bin, or when the posterior's own
-/// bands (kappa = 1) already hold at least p at every level (C_p only grows with kappa).
+/// The kappa of operator_calibration.h: the minimiser over ln kappa in
+/// [-ln kLargestFactor, ln kLargestFactor] of coverage_misfit; 1 when no bin has an error
+/// left (r_b = 0 everywhere: nothing to scale the spread to).
 double coverage_factor(const std::vector<double>& ratios) {
-  if (ratios.empty()) return 1.0;
-  bool held = true;
-  for (const CoverageLevel& level : kCoverageLevels)
-    held = held && gaussian_bins_coverage(ratios, 1.0, level) >= level.level;
-  if (held) return 1.0;
-  const double log_kappa =
-      util::minimise_on_grid([&](double x) { return coverage_misfit(ratios, std::exp(x)); }, 0.0,
-                             std::log(kLargestFactor), 0.05);
-  return std::max(1.0, std::exp(log_kappa));
+  if (std::none_of(ratios.begin(), ratios.end(), [](double r) { return r > 0; })) return 1.0;
+  const double bound = std::log(kLargestFactor);
+  return std::exp(util::minimise_on_grid(
+      [&](double x) { return coverage_misfit(ratios, std::exp(x)); }, -bound, bound, 0.05));
 }
 
 }  // namespace

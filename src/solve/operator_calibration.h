@@ -30,11 +30,14 @@
 /// bins. A bin's cell means taken as N(0, E_ek) and its band as -+ z_p sqrt(kappa V_ek),
 /// the share held at level p is
 ///   C_p(kappa) = mean_b erf(z_p sqrt(kappa / r_b) / sqrt(2))   (1 where r_b = 0),
-/// and kappa >= 1 minimises sum_{p in kCoverageLevels} (C_p(kappa) - p)^2. With every
-/// r_b = c it is c; residuals scaled by a scale it by a^2. (The geometric mean of the r_b,
-/// used before, puts the typical bin at nominal coverage, and with ratios as unequal as
-/// measured left the pooled 95 % band holding less.) Every operator sample then carries
-/// f'_s = m + sqrt(kappa) (f_s - m) (gp/inflated_samples.h).
+/// and kappa minimises sum_{p in kCoverageLevels} (C_p(kappa) - p)^2. With every r_b = c
+/// it is c; residuals scaled by a scale it by a^2. kappa < 1 narrows the posterior's
+/// spread where its bands hold more than their share, as on noisy measurements whose
+/// likelihood noise widened the posterior. (The geometric mean of the r_b, bounded below
+/// by 1, used before, puts the typical bin at nominal coverage, and with ratios as unequal
+/// as measured left the pooled 95 % band holding less; the bound left bands that held
+/// more.) Every operator sample then carries f'_s = m + sqrt(kappa) (f_s - m)
+/// (gp/inflated_samples.h).
 
 #include <array>
 #include <cstdint>
@@ -55,7 +58,7 @@ struct CoverageLevel {
 /// The levels kappa is fitted at: the pooled criteria's 50 and 95 % and the 90 % between.
 constexpr std::array<CoverageLevel, 3> kCoverageLevels = {
     {{0.5, 0.6744897501960817}, {0.9, 1.6448536269514722}, {0.95, 1.959963984540054}}};
-/// The largest kappa the fit considers.
+/// The largest kappa the fit considers, and its inverse the smallest.
 constexpr double kLargestFactor = 1e6;
 
 /// One experiment's bins: E_ek and V_ek, the cells that made them (NaN and 0: no cell).
@@ -69,7 +72,7 @@ struct OperatorBins {
 };
 
 struct OperatorCalibration {
-  double factor = 1;                      ///< kappa >= 1
+  double factor = 1;                      ///< kappa > 0
   std::int64_t bins = 0;                  ///< (e, k) bins fitted: V_ek > 0, E_ek known
   std::int64_t samples = 0;               ///< S per experiment
   std::vector<OperatorBins> experiments;  ///< [N]

@@ -268,11 +268,11 @@ import h5py, json, sys
 calibration = json.load(open(sys.argv[1]))
 assert calibration["method"] == "operator" and calibration["variance"] == 0
 fit = calibration["operator"]
-assert calibration["inflation"] == fit["inflation"] >= 1
+assert calibration["inflation"] == fit["inflation"] > 0  # may narrow (< 1)
 assert fit["samples"] == 6 and len(fit["training_experiments"]) == 2  # calibration_samples
 assert 0 < fit["bins"] <= 2 * 5, fit["bins"]
 for experiment in fit["training_experiments"]:
-    assert len(experiment["cells"]) == 5 and experiment["inflation"] >= 1
+    assert len(experiment["cells"]) == 5 and experiment["inflation"] > 0
     assert all(c >= 0 for c in experiment["cells"])
 f = h5py.File(sys.argv[2], "r")
 assert f.attrs["spread_inflation"] == calibration["inflation"]
