@@ -73,9 +73,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
                   util::format_significant(o.discrepancy_timescale, 10));
   o.discrepancy_order = section.integer_at_least("discrepancy_order", o.discrepancy_order, 0);
   o.spread_inflation = section.number("spread_inflation", o.spread_inflation);
-  section.require(std::isfinite(o.spread_inflation) && o.spread_inflation > 0.0,
-                  "spread_inflation", "must be > 0",
-                  util::format_significant(o.spread_inflation, 10));
+  section.require(std::isfinite(o.spread_inflation) && o.spread_inflation > 0.0, "spread_inflation",
+                  "must be > 0", util::format_significant(o.spread_inflation, 10));
   section.require(o.spread_inflation == 1.0 || o.discrepancy_variance == 0.0, "spread_inflation",
                   "is the other form of the model discrepancy: give it or discrepancy_variance, "
                   "not both",

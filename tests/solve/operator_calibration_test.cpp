@@ -73,7 +73,7 @@ TEST(OperatorCalibration, bins_hold_the_cell_means_squared) {
   EXPECT_DOUBLE_EQ(bins.in_sample_error[0], 1.0);
   EXPECT_DOUBLE_EQ(bins.squared_error[0], 3.0);
   EXPECT_NEAR(bins.factor, 3.0, 1e-9);
-  rows.in_sample = at::full({4}, 3.0, kReal);  // more in-sample error than left out
+  rows.in_sample = at::full({4}, 3.0, kReal);                // more in-sample error than left out
   EXPECT_DOUBLE_EQ(solve::operator_bins(rows).factor, 1.0);  // no error left to scale to
   rows.in_sample = at::zeros({3}, kReal);
   EXPECT_THROW(solve::operator_bins(rows), std::invalid_argument);
