@@ -4,9 +4,10 @@
 /// Fits the operator samples' model discrepancy on the run's training experiments. By
 /// default (predict.calibration_method = "operator", on any dataset) nothing is solved:
 /// each training experiment's leaf rows are scored by the root's posterior fitted without
-/// them and its samples, and the spread factor kappa is the geometric mean of error over
-/// spread of their cell means (cli/calibration_from_measurements.h; at least 2 training
-/// experiments; docs/numerics.md, "Calibration from measurements").
+/// them and its samples, and the spread factor kappa is the one whose bands hold the
+/// errors of their cell means at 50, 90 and 95 % on average over time bins
+/// (cli/calibration_from_measurements.h; at least 2 training experiments; docs/numerics.md,
+/// "Calibration from measurements").
 /// With "trajectories" (a dataset with solution grids only; solve/discrepancy_calibration.h;
 /// docs/numerics.md, "Model discrepancy") each training experiment is predicted from its
 /// own initial condition, by the root's posterior refitted without its rows
