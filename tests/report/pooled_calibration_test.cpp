@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -18,40 +17,18 @@
 
 #include "report/calibration_figure.h"
 #include "report/pooled_calibration.h"
-#include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
+#include "support/ensemble_calibration.h"
 
-namespace fs = std::filesystem;
 using namespace bhpm;
 
 namespace {
 
-/// Writes a bhpm-ensemble file of members u [S, T, n] (member `rejected` flagged
-/// rejected, -1: none) and truth [T, n] to a temporary path and returns its calibration.
+/// The calibration of members u [S, T, n] (member `rejected` rejected, -1: none) and truth.
 report::PredictionCalibration calibration_of(const at::Tensor& u, const at::Tensor& truth,
                                              std::int64_t rejected = -1) {
-  const std::int64_t samples = u.size(0), times = u.size(1), n = u.size(2);
-  solve::Prediction prediction;
-  solve::EnsembleSolution& ensemble = prediction.ensemble;
-  ensemble.x = at::arange(n, at::kDouble);
-  ensemble.t = at::arange(times, at::kDouble);
-  ensemble.u = u.clone();
-  ensemble.diverged = at::zeros({samples}, at::kBool);
-  ensemble.rejected = at::zeros({samples}, at::kBool);
-  if (rejected >= 0) ensemble.rejected[rejected] = true;
-  ensemble.failures.assign(samples, "");
-  const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
-  solve::EnsembleRecord record;
-  record.prediction = &prediction;
-  record.statistics = &statistics;
-  record.u0 = truth[0];
-  record.operator_std = at::zeros({times, n}, at::kDouble);
-  record.truth = truth;
-  const fs::path path = fs::temp_directory_path() / "bhpm-pooled-calibration-test.h5";
-  solve::write_ensemble_file(path.string(), record);
-  report::PredictionCalibration calibration = report::prediction_calibration(path.string());
-  fs::remove(path);
-  return calibration;
+  return testing_support::ensemble_calibration(u, truth, rejected,
+                                               "bhpm-pooled-calibration-test.h5");
 }
 
 /// Predictions whose members are mu + width sigma Z and truth mu + sigma Z (Z standard

@@ -7,42 +7,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <numeric>
 
 #include "report/calibration_figure.h"
-#include "solve/ensemble_file.h"
-#include "solve/ensemble_statistics.h"
+#include "support/ensemble_calibration.h"
 
-namespace fs = std::filesystem;
 using namespace bhpm;
 
 TEST(PredictionCalibration, gaussian_members_and_truth_are_calibrated) {
   const std::int64_t members = 17, times = 51, n = 200;
   auto generator = at::make_generator<at::CPUGeneratorImpl>(9);
-  solve::Prediction prediction;
-  solve::EnsembleSolution& ensemble = prediction.ensemble;
-  ensemble.x = at::arange(n, at::kDouble);
-  ensemble.t = at::arange(times, at::kDouble);
-  ensemble.u = at::normal(0.0, 1.0, {members, times, n}, generator, at::kDouble);
-  ensemble.u[16].fill_(NAN);
-  ensemble.diverged = at::zeros({members}, at::kBool);
-  ensemble.rejected = at::zeros({members}, at::kBool);
-  ensemble.rejected[16] = true;
-  ensemble.failures.assign(members, "");
+  at::Tensor u = at::normal(0.0, 1.0, {members, times, n}, generator, at::kDouble);
+  u[16].fill_(NAN);
   const at::Tensor truth = at::normal(0.0, 1.0, {times, n}, generator, at::kDouble);
-  const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
-  solve::EnsembleRecord record;
-  record.prediction = &prediction;
-  record.statistics = &statistics;
-  record.u0 = truth[0];
-  record.operator_std = at::zeros({times, n}, at::kDouble);
-  record.truth = truth;
-  const fs::path path = fs::temp_directory_path() / "bhpm-calibration-test.h5";
-  solve::write_ensemble_file(path.string(), record);
-
-  const report::PredictionCalibration calibration = report::prediction_calibration(path.string());
-  fs::remove(path);
+  const report::PredictionCalibration calibration =
+      testing_support::ensemble_calibration(u, truth, 16, "bhpm-calibration-test.h5");
   EXPECT_EQ(calibration.members, 16);
   ASSERT_EQ(calibration.levels.size(), calibration.coverage.size());
   // 10000 scored values: standard error at most 0.5 %.
