@@ -16,6 +16,10 @@ struct PosteriorResiduals {
   /// [P] y_p - m_all(v_p), m_all the posterior fitted with these rows in (undefined: not
   /// known): what of r_p no posterior of f explains, the error of the targets themselves.
   at::Tensor in_sample;
+  /// [S, P] h_sp, the part of g_sp that q(u)'s spread makes: the samples of the posterior
+  /// with q(u)'s covariance scaled by kappa (gp/inflated_posterior.h) deviate by
+  /// g_sp - h_sp + sqrt(kappa) h_sp (undefined: all of g_sp scales).
+  at::Tensor inducing_deviations;
 };
 
 }  // namespace bhpm::gp

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gp/inflated_posterior.h"
 #include "model/root_data.h"
 
 namespace bhpm::model {
@@ -59,14 +60,18 @@ std::vector<gp::PosteriorResiduals> left_out_residuals(BhpmModelImpl& model, con
   for (std::int64_t e = 0; e < data.leaves(); ++e) {
     model.set_optimal_root_posterior(data, {e});
     const gp::PathwiseSamples drawn(root, samples, options);
+    // The same draws from q(u) with twice its spread (gp/inflated_posterior.h): each
+    // deviation grows by exactly the part that q(u) makes.
+    const gp::PathwiseSamples doubled(*gp::inflated_posterior(root, 4.0), samples, options);
     // Rows are leaf by leaf (model/root_data.h): leaf e owns rows [e P, (e + 1) P).
     const at::Tensor inputs = rows.inputs.slice(0, e * points, (e + 1) * points);
     const at::Tensor mean = chunked_mean(root, inputs);
     const nn::DomainBox& box = data.boxes[static_cast<std::size_t>(e)];
-    scored.push_back({rows.targets.slice(0, e * points, (e + 1) * points) - mean,
-                      deviations_from(mean, drawn, inputs), data.x[e], data.t[e], box.x_min,
-                      box.x_max, box.t_min, box.t_max,
-                      in_sample.slice(0, e * points, (e + 1) * points)});
+    const at::Tensor deviations = deviations_from(mean, drawn, inputs);
+    scored.push_back({rows.targets.slice(0, e * points, (e + 1) * points) - mean, deviations,
+                      data.x[e], data.t[e], box.x_min, box.x_max, box.t_min, box.t_max,
+                      in_sample.slice(0, e * points, (e + 1) * points),
+                      deviations_from(mean, doubled, inputs) - deviations});
   }
   root.set_variational_distribution(trained_mean, trained_lower);
   return scored;

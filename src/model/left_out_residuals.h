@@ -7,7 +7,9 @@
 ///   r_p = u_t,p - m_{-e}(v_p),  g_sp = f_s(v_p) - m_{-e}(v_p),
 /// m_{-e} that posterior's mean and f_s, s = 1..S, its pathwise samples
 /// (gp/pathwise_samples.h): the error of a posterior at rows it did not see, as a new
-/// initial condition's trajectory meets it, beside the spread its samples put there; and
+/// initial condition's trajectory meets it, beside the spread its samples put there; h_sp,
+/// the part of g_sp that q(u)'s spread makes (the same draws with q(u)'s covariance
+/// scaled by 4, gp/inflated_posterior.h, deviate by g_sp + h_sp); and
 ///   r^in_p = u_t,p - m(v_p),
 /// m the trained posterior's mean (all experiments in), which has seen the rows: what is
 /// left is the leaf's own error in (v_p, u_t,p) more than the operator's. The
@@ -24,11 +26,11 @@
 
 namespace bhpm::model {
 
-/// One gp::PosteriorResiduals (in_sample set) per leaf of `data` (L >= 2 leaves, P points each), in
-/// leaf order, with `samples` pathwise samples of `features` (gp::PathwiseOptions, seed `seed`: the
-/// same draws for every experiment); the root's q(u) is restored afterwards. Throws
-/// std::invalid_argument for fewer than 2 leaves (nothing would be left to fit), for
-/// samples < 1, and as set_optimal_root_posterior and gp::PathwiseSamples.
+/// One gp::PosteriorResiduals (in_sample and inducing_deviations set) per leaf of `data` (L >= 2
+/// leaves, P points each), in leaf order, with `samples` pathwise samples of `features`
+/// (gp::PathwiseOptions, seed `seed`: the same draws for every experiment); the root's q(u) is
+/// restored afterwards. Throws std::invalid_argument for fewer than 2 leaves (nothing would be left
+/// to fit), for samples < 1, and as set_optimal_root_posterior and gp::PathwiseSamples.
 std::vector<gp::PosteriorResiduals> left_out_residuals(BhpmModelImpl& model, const LeafData& data,
                                                        std::int64_t samples,
                                                        const gp::PathwiseOptions& options);

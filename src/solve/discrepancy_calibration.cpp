@@ -460,7 +460,8 @@ nlohmann::ordered_json transfer_json(const TransferCheck& check) {
 }
 
 /// The operator calibration: kappa, the bins fitted, the samples, and per experiment its
-/// own kappa and, per time bin, E_ek, its two terms, V_ek and the cells that made them.
+/// own kappa and, per time bin, E_ek, its two terms, V_ek, its parts A, B, C and the cells
+/// that made them.
 nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
   nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
   for (const OperatorBins& bins : fit.experiments) {
@@ -474,7 +475,10 @@ nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
                            {"squared_error", finite(bins.squared_error)},
                            {"left_out_squared_error", finite(bins.left_out_error)},
                            {"in_sample_squared_error", finite(bins.in_sample_error)},
-                           {"variance", finite(bins.variance)}});
+                           {"variance", finite(bins.variance)},
+                           {"fixed_variance", finite(bins.fixed_variance)},
+                           {"cross_variance", finite(bins.cross_variance)},
+                           {"inducing_variance", finite(bins.inducing_variance)}});
   }
   return {{"inflation", fit.factor},
           {"bins", fit.bins},

@@ -48,8 +48,9 @@
 ///      coherently, so its spread grows over the horizon faster than a leaf-biased f's
 ///      error does;
 ///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy");
-///   5. the other form, the posterior's own spread scaled (gp/inflated_samples.h): V0 ->
-///      kappa V0 with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over step 3's bins of T = 0 (the
+///   5. the other form, the posterior's own spread scaled (gp/inflated_posterior.h, which
+///      scales the part q(u) makes, nearly all of it at the training rows): V0 -> kappa V0
+///      with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over step 3's bins of T = 0 (the
 ///      minimiser of sum ln^2(kappa V0_ek / E_ek)), kappa >= 1. It is chosen over the best
 ///      tau^2 when its misfit is smaller: where the plain spread already follows the error
 ///      over the horizon and from experiment to experiment, a factor on it carries over to

@@ -20,10 +20,12 @@ void require_rows(const gp::PosteriorResiduals& e) {
   const std::int64_t p = e.residual.defined() ? e.residual.numel() : 0;
   if (p < 1 || e.residual.dim() != 1 || !e.deviations.defined() || e.deviations.dim() != 2 ||
       e.deviations.size(1) != p || e.deviations.size(0) < 1 || e.x.numel() != p ||
-      e.t.numel() != p || (e.in_sample.defined() && e.in_sample.sizes() != e.residual.sizes()))
+      e.t.numel() != p || (e.in_sample.defined() && e.in_sample.sizes() != e.residual.sizes()) ||
+      (e.inducing_deviations.defined() && e.inducing_deviations.sizes() != e.deviations.sizes()))
     throw std::invalid_argument(
         std::string(kWhere) +
-        ": residual [P], deviations [S, P], x, t and in_sample [P] must agree");
+        ": residual [P], deviations [S, P], x, t, in_sample [P] and inducing_deviations [S, P] "
+        "must agree");
   if (!(e.x_max > e.x_min && e.t_max > e.t_min))
     throw std::invalid_argument(std::string(kWhere) + ": the window has no extent");
   const bool inside = ((e.x >= e.x_min) & (e.x <= e.x_max) & (e.t >= e.t_min) & (e.t <= e.t_max))
@@ -57,21 +59,22 @@ std::vector<double> bin_means(const at::Tensor& per_cell, const at::Tensor& kept
   return means;
 }
 
-/// The ratios r_b = max(E_b, 0) / V_b of the bins with V_b > 0 and E_b known.
-std::vector<double> bin_ratios(const std::vector<const OperatorBins*>& experiments) {
-  std::vector<double> ratios;
+/// The bins with V_b > 0 and E_b known.
+std::vector<BinSpread> bin_spreads(const std::vector<const OperatorBins*>& experiments) {
+  std::vector<BinSpread> spreads;
   for (const OperatorBins* e : experiments)
     for (std::size_t k = 0; k < e->squared_error.size(); ++k)
       if (e->variance[k] > 0 && std::isfinite(e->squared_error[k]))
-        ratios.push_back(std::max(e->squared_error[k], 0.0) / e->variance[k]);
-  return ratios;
+        spreads.push_back({e->squared_error[k], e->fixed_variance[k], e->cross_variance[k],
+                           e->inducing_variance[k]});
+  return spreads;
 }
 
 /// sum_p (C_p(kappa) - p)^2 over kCoverageLevels.
-double coverage_misfit(const std::vector<double>& ratios, double kappa) {
+double coverage_misfit(const std::vector<BinSpread>& bins, double kappa) {
   double sum = 0;
   for (const CoverageLevel& level : kCoverageLevels) {
-    const double held = gaussian_bins_coverage(ratios, kappa, level);
+    const double held = gaussian_bins_coverage(bins, kappa, level);
     sum += (held - level.level) * (held - level.level);
   }
   return sum;
@@ -79,24 +82,32 @@ double coverage_misfit(const std::vector<double>& ratios, double kappa) {
 
 /// The kappa of operator_calibration.h: the minimiser over ln kappa in
 /// [-ln kLargestFactor, ln kLargestFactor] of coverage_misfit; 1 when no bin has an error
-/// left (r_b = 0 everywhere: nothing to scale the spread to).
-double coverage_factor(const std::vector<double>& ratios) {
-  if (std::none_of(ratios.begin(), ratios.end(), [](double r) { return r > 0; })) return 1.0;
+/// left (E_b <= 0 everywhere: nothing to scale the spread to).
+double coverage_factor(const std::vector<BinSpread>& bins) {
+  if (std::none_of(bins.begin(), bins.end(), [](const BinSpread& b) { return b.error > 0; }))
+    return 1.0;
   const double bound = std::log(kLargestFactor);
   return std::exp(util::minimise_on_grid(
-      [&](double x) { return coverage_misfit(ratios, std::exp(x)); }, -bound, bound, 0.05));
+      [&](double x) { return coverage_misfit(bins, std::exp(x)); }, -bound, bound, 0.05));
 }
 
 }  // namespace
 
-double gaussian_bins_coverage(const std::vector<double>& ratios, double kappa,
+double BinSpread::variance(double kappa) const {
+  return fixed + 2.0 * std::sqrt(kappa) * cross + kappa * inducing;
+}
+
+double gaussian_bins_coverage(const std::vector<BinSpread>& bins, double kappa,
                               const CoverageLevel& level) {
-  if (ratios.empty() || !(kappa > 0))
-    throw std::invalid_argument(std::string(kWhere) + ": the coverage needs ratios and kappa > 0");
-  double held = 0;  // P(|Z| sqrt(r) <= z sqrt(kappa)) = erf(z sqrt(kappa / r) / sqrt(2))
-  for (const double ratio : ratios)
-    held += ratio > 0 ? std::erf(level.normal_quantile * std::sqrt(kappa / ratio / 2.0)) : 1.0;
-  return held / static_cast<double>(ratios.size());
+  if (bins.empty() || !(kappa > 0))
+    throw std::invalid_argument(std::string(kWhere) + ": the coverage needs bins and kappa > 0");
+  double held = 0;  // P(|Z| sqrt(E) <= z sqrt(V)) = erf(z sqrt(V / E) / sqrt(2))
+  for (const BinSpread& bin : bins)
+    held += bin.error > 0
+                ? std::erf(level.normal_quantile *
+                           std::sqrt(std::max(bin.variance(kappa), 0.0) / bin.error / 2.0))
+                : 1.0;
+  return held / static_cast<double>(bins.size());
 }
 
 OperatorBins operator_bins(const gp::PosteriorResiduals& experiment) {
@@ -119,13 +130,20 @@ OperatorBins operator_bins(const gp::PosteriorResiduals& experiment) {
   bins.in_sample_error = experiment.in_sample.defined()
                              ? bin_means(squared_cell_mean(experiment.in_sample), kept)
                              : std::vector<double>(kTimeBins, 0.0);
-  bins.variance = bin_means(cell_mean(experiment.deviations).square().mean(0), kept);
+  const at::Tensor spread = cell_mean(experiment.deviations);  // [S, cells]
+  const at::Tensor made =
+      experiment.inducing_deviations.defined() ? cell_mean(experiment.inducing_deviations) : spread;
+  const at::Tensor rest = spread - made;
+  bins.variance = bin_means(spread.square().mean(0), kept);
+  bins.fixed_variance = bin_means(rest.square().mean(0), kept);
+  bins.cross_variance = bin_means((rest * made).mean(0), kept);
+  bins.inducing_variance = bin_means(made.square().mean(0), kept);
   for (std::int64_t k = 0; k < kTimeBins; ++k) {
     bins.cells.push_back(
         (kept & (at::arange(cells, index.options()) % kTimeBins == k)).sum().item<std::int64_t>());
     bins.squared_error.push_back(bins.left_out_error[k] - bins.in_sample_error[k]);
   }
-  bins.factor = coverage_factor(bin_ratios({&bins}));
+  bins.factor = coverage_factor(bin_spreads({&bins}));
   return bins;
 }
 
@@ -140,12 +158,12 @@ OperatorCalibration calibrate_operator(const std::vector<gp::PosteriorResiduals>
   for (const gp::PosteriorResiduals& experiment : experiments)
     calibration.experiments.push_back(operator_bins(experiment));
   for (const OperatorBins& bins : calibration.experiments) all.push_back(&bins);
-  const std::vector<double> ratios = bin_ratios(all);
-  calibration.bins = static_cast<std::int64_t>(ratios.size());
-  if (ratios.empty())
+  const std::vector<BinSpread> spreads = bin_spreads(all);
+  calibration.bins = static_cast<std::int64_t>(spreads.size());
+  if (spreads.empty())
     throw std::invalid_argument(std::string(kWhere) +
                                 ": no time bin has both a known error and a positive spread");
-  calibration.factor = coverage_factor(ratios);
+  calibration.factor = coverage_factor(spreads);
   return calibration;
 }
 

@@ -23,21 +23,28 @@
 ///   E_ek = mean_{c in k} (rbar_c^2 - rbar^in_c^2),  V_ek = mean_{c in k} mean_s gbar_sc^2,
 /// unbiased for the left-out posterior's squared error where l is independent of f - m_{-e}
 /// and m's own error at e's rows is small, and wider where m has absorbed part of l.
-/// The bins' ratios r_b = max(E_ek, 0) / V_ek differ between experiments far more than
-/// their noise (docs/numerics.md, "Calibration from measurements"), so no one kappa makes
-/// every bin's band right; what one kappa can do is what the pooled criteria of a
-/// calibrated ensemble ask: bands that hold their nominal share of the errors over all
-/// bins. A bin's cell means taken as N(0, E_ek) and its band as -+ z_p sqrt(kappa V_ek),
-/// the share held at level p is
-///   C_p(kappa) = mean_b erf(z_p sqrt(kappa / r_b) / sqrt(2))   (1 where r_b = 0),
-/// and kappa minimises sum_{p in kCoverageLevels} (C_p(kappa) - p)^2. With every r_b = c
-/// it is c; residuals scaled by a scale it by a^2. kappa < 1 narrows the posterior's
-/// spread where its bands hold more than their share, as on noisy measurements whose
-/// likelihood noise widened the posterior. (The geometric mean of the r_b, bounded below
-/// by 1, used before, puts the typical bin at nominal coverage, and with ratios as unequal
-/// as measured left the pooled 95 % band holding less; the bound left bands that held
-/// more.) Every operator sample then carries f'_s = m + sqrt(kappa) (f_s - m)
-/// (gp/inflated_samples.h).
+/// The samples of the posterior calibrated by kappa (gp/inflated_posterior.h) scale only the
+/// part h_sp of each deviation that q(u)'s spread makes (gp/posterior_residuals.h), so a
+/// bin's spread at kappa is
+///   V_ek(kappa) = A_ek + 2 sqrt(kappa) B_ek + kappa C_ek,
+/// A, B, C the bin means of mean_s of abar_sc^2, abar_sc hbar_sc and hbar_sc^2, a = g - h
+/// (V_ek = V_ek(1); without h, A = B = 0 and C = V_ek). At the training rows the data pin
+/// f down through q(u), and C is nearly all of V; A matters where a left-out experiment
+/// reaches inputs far from every inducing input.
+/// The bins' errors over their spreads differ between experiments far more than their
+/// noise (docs/numerics.md, "Calibration from measurements"), so no one kappa makes every
+/// bin's band right; what one kappa can do is what the pooled criteria of a calibrated
+/// ensemble ask: bands that hold their nominal share of the errors over all bins. A bin's
+/// cell means taken as N(0, E_ek) and its band as -+ z_p sqrt(V_ek(kappa)), the share held
+/// at level p is
+///   C_p(kappa) = mean_b erf(z_p sqrt(V_b(kappa) / E_b) / sqrt(2))   (1 where E_b <= 0),
+/// and kappa minimises sum_{p in kCoverageLevels} (C_p(kappa) - p)^2. With A = B = 0 and
+/// every E_b / V_b = c it is c; residuals scaled by a scale it by a^2. kappa < 1 narrows
+/// the posterior's spread where its bands hold more than their share, as on noisy
+/// measurements whose likelihood noise widened the posterior. (The geometric mean of the
+/// ratios, bounded below by 1, used before, puts the typical bin at nominal coverage, and
+/// with ratios as unequal as measured left the pooled 95 % band holding less; the bound
+/// left bands that held more.)
 
 #include <array>
 #include <cstdint>
@@ -61,14 +68,27 @@ constexpr std::array<CoverageLevel, 3> kCoverageLevels = {
 /// The largest kappa the fit considers, and its inverse the smallest.
 constexpr double kLargestFactor = 1e6;
 
+/// One bin's error and spread: E_b and the parts of V_b(kappa).
+struct BinSpread {
+  double error = 0;     ///< E_b
+  double fixed = 0;     ///< A_b, the spread q(u) does not make
+  double cross = 0;     ///< B_b
+  double inducing = 0;  ///< C_b, the spread q(u) makes
+  /// V_b(kappa) = A_b + 2 sqrt(kappa) B_b + kappa C_b.
+  double variance(double kappa) const;
+};
+
 /// One experiment's bins: E_ek and V_ek, the cells that made them (NaN and 0: no cell).
 struct OperatorBins {
-  std::vector<double> squared_error;    ///< [kTimeBins] E_ek
-  std::vector<double> left_out_error;   ///< [kTimeBins] mean_c rbar_c^2
-  std::vector<double> in_sample_error;  ///< [kTimeBins] mean_c rbar^in_c^2 (0: not known)
-  std::vector<double> variance;         ///< [kTimeBins] V_ek
-  std::vector<std::int64_t> cells;      ///< [kTimeBins]
-  double factor = 1;                    ///< the experiment's own kappa (its bins alone)
+  std::vector<double> squared_error;      ///< [kTimeBins] E_ek
+  std::vector<double> left_out_error;     ///< [kTimeBins] mean_c rbar_c^2
+  std::vector<double> in_sample_error;    ///< [kTimeBins] mean_c rbar^in_c^2 (0: not known)
+  std::vector<double> variance;           ///< [kTimeBins] V_ek = V_ek(1)
+  std::vector<double> fixed_variance;     ///< [kTimeBins] A_ek
+  std::vector<double> cross_variance;     ///< [kTimeBins] B_ek
+  std::vector<double> inducing_variance;  ///< [kTimeBins] C_ek
+  std::vector<std::int64_t> cells;        ///< [kTimeBins]
+  double factor = 1;                      ///< the experiment's own kappa (its bins alone)
 };
 
 struct OperatorCalibration {
@@ -83,9 +103,9 @@ struct OperatorCalibration {
 /// no extent.
 OperatorBins operator_bins(const gp::PosteriorResiduals& experiment);
 
-/// C_p(kappa) over bins of ratios r_b >= 0 (at least one; kappa > 0). Throws
-/// std::invalid_argument otherwise.
-double gaussian_bins_coverage(const std::vector<double>& ratios, double kappa,
+/// C_p(kappa) over `bins` (at least one; kappa > 0). Throws std::invalid_argument
+/// otherwise.
+double gaussian_bins_coverage(const std::vector<BinSpread>& bins, double kappa,
                               const CoverageLevel& level);
 
 /// The fit from one gp::PosteriorResiduals per training experiment (N >= 2). Throws

@@ -11,7 +11,7 @@
 
 #include "gp/conditioned_gp.h"
 #include "gp/discrepancy_field.h"
-#include "gp/inflated_samples.h"
+#include "gp/inflated_posterior.h"
 #include "gp/posterior_mean.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/stabilised_samples.h"
@@ -306,16 +306,6 @@ Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& 
                                    options);
 }
 
-/// `solve` under the samples with their spread about the root's posterior mean scaled by
-/// sqrt(kappa) (gp/inflated_samples.h); `solve` itself when kappa = 1.
-Solver with_spread_inflation(Solver solve, const gp::SparseVariationalGpImpl& root, double kappa) {
-  if (kappa == 1.0) return solve;
-  return
-      [solve = std::move(solve), &root, kappa](std::shared_ptr<const gp::FunctionSamples> samples) {
-        return solve(std::make_shared<gp::InflatedSamples>(std::move(samples), root, kappa));
-      };
-}
-
 }  // namespace
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
@@ -324,10 +314,14 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   const at::NoGradGuard no_grad;
   validate(problem, options);
   const std::vector<double> linear = linear_part(problem.grid, gp::PosteriorMean(root), problem.u0);
-  const Solver solve = with_spread_inflation(checked_solver(problem, options, linear, progress),
-                                             root, options.spread_inflation);
+  const Solver solve = checked_solver(problem, options, linear, progress);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
-  Prediction prediction = sample(root, problem, options, solve, progress);
+  // Samples carry the calibrated spread through q(u) (gp/inflated_posterior.h).
+  gp::SparseVariationalGp drawn_from = nullptr;
+  if (options.spread_inflation != 1.0)
+    drawn_from = gp::inflated_posterior(root, options.spread_inflation);
+  Prediction prediction =
+      sample(drawn_from ? *drawn_from : root, problem, options, solve, progress);
   prediction.spread_inflation = options.spread_inflation;
   prediction.discrepancy_variance = options.discrepancy_variance;
   prediction.discrepancy_timescale = options.discrepancy_timescale;

@@ -26,16 +26,22 @@ d = json.load(open(sys.argv[1]))
 assert d["method"] == "operator" and d["variance"] == 0, d["method"]  # the default, one form
 fit = d["operator"]
 assert len(fit["training_experiments"]) == 4 and fit["samples"] == 6, fit
-ratios = [max(e, 0) / v for x in fit["training_experiments"]
-          for e, v in zip(x["squared_error"], x["variance"]) if v and v > 0 and e is not None]
-assert len(ratios) == fit["bins"] > 0, (len(ratios), fit["bins"])
+bins = [b for x in fit["training_experiments"]  # (E, V, A, B, C) of each fitted bin
+        for b in zip(x["squared_error"], x["variance"], x["fixed_variance"],
+                     x["cross_variance"], x["inducing_variance"])
+        if b[1] and b[1] > 0 and b[0] is not None]
+assert len(bins) == fit["bins"] > 0, (len(bins), fit["bins"])
+assert all(abs(a + 2 * b + c - v) <= 1e-9 * v for _, v, a, b, c in bins), bins
 def misfit(kappa):  # sum over p of (the bins' Gaussian coverage at p - p)^2
     z = {0.5: 0.6744897501960817, 0.9: 1.6448536269514722, 0.95: 1.959963984540054}
-    return sum((sum(math.erf(q * math.sqrt(kappa / r / 2)) if r > 0 else 1 for r in ratios) /
-                len(ratios) - p) ** 2 for p, q in z.items())
+    def held(q, e, a, b, c):  # V(kappa) = A + 2 sqrt(kappa) B + kappa C against E
+        return math.erf(q * math.sqrt(max(a + 2 * kappa ** 0.5 * b + kappa * c, 0) / e / 2)) \
+            if e > 0 else 1
+    return sum((sum(held(q, e, a, b, c) for e, _, a, b, c in bins) / len(bins) - p) ** 2
+               for p, q in z.items())
 kappa = d["inflation"]  # the minimiser over kappa > 0
-assert kappa > 0 and misfit(kappa) <= misfit(kappa * 1.02) + 1e-12, (kappa, ratios)
-assert misfit(kappa) <= misfit(kappa / 1.02) + 1e-12, (kappa, ratios)
+assert kappa > 0 and misfit(kappa) <= misfit(kappa * 1.02) + 1e-12, (kappa, bins)
+assert misfit(kappa) <= misfit(kappa / 1.02) + 1e-12, (kappa, bins)
 PY
 check "the calibrate stage fitted kappa from the training measurements' bins" $?
 "$python" - "$work/run/distill.json" <<'PY'

@@ -1,12 +1,12 @@
 // Pathwise samples of a sparse GP (Wilson et al. 2020) against the closed-form q(f): a
 // statistical test with a fixed seed, plus determinism and sample independence from S;
-// inflated samples (gp/inflated_samples.h) scale their deviation from q(f)'s mean exactly.
+// the inflated posterior (gp/inflated_posterior.h) scales q(u)'s share of the variance.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
 #include "gp/gp_test_problem.h"
-#include "gp/inflated_samples.h"
+#include "gp/inflated_posterior.h"
 #include "gp/pathwise_samples.h"
 #include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
@@ -130,25 +130,51 @@ TEST(PathwiseSamples, match_the_sparse_gp_posterior_with_the_rbf_quadratic_kerne
   EXPECT_GT(covariance[3][3].item<double>(), 10.0 * kSignalVariance);
 }
 
-// f'_s - m = sqrt(kappa) (f_s - m) with m the dense q(f) mean: the mean weights and the
-// scaling exact, so the ensemble's covariance is kappa times the posterior's.
-TEST(InflatedSamples, scale_each_deviation_from_the_posterior_mean_by_the_root_of_the_factor) {
+// q_kappa(u) scales the covariance that q(u) makes, not the prior's remainder given u: by
+// dense algebra, the mean stays; at the inducing inputs, where the remainder is 0, the
+// variance is kappa times q(f)'s; far from them it is the prior's; and the same pathwise
+// draws deviate from the mean by the prior's part plus sqrt(kappa) times q(u)'s.
+TEST(InflatedPosterior, scales_the_variance_that_the_inducing_outputs_make) {
   const GpParts parts = make_parts();
   const SparseVariationalGp gp = make_sparse_gp(parts);
   const at::NoGradGuard no_grad;
-  auto samples = std::make_shared<const PathwiseSamples>(*gp, 5, PathwiseOptions{256, 31});
-  const InflatedSamples inflated(samples, *gp, 4.0);
-  const at::Tensor x = inputs(6, 32).unsqueeze(0).expand({5, -1, -1});
-  const at::Tensor mean = dense_q_f(*gp, x[0]).mean.unsqueeze(0);
-  const at::Tensor expected = mean + 2.0 * (samples->evaluate(x) - mean);
-  EXPECT_LT((inflated.evaluate(x) - expected).abs().max().item<double>(), 1e-9);
-  EXPECT_LT((inflated.evaluate_at(x, at::scalar_tensor(0.5, at::kDouble)) - expected)
+  const SparseVariationalGp inflated = inflated_posterior(*gp, 4.0);
+  const at::Tensor z = gp->inducing_inputs().detach();
+  const at::Tensor far = z.slice(0, 0, 2) + 1e3;
+  const at::Tensor x = at::cat({inputs(3, 24), z.slice(0, 0, 2), far});
+  const MultivariateNormal plain = dense_q_f(*gp, x), wider = dense_q_f(*inflated, x);
+  EXPECT_LT((wider.mean - plain.mean).abs().max().item<double>(), 1e-12);
+  const at::Tensor at_z = at::arange(3, 5, at::kLong), at_far = at::arange(5, 7, at::kLong);
+  const at::Tensor variance = plain.covariance.diagonal(),
+                   wider_variance = wider.covariance.diagonal();
+  EXPECT_LT((wider_variance.index_select(0, at_z) / variance.index_select(0, at_z) - 4.0)
+                .abs()
+                .max()
+                .item<double>(),
+            1e-6);
+  EXPECT_LT((wider_variance.index_select(0, at_far) - dense_kernel(far, far).diagonal())
                 .abs()
                 .max()
                 .item<double>(),
             1e-9);
-  EXPECT_EQ(inflated.count(), 5);
-  EXPECT_THROW(InflatedSamples(samples, *gp, 0.0), std::invalid_argument);
-  EXPECT_THROW(InflatedSamples(samples, *gp, NAN), std::invalid_argument);
-  EXPECT_THROW(InflatedSamples(nullptr, *gp, 2.0), std::invalid_argument);
+  // var_kappa = remainder + kappa q(u)'s part: affine in kappa, so var_4 - var_1 = 3 (var_1 -
+  // var_0).
+  const MultivariateNormal none = dense_q_f(*inflated_posterior(*gp, 1e-12), x);
+  EXPECT_LT((wider_variance - variance - 3.0 * (variance - none.covariance.diagonal()))
+                .abs()
+                .max()
+                .item<double>(),
+            1e-9);
+  const auto deviation = [&](const SparseVariationalGpImpl& from, const at::Tensor& mean) {
+    const PathwiseSamples drawn(from, 3, {64, 25});
+    return drawn.evaluate(x.unsqueeze(0).expand({3, -1, -1})) - mean.unsqueeze(0);
+  };
+  const at::Tensor prior_part = deviation(*inflated_posterior(*gp, 1e-12), plain.mean);
+  const at::Tensor made = deviation(*gp, plain.mean) - prior_part;
+  // (prior_part holds 1e-6 of q(u)'s part, from kappa = 1e-12.)
+  EXPECT_LT(
+      (deviation(*inflated, plain.mean) - (prior_part + 2.0 * made)).abs().max().item<double>(),
+      1e-5);
+  EXPECT_THROW(inflated_posterior(*gp, 0.0), std::invalid_argument);
+  EXPECT_THROW(inflated_posterior(*gp, NAN), std::invalid_argument);
 }

@@ -3,8 +3,8 @@
 // error); one kappa whose Gaussian bands hold the bins' errors at the nominal 50, 90 and
 // 95 % on average; a Monte Carlo field whose error is sqrt(c) times a draw like the
 // samples' (plus fast noise that the cell means average out, plus a slow error of the
-// targets that the in-sample residuals carry too) gives c back; the file it makes reads
-// back.
+// targets that the in-sample residuals carry too) gives c back, and so does one whose
+// deviations q(u) makes only in part; the file it makes reads back.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -80,15 +80,21 @@ TEST(OperatorCalibration, bins_hold_the_cell_means_squared) {
 }
 
 TEST(OperatorCalibration, gaussian_coverage_of_bins_is_erf_of_the_band_over_the_error) {
+  const auto scaled = [](double error) {  // a bin whose spread q(u) makes whole: V = kappa
+    return solve::BinSpread{error, 0.0, 0.0, 1.0};
+  };
   for (const solve::CoverageLevel& level : solve::kCoverageLevels) {
     // z_p is Phi^{-1}((1 + p) / 2): a band of the error's own width holds p.
-    EXPECT_NEAR(solve::gaussian_bins_coverage({2.5}, 2.5, level), level.level, 1e-14);
-    // A bin whose error the in-sample residuals explain (r = 0) is always held.
-    EXPECT_NEAR(solve::gaussian_bins_coverage({2.5, 0.0}, 2.5, level), (level.level + 1) / 2,
-                1e-14);
-    // kappa = r / 4 halves the band: P(|Z| <= z / 2).
-    EXPECT_NEAR(solve::gaussian_bins_coverage({4.0}, 1.0, level),
+    EXPECT_NEAR(solve::gaussian_bins_coverage({scaled(2.5)}, 2.5, level), level.level, 1e-14);
+    // A bin whose error the in-sample residuals explain (E = 0) is always held.
+    EXPECT_NEAR(solve::gaussian_bins_coverage({scaled(2.5), scaled(0.0)}, 2.5, level),
+                (level.level + 1) / 2, 1e-14);
+    // kappa = E / 4 halves the band: P(|Z| <= z / 2).
+    EXPECT_NEAR(solve::gaussian_bins_coverage({scaled(4.0)}, 1.0, level),
                 std::erf(level.normal_quantile / 2.0 / std::sqrt(2.0)), 1e-14);
+    // V(kappa) = A + 2 sqrt(kappa) B + kappa C: 1 + 2 * 2 * 0.5 + 4 * 2 = 11 at kappa = 4.
+    EXPECT_NEAR(solve::gaussian_bins_coverage({{11.0, 1.0, 0.5, 2.0}}, 4.0, level), level.level,
+                1e-14);
   }
   EXPECT_THROW(solve::gaussian_bins_coverage({}, 1.0, solve::kCoverageLevels[0]),
                std::invalid_argument);
@@ -109,12 +115,15 @@ TEST(OperatorCalibration, scales_with_the_error_and_lies_between_the_experiments
   EXPECT_LT(fit.factor, fit.experiments[1].factor);
   EXPECT_EQ(fit.bins, 2 * solve::kTimeBins);
   // At the fitted kappa the bands hold the pooled bins' errors near every level fitted.
-  std::vector<double> ratios;
+  std::vector<solve::BinSpread> spreads;
   for (const solve::OperatorBins& bins : fit.experiments)
-    for (std::size_t k = 0; k < bins.variance.size(); ++k)
-      ratios.push_back(bins.squared_error[k] / bins.variance[k]);
+    for (std::size_t k = 0; k < bins.variance.size(); ++k) {
+      EXPECT_DOUBLE_EQ(bins.inducing_variance[k], bins.variance[k]);  // no h: all of g scales
+      spreads.push_back({bins.squared_error[k], bins.fixed_variance[k], bins.cross_variance[k],
+                         bins.inducing_variance[k]});
+    }
   for (const solve::CoverageLevel& level : solve::kCoverageLevels)
-    EXPECT_NEAR(solve::gaussian_bins_coverage(ratios, fit.factor, level), level.level, 0.05);
+    EXPECT_NEAR(solve::gaussian_bins_coverage(spreads, fit.factor, level), level.level, 0.05);
   // Errors 1000 times smaller: kappa 1e-6 times as large, a narrower spread (kappa < 1).
   a.residual = 0.01 * a.deviations[0];
   b.residual = 0.02 * a.deviations[0];
@@ -133,6 +142,34 @@ TEST(OperatorCalibration, recovers_a_known_miscalibration_through_fast_noise) {
   // (3.2 for c = 4 with this seed), within the tolerance.
   const double kappa = solve::calibrate_operator(experiments).factor;
   EXPECT_NEAR(kappa / c, 1.0, 0.25) << kappa;
+}
+
+TEST(OperatorCalibration, scales_only_the_spread_that_the_inducing_outputs_make) {
+  // Deviations g = a + h, a and h drawn alike and independent, h the part q(u) makes; the
+  // error is a draw like a plus sqrt(c) times one like h: V(kappa) = V_a + kappa V_h, and
+  // the error's variance V_a + c V_h is met at kappa = c. Scaling all of g instead would
+  // give (1 + c) / 2 = 2.5 for c = 4.
+  at::manual_seed(7);
+  const double c = 4.0;
+  std::vector<gp::PosteriorResiduals> experiments;
+  for (int e = 0; e < 8; ++e) {
+    gp::PosteriorResiduals rows = synthetic(1.0, 10000, 16, 1.0);  // residual: like a
+    std::vector<at::Tensor> made;
+    for (std::int64_t s = 0; s < rows.deviations.size(0); ++s)
+      made.push_back(smooth_field(rows.x, rows.t));
+    rows.inducing_deviations = at::stack(made);
+    rows.deviations = rows.deviations + rows.inducing_deviations;
+    rows.residual = rows.residual + std::sqrt(c) * smooth_field(rows.x, rows.t);
+    experiments.push_back(rows);
+  }
+  const solve::OperatorCalibration fit = solve::calibrate_operator(experiments);
+  EXPECT_NEAR(fit.factor / c, 1.0, 0.25) << fit.factor;
+  const solve::OperatorBins& bins = fit.experiments[0];
+  for (std::size_t k = 0; k < bins.variance.size(); ++k)
+    EXPECT_NEAR(bins.fixed_variance[k] + 2.0 * bins.cross_variance[k] + bins.inducing_variance[k],
+                bins.variance[k], 1e-12 * bins.variance[k]);
+  for (gp::PosteriorResiduals& rows : experiments) rows.inducing_deviations = at::Tensor();
+  EXPECT_LT(solve::calibrate_operator(experiments).factor, 0.8 * c);
 }
 
 TEST(OperatorCalibration, subtracts_the_targets_own_error_seen_in_sample) {
