@@ -89,7 +89,7 @@ void print_operator_calibration(const solve::DiscrepancyCalibration& calibration
     std::printf("; kappa = %.4g alone\n", bins.factor);
   }
   std::printf(
-      "model discrepancy (from the measurements alone): the posterior's spread about its mean "
+      "model discrepancy (from the measurements alone): q(u)'s share of the posterior's spread "
       "scaled by kappa = %.4g in variance (sqrt: %.3g), so that the bands hold the left-out "
       "errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on average, "
       "%lld samples per experiment\n",

@@ -86,7 +86,7 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   print_transfer(calibration.transfer);
   if (calibration.inflation != 1.0) {
     std::printf(
-        "model discrepancy: the posterior's spread about its mean scaled by kappa = %.4g in "
+        "model discrepancy: q(u)'s share of the posterior's spread scaled by kappa = %.4g in "
         "variance (sqrt: %.3g)\n",
         calibration.inflation, std::sqrt(calibration.inflation));
     return;
