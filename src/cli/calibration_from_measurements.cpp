@@ -89,10 +89,10 @@ void print_operator_calibration(const solve::DiscrepancyCalibration& calibration
     std::printf("; kappa = %.4g alone\n", bins.factor);
   }
   std::printf(
-      "model discrepancy (from the measurements alone): q(u)'s share of the posterior's spread "
-      "scaled by kappa = %.4g in variance (sqrt: %.3g), so that the bands hold the left-out "
-      "errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on average, "
-      "%lld samples per experiment\n",
+      "model discrepancy (from the measurements alone): the posterior's spread scaled by kappa = "
+      "%.4g in variance (sqrt: %.3g; above 1 only q(u)'s share of it), so that the bands hold "
+      "the left-out errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on "
+      "average, %lld samples per experiment\n",
       calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
       static_cast<long long>(fit.samples));
 }

@@ -86,8 +86,8 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
   print_transfer(calibration.transfer);
   if (calibration.inflation != 1.0) {
     std::printf(
-        "model discrepancy: q(u)'s share of the posterior's spread scaled by kappa = %.4g in "
-        "variance (sqrt: %.3g)\n",
+        "model discrepancy: the posterior's spread scaled by kappa = %.4g in variance (sqrt: "
+        "%.3g; above 1 only q(u)'s share of it)\n",
         calibration.inflation, std::sqrt(calibration.inflation));
     return;
   }

@@ -11,7 +11,8 @@
 /// dominates at the training rows), the prior's own where v is far from every inducing
 /// input (both k(v, Z) terms vanish), which the training experiments that kappa is fitted
 /// on say nothing about. Samples drawn from it (Algorithm 1 and pathwise alike) carry the
-/// calibrated spread at no cost per evaluation.
+/// calibrated spread at no cost per evaluation. `bhpm predict` draws from it to widen the
+/// spread (kappa > 1; solve/predictor.h has the rule).
 
 #include "gp/sparse_variational_gp.h"
 

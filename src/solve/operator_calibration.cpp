@@ -94,6 +94,7 @@ double coverage_factor(const std::vector<BinSpread>& bins) {
 }  // namespace
 
 double BinSpread::variance(double kappa) const {
+  if (kappa < 1.0) return kappa * (fixed + 2.0 * cross + inducing);
   return fixed + 2.0 * std::sqrt(kappa) * cross + kappa * inducing;
 }
 

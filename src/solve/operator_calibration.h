@@ -23,14 +23,16 @@
 ///   E_ek = mean_{c in k} (rbar_c^2 - rbar^in_c^2),  V_ek = mean_{c in k} mean_s gbar_sc^2,
 /// unbiased for the left-out posterior's squared error where l is independent of f - m_{-e}
 /// and m's own error at e's rows is small, and wider where m has absorbed part of l.
-/// The samples of the posterior calibrated by kappa (gp/inflated_posterior.h) scale only the
-/// part h_sp of each deviation that q(u)'s spread makes (gp/posterior_residuals.h), so a
-/// bin's spread at kappa is
-///   V_ek(kappa) = A_ek + 2 sqrt(kappa) B_ek + kappa C_ek,
+/// A prediction's samples carry kappa by the rule of PredictorOptions::spread_inflation
+/// (solve/predictor.h): kappa > 1 scales only the part h_sp of each deviation that q(u)'s
+/// spread makes (gp/posterior_residuals.h), kappa < 1 all of it, so a bin's spread at kappa
+/// is
+///   V_ek(kappa) = A_ek + 2 sqrt(kappa) B_ek + kappa C_ek  (kappa >= 1),  kappa V_ek  (kappa < 1),
 /// A, B, C the bin means of mean_s of abar_sc^2, abar_sc hbar_sc and hbar_sc^2, a = g - h
-/// (V_ek = V_ek(1); without h, A = B = 0 and C = V_ek). At the training rows the data pin
-/// f down through q(u), and C is nearly all of V; A matters where a left-out experiment
-/// reaches inputs far from every inducing input.
+/// (V_ek = A + 2 B + C; without h, A = B = 0 and C = V_ek). Where the sparse posterior
+/// pins f down through q(u), C is nearly all of V; A is large where a left-out experiment
+/// reaches inputs far from every inducing input, or where the inducing inputs are too
+/// sparse for the inputs' dimension to resolve f between them.
 /// The bins' errors over their spreads differ between experiments far more than their
 /// noise (docs/numerics.md, "Calibration from measurements"), so no one kappa makes every
 /// bin's band right; what one kappa can do is what the pooled criteria of a calibrated
@@ -74,7 +76,8 @@ struct BinSpread {
   double fixed = 0;     ///< A_b, the spread q(u) does not make
   double cross = 0;     ///< B_b
   double inducing = 0;  ///< C_b, the spread q(u) makes
-  /// V_b(kappa) = A_b + 2 sqrt(kappa) B_b + kappa C_b.
+  /// V_b(kappa): A_b + 2 sqrt(kappa) B_b + kappa C_b for kappa >= 1, kappa (A_b + 2 B_b +
+  /// C_b) below.
   double variance(double kappa) const;
 };
 

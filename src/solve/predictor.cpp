@@ -12,6 +12,7 @@
 #include "gp/conditioned_gp.h"
 #include "gp/discrepancy_field.h"
 #include "gp/inflated_posterior.h"
+#include "gp/inflated_samples.h"
 #include "gp/posterior_mean.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/stabilised_samples.h"
@@ -306,6 +307,16 @@ Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& 
                                    options);
 }
 
+/// `solve` under the samples with their spread about the root's posterior mean scaled by
+/// sqrt(kappa) (gp/inflated_samples.h) when kappa < 1; `solve` itself otherwise.
+Solver with_narrowed_spread(Solver solve, const gp::SparseVariationalGpImpl& root, double kappa) {
+  if (kappa >= 1.0) return solve;
+  return
+      [solve = std::move(solve), &root, kappa](std::shared_ptr<const gp::FunctionSamples> samples) {
+        return solve(std::make_shared<gp::InflatedSamples>(std::move(samples), root, kappa));
+      };
+}
+
 }  // namespace
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
@@ -314,12 +325,12 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   const at::NoGradGuard no_grad;
   validate(problem, options);
   const std::vector<double> linear = linear_part(problem.grid, gp::PosteriorMean(root), problem.u0);
-  const Solver solve = checked_solver(problem, options, linear, progress);
+  const double kappa = options.spread_inflation;  // the rule: PredictorOptions::spread_inflation
+  const Solver solve =
+      with_narrowed_spread(checked_solver(problem, options, linear, progress), root, kappa);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
-  // Samples carry the calibrated spread through q(u) (gp/inflated_posterior.h).
   gp::SparseVariationalGp drawn_from = nullptr;
-  if (options.spread_inflation != 1.0)
-    drawn_from = gp::inflated_posterior(root, options.spread_inflation);
+  if (kappa > 1.0) drawn_from = gp::inflated_posterior(root, kappa);
   Prediction prediction =
       sample(drawn_from ? *drawn_from : root, problem, options, solve, progress);
   prediction.spread_inflation = options.spread_inflation;

@@ -54,9 +54,13 @@ struct PredictorOptions {
   /// sample's principal part, and a negative one in u_xx is anti-diffusion: ill-posed
   /// (docs/numerics.md, "Model discrepancy"). `bhpm calibrate` fits tau^2 with it.
   std::int64_t discrepancy_order = 1;
-  /// kappa > 0: the samples are drawn from the posterior with q(u)'s covariance scaled by
-  /// kappa: kappa times the posterior's variance where the data pin f down, the prior's far
-  /// from them (gp/inflated_posterior.h; docs/numerics.md, "Spread inflation"); 1: none. The other
+  /// kappa > 0 (docs/numerics.md, "Spread inflation"); 1: none. kappa > 1 widens what the
+  /// data inform: the samples are drawn from the posterior with q(u)'s covariance scaled by
+  /// kappa, kappa times the posterior's variance where the data pin f down, the prior's far
+  /// from them (gp/inflated_posterior.h). kappa < 1 narrows all of the spread: every
+  /// sample's deviation from the posterior mean is scaled by sqrt(kappa), the prior's
+  /// remainder given u included, which at the training rows is part of what was too wide
+  /// (gp/inflated_samples.h). solve/operator_calibration.h fits kappa by the same rule. The other
   /// calibrated form of the model discrepancy: `bhpm calibrate` chooses this one or tau^2,
   /// never both (validate refuses kappa != 1 with tau^2 > 0).
   double spread_inflation = 1.0;

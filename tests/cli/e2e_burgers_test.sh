@@ -34,9 +34,9 @@ assert len(bins) == fit["bins"] > 0, (len(bins), fit["bins"])
 assert all(abs(a + 2 * b + c - v) <= 1e-9 * v for _, v, a, b, c in bins), bins
 def misfit(kappa):  # sum over p of (the bins' Gaussian coverage at p - p)^2
     z = {0.5: 0.6744897501960817, 0.9: 1.6448536269514722, 0.95: 1.959963984540054}
-    def held(q, e, a, b, c):  # V(kappa) = A + 2 sqrt(kappa) B + kappa C against E
-        return math.erf(q * math.sqrt(max(a + 2 * kappa ** 0.5 * b + kappa * c, 0) / e / 2)) \
-            if e > 0 else 1
+    def held(q, e, a, b, c):  # V(kappa) against E; kappa scales all of V below 1
+        v = kappa * (a + 2 * b + c) if kappa < 1 else a + 2 * kappa ** 0.5 * b + kappa * c
+        return math.erf(q * math.sqrt(max(v, 0) / e / 2)) if e > 0 else 1
     return sum((sum(held(q, e, a, b, c) for e, _, a, b, c in bins) / len(bins) - p) ** 2
                for p, q in z.items())
 kappa = d["inflation"]  # the minimiser over kappa > 0

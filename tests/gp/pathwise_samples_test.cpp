@@ -1,12 +1,14 @@
 // Pathwise samples of a sparse GP (Wilson et al. 2020) against the closed-form q(f): a
 // statistical test with a fixed seed, plus determinism and sample independence from S;
-// the inflated posterior (gp/inflated_posterior.h) scales q(u)'s share of the variance.
+// the inflated posterior (gp/inflated_posterior.h) scales q(u)'s share of the variance, and
+// inflated samples (gp/inflated_samples.h) scale their deviation from q(f)'s mean exactly.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
 #include "gp/gp_test_problem.h"
 #include "gp/inflated_posterior.h"
+#include "gp/inflated_samples.h"
 #include "gp/pathwise_samples.h"
 #include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
@@ -177,4 +179,27 @@ TEST(InflatedPosterior, scales_the_variance_that_the_inducing_outputs_make) {
       1e-5);
   EXPECT_THROW(inflated_posterior(*gp, 0.0), std::invalid_argument);
   EXPECT_THROW(inflated_posterior(*gp, NAN), std::invalid_argument);
+}
+
+// f'_s - m = sqrt(kappa) (f_s - m) with m the dense q(f) mean: the mean weights and the
+// scaling exact, so the ensemble's covariance is kappa times the posterior's.
+TEST(InflatedSamples, scale_each_deviation_from_the_posterior_mean_by_the_root_of_the_factor) {
+  const GpParts parts = make_parts();
+  const SparseVariationalGp gp = make_sparse_gp(parts);
+  const at::NoGradGuard no_grad;
+  auto samples = std::make_shared<const PathwiseSamples>(*gp, 5, PathwiseOptions{256, 31});
+  const InflatedSamples inflated(samples, *gp, 4.0);
+  const at::Tensor x = inputs(6, 32).unsqueeze(0).expand({5, -1, -1});
+  const at::Tensor mean = dense_q_f(*gp, x[0]).mean.unsqueeze(0);
+  const at::Tensor expected = mean + 2.0 * (samples->evaluate(x) - mean);
+  EXPECT_LT((inflated.evaluate(x) - expected).abs().max().item<double>(), 1e-9);
+  EXPECT_LT((inflated.evaluate_at(x, at::scalar_tensor(0.5, at::kDouble)) - expected)
+                .abs()
+                .max()
+                .item<double>(),
+            1e-9);
+  EXPECT_EQ(inflated.count(), 5);
+  EXPECT_THROW(InflatedSamples(samples, *gp, 0.0), std::invalid_argument);
+  EXPECT_THROW(InflatedSamples(samples, *gp, NAN), std::invalid_argument);
+  EXPECT_THROW(InflatedSamples(nullptr, *gp, 2.0), std::invalid_argument);
 }

@@ -92,8 +92,11 @@ TEST(OperatorCalibration, gaussian_coverage_of_bins_is_erf_of_the_band_over_the_
     // kappa = E / 4 halves the band: P(|Z| <= z / 2).
     EXPECT_NEAR(solve::gaussian_bins_coverage({scaled(4.0)}, 1.0, level),
                 std::erf(level.normal_quantile / 2.0 / std::sqrt(2.0)), 1e-14);
-    // V(kappa) = A + 2 sqrt(kappa) B + kappa C: 1 + 2 * 2 * 0.5 + 4 * 2 = 11 at kappa = 4.
+    // V(kappa) = A + 2 sqrt(kappa) B + kappa C above 1: 1 + 2 * 2 * 0.5 + 4 * 2 = 11 at 4.
     EXPECT_NEAR(solve::gaussian_bins_coverage({{11.0, 1.0, 0.5, 2.0}}, 4.0, level), level.level,
+                1e-14);
+    // Below 1 kappa scales all of V = A + 2 B + C = 4: 1 at kappa = 1 / 4.
+    EXPECT_NEAR(solve::gaussian_bins_coverage({{1.0, 1.0, 0.5, 2.0}}, 0.25, level), level.level,
                 1e-14);
   }
   EXPECT_THROW(solve::gaussian_bins_coverage({}, 1.0, solve::kCoverageLevels[0]),
