@@ -1,7 +1,8 @@
 #pragma once
 /// The sparse GP's posterior mean as one function (gp/function_samples.h, count 1):
 ///   m(v) = mu(v) + k(v, Z) alpha,  alpha = L_zz^{-T} m_q
-/// (SparseVariationalGpImpl::mean_weights). The operator whose Jacobian at the initial
+/// (SparseVariationalGpImpl::mean_weights). The centre about which spread inflation scales
+/// the samples (gp/inflated_samples.h), and the operator whose Jacobian at the initial
 /// condition splits a prediction's stiff linear part off (solve/predictor.h): unlike the
 /// samples' average, it does not depend on which members are solved together.
 
@@ -21,7 +22,8 @@ class PosteriorMean final : public FunctionSamples {
   explicit PosteriorMean(const SparseVariationalGpImpl& gp);
   std::int64_t count() const override { return 1; }
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
-  /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted.
+  /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted
+  /// (InflatedSamples evaluates it at its S members' rows).
   at::Tensor evaluate(const at::Tensor& v) const override;
 
  private:
