@@ -36,13 +36,17 @@ head -c 20 "$work/whole/metrics.json" > "$work/cut.json" && cat "$work/cut.json"
   "$python" -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/whole/metrics.json"
 check "a damaged metrics.json is not taken as up to date: the run evaluates again" $?
 
-# Interrupt: start the same run, kill it once the first leaf checkpoint exists.
+# Interrupt: start the same run, stop it (SIGSTOP) as soon as the first leaf checkpoint
+# exists, and kill it after the check below. Stopping first makes the test independent of
+# the machine's speed: the leaf phase ends about a second after its first checkpoint, less
+# than a second bhpm's start-up takes on a loaded machine.
 "$bhpm" run "$work/run.toml" "${settings[@]}" -o "$work/killed" --threads 1 -q > "$work/killed.out" 2>&1 &
 pid=$!
-for _ in $(seq 1 1200); do
+for _ in $(seq 1 6000); do
   [ -f "$work/killed/leaves.ckpt" ] && break
-  sleep 0.05
+  sleep 0.01
 done
+kill -STOP "$pid" 2>/dev/null
 # A second run on the folder while the first trains is refused at once, naming the holder.
 "$bhpm" run "$work/run.toml" "${settings[@]}" --set seed=12 -o "$work/killed" --threads 1 -q \
   > "$work/second.out" 2>&1
