@@ -27,6 +27,9 @@ the input whose replacement moves the coefficients to the truth carries the bias
 each input's slope on its exact value, <v_m, v_m*> / <v_m*, v_m*> (1 is unbiased, below 1
 a shrunk input), and u_t's on the true operator at the exact inputs. Needs numpy and h5py.
 
+When distill.json holds the weak form's fit ("weak_form", docs/numerics.md, "Weak-form
+distillation"), the same rows follow for it, with the test functions per width.
+
 Usage: distill_table.py RUN_DIR [RUN_DIR ...]
 """
 
@@ -117,18 +120,12 @@ def leaf_input_attribution(run_dir, true_terms):
               + "; " + " ".join(f"{s:.3f}" for s in slopes))
 
 
-def report(run_dir):
-    path = os.path.join(run_dir, "distill.json")
-    if not os.path.exists(path):
-        print(f"{run_dir}: no distill.json")
-        return None
-    d = json.load(open(path))
-    terms = d["terms"]
+def recovery(label, equation, terms):
+    """Prints the true terms' rows and the largest other inclusion of one fit; returns
+    (true terms kept >= 0.9 and no other above 0.5, intervals covering the truth)."""
     true_terms = [t for t in terms if t["truth"] is not None and abs(t["truth"]) > 1e-6]
     others = [t for t in terms if t not in true_terms]
-    print(f"{os.path.basename(run_dir.rstrip('/'))}: epsilon = {noise_of(d['config']):.4g}, "
-          f"{d['settings']['samples']} samples at {d['settings']['points']} points")
-    print(f"  {d['equation']}")
+    print(f"  {label}: {equation}")
     print(f"  {'term':<10} {'truth':>9} {'inclusion':>9} {'median':>10} {'rel err':>8} "
           f"{'95 % interval':>24} covers")
     covered = 0
@@ -139,10 +136,24 @@ def report(run_dir):
         print(f"  {t['name']:<10} {t['truth']:>9.4g} {t['inclusion']:>9.2f} {t['median']:>10.5g} "
               f"{error:>8.2%} [{t['lower']:>10.5g}, {t['upper']:>10.5g}] {'yes' if covers else 'no'}")
     worst = max(others, key=lambda t: t["inclusion"])
-    kept = all(t["inclusion"] >= 0.9 for t in true_terms)
-    clean = worst["inclusion"] <= 0.5
     print(f"  largest other inclusion: {worst['inclusion']:.2f} ({worst['name']}, median "
-          f"{worst['median']:.3g}); explained {d['explained']:.5f}"
+          f"{worst['median']:.3g})")
+    kept = all(t["inclusion"] >= 0.9 for t in true_terms)
+    return kept and worst["inclusion"] <= 0.5, covered, len(true_terms)
+
+
+def report(run_dir):
+    path = os.path.join(run_dir, "distill.json")
+    if not os.path.exists(path):
+        print(f"{run_dir}: no distill.json")
+        return None
+    d = json.load(open(path))
+    terms = d["terms"]
+    true_terms = [t for t in terms if t["truth"] is not None and abs(t["truth"]) > 1e-6]
+    print(f"{os.path.basename(run_dir.rstrip('/'))}: epsilon = {noise_of(d['config']):.4g}, "
+          f"{d['settings']['samples']} samples at {d['settings']['points']} points")
+    recovered, covered, count = recovery("pointwise", d["equation"], terms)
+    print(f"  explained {d['explained']:.5f}"
           f"{' (WARNING: ' + d['warning'][:60] + '...)' if d['warning'] else ''}")
     if any(t["truth"] is None for t in terms):
         print("  leaves' target bias: no truth column")
@@ -151,10 +162,19 @@ def report(run_dir):
                            for name, coefficient, rms in target_bias_terms(run_dir, terms))
         print(f"  leaves' target bias u_t - f(v), largest terms: {listed}")
         leaf_input_attribution(run_dir, true_terms)
-    print(f"  true terms kept >= 0.9: {'yes' if kept else 'no'}; no other above 0.5: "
-          f"{'yes' if clean else 'no'}; intervals covering the truth: {covered} of "
-          f"{len(true_terms)}")
-    return kept and clean
+    print(f"  pointwise: true terms kept >= 0.9, no other above 0.5: "
+          f"{'yes' if recovered else 'no'}; intervals covering the truth: {covered} of {count}")
+    weak = d.get("weak_form")
+    if weak:
+        widths = ", ".join(f"{w['factor']:g} ell: {w['test_functions']}"
+                           f"{'' if w['used'] else ' (not fitted)'}" for w in weak["widths"])
+        print(f"  weak form on the leaves' u (ell = {weak['length_scale']:.3g}; test functions "
+              f"per width {widths})")
+        weak_recovered, covered, count = recovery("weak form", weak["equation"], weak["terms"])
+        print(f"  weak form: true terms kept >= 0.9, no other above 0.5: "
+              f"{'yes' if weak_recovered else 'no'}; intervals covering the truth: {covered} of "
+              f"{count}")
+    return recovered
 
 
 def main(argv):

@@ -58,14 +58,6 @@ model::MeanDrift measure_mean_drift(const std::string& run_dir, const config::Ru
   return drift;
 }
 
-/// Every training experiment's own window as a leaf box.
-std::vector<nn::DomainBox> measured_boxes(const std::string& data_path) {
-  std::vector<nn::DomainBox> boxes;
-  for (const pde::MeasuredExperiment& experiment : pde::read_measured_set(data_path, "train"))
-    boxes.push_back(model::domain_box(experiment.window));
-  return boxes;
-}
-
 /// Steps 1-6 of solve/discrepancy_calibration.h: the training experiments' solution grids
 /// predicted by their left-out posteriors.
 solve::DiscrepancyCalibration trajectory_route(const CalibrateCommandOptions& options,
@@ -104,8 +96,8 @@ solve::DiscrepancyCalibration operator_route(const CalibrateCommandOptions& opti
                                              const TrainedRun& run, const std::string& data_path) {
   solve::DiscrepancyCalibration calibration = calibrate_from_measurements(
       options.run_dir, run, data_path, run.config.predict.options.discrepancy_order);
-  const model::MeanDrift drift =
-      measure_mean_drift(options.run_dir, run.config, measured_boxes(data_path));
+  const model::MeanDrift drift = measure_mean_drift(
+      options.run_dir, run.config, model::domain_boxes(pde::read_measured_set(data_path, "train")));
   calibration.mean_drift = drift.relative();
   calibration.conserve_mean = drift.conserved();
   print_operator_calibration(calibration);

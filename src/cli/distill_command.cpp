@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli/distillation_inputs.h"
 #include "cli/process_setup.h"
@@ -15,9 +19,14 @@
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "eval/operator_distillation.h"
+#include "eval/weak_form_distillation.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "model/bhpm_model.h"
+#include "model/leaf_data.h"
+#include "model/leaf_grid_fields.h"
+#include "pde/measured_dataset_file.h"
+#include "util/number_format.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -59,6 +68,59 @@ void print_distillation(const eval::Distillation& d, const DistillPoints& points
       100.0 * d.explained, d.misfit_rms, d.posterior_std_rms);
   const std::string warning = eval::distillation_warning(d);
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+}
+
+/// The weak form's settings line, its table (unless `quiet`) and its equation.
+void print_weak_form(const eval::WeakFormDistillation& w, std::int64_t leaves,
+                     std::int64_t x_points, std::int64_t t_points, bool quiet) {
+  if (!quiet) {
+    std::string widths;
+    for (const eval::WeakFormWidth& width : w.widths)
+      widths += (widths.empty() ? "" : ", ") + util::format_significant(width.factor, 3) +
+                " ell (" + std::to_string(width.rows) + " test functions in " +
+                std::to_string(width.experiments) + " experiment(s)" +
+                (width.used ? ")" : ": too few, not fitted)");
+    std::printf(
+        "distill, weak form: %lld fits on the %lld training leaves' u (%lld x %lld grids over "
+        "their windows), derivatives moved onto test functions of half-width a = %s in x (ell "
+        "= %s) and b = min(%s tau, T / 2.2) in t (tau = %s)%s\n",
+        static_cast<long long>(w.coefficients.size(0)), static_cast<long long>(leaves),
+        static_cast<long long>(x_points), static_cast<long long>(t_points), widths.c_str(),
+        util::format_significant(w.scales.length, 3).c_str(),
+        util::format_significant(w.time_factor, 3).c_str(),
+        util::format_significant(w.scales.time, 3).c_str(),
+        w.resampled ? "; each fit on its own bootstrap resample of the experiments" : "");
+    std::printf("%s", eval::terms_table(w.terms, w.has_truth).c_str());
+  }
+  std::printf("weak form: %s\n", eval::equation_text(w.terms).c_str());
+}
+
+/// The equation in weak form on the training leaves' u over their experiments' windows;
+/// none, with the reason on stderr, when the windows hold too few test functions.
+std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
+                                                    const std::string& data_path,
+                                                    const TrainedRun& run, std::int64_t dimensions,
+                                                    const eval::Distillation& pointwise) {
+  const config::DistillConfig& settings = run.config.distill;
+  const std::vector<nn::DomainBox> boxes =
+      model::domain_boxes(pde::read_measured_set(data_path, "train"));
+  const model::LeafModel leaves =
+      trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
+  const std::vector<pde::GridField> fields =
+      model::leaf_grid_fields(*leaves, boxes, settings.weak_x_points, settings.weak_t_points);
+  eval::WeakFormOptions options = settings.weak;
+  options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
+  const std::vector<eval::WeakTerm> library =
+      eval::weak_library(static_cast<int>(dimensions) - 1, settings.degree);
+  eval::WeakFormDistillation weak;
+  try {
+    weak = eval::weak_form_distillation(fields, library, options);
+  } catch (const eval::WeakFormUnfitted& error) {
+    std::fprintf(stderr, "distill: no equation in weak form: %s\n", error.what());
+    return std::nullopt;
+  }
+  eval::attach_truth(weak, pointwise);
+  return weak;
 }
 
 }  // namespace
@@ -119,6 +181,13 @@ int run_distill(const DistillCommandOptions& options) {
   regression.resample_folds = settings.resample_experiments && points.experiments >= 2;
   regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_resample", 0);
   const eval::Distillation distillation = eval::distill_operator(inputs, library, distill_options);
+  std::optional<eval::WeakFormDistillation> weak;
+  if (settings.weak_form)  // the training windows: the run's own dataset, which --data may not be
+    weak = weak_form(options.run_dir,
+                     std::filesystem::exists(layout.data()) || options.data_path.empty()
+                         ? layout.data()
+                         : options.data_path,
+                     run, dimensions, distillation);
 
   eval::DistillationSettings record;
   record.run_dir = options.run_dir;
@@ -129,10 +198,16 @@ int run_distill(const DistillCommandOptions& options) {
   record.folds = points.folds;
   record.resampled = regression.resample_folds;
   record.seed = seed;
+  record.weak_x_points = weak ? settings.weak_x_points : 0;
+  record.weak_t_points = weak ? settings.weak_t_points : 0;
   record.config = run.config.resolved_toml;
-  io::write_text_atomically(output, eval::distillation_json(distillation, record));
+  io::write_text_atomically(output,
+                            eval::distillation_json(distillation, record, weak ? &*weak : nullptr));
   print_distillation(distillation, points, settings.samples, regression.resample_folds,
                      inputs.truth.defined() ? truth : "", options.quiet);
+  if (weak)
+    print_weak_form(*weak, points.experiments, settings.weak_x_points, settings.weak_t_points,
+                    options.quiet);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;
 }

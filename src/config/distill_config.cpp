@@ -1,10 +1,45 @@
 #include "config/distill_config.h"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "util/number_format.h"
 
 namespace bhpm::config {
+
+namespace {
+
+std::string list_text(const std::vector<double>& values) {
+  std::string text;
+  for (double value : values)
+    text += (text.empty() ? "" : ", ") + util::format_significant(value, 10);
+  return "[" + text + "]";
+}
+
+void read_weak_form(ConfigSection& section, DistillConfig& config) {
+  config.weak_form = section.boolean("weak_form", config.weak_form);
+  eval::WeakFormOptions& weak = config.weak;
+  weak.space_factors = section.numbers("weak_space_factors", weak.space_factors);
+  section.require(!weak.space_factors.empty(), "weak_space_factors", "must not be empty", "[]");
+  for (double factor : weak.space_factors)
+    section.require(std::isfinite(factor) && factor > 0.0, "weak_space_factors",
+                    "every factor must be > 0", util::format_significant(factor, 10));
+  weak.time_factor = section.positive_number("weak_time_factor", weak.time_factor);
+  const std::vector<double> grid = section.numbers(
+      "weak_grid",
+      {static_cast<double>(config.weak_x_points), static_cast<double>(config.weak_t_points)});
+  section.require(grid.size() == 2 && grid[0] >= 16 && grid[1] >= 16 &&
+                      grid[0] == std::floor(grid[0]) && grid[1] == std::floor(grid[1]),
+                  "weak_grid", "must be two integers [x points, t points], each >= 16",
+                  list_text(grid));
+  config.weak_x_points = static_cast<std::int64_t>(grid[0]);
+  config.weak_t_points = static_cast<std::int64_t>(grid[1]);
+  weak.samples = config.samples;
+  weak.resample_experiments = config.resample_experiments;
+}
+
+}  // namespace
 
 DistillConfig read_distill_config(ConfigReader& reader) {
   DistillConfig config;
@@ -20,6 +55,7 @@ DistillConfig read_distill_config(ConfigReader& reader) {
   max_unexplained = section.number("max_unexplained", max_unexplained);
   section.require(max_unexplained > 0.0 && max_unexplained < 1.0, "max_unexplained",
                   "must be in (0, 1)", util::format_significant(max_unexplained, 10));
+  read_weak_form(section, config);
   return config;
 }
 

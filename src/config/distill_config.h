@@ -12,11 +12,19 @@
 ///                           training experiments (eval/sparse_regression.h), so that the
 ///                           intervals hold how far the experiments' own leaf errors move the
 ///                           equation; needs at least 2 experiments (ignored with one)
+///   weak_form = true        also fit the equation in weak form on the training leaves' u
+///                           (eval/weak_form_distillation.h), resampled like the above
+///   weak_space_factors = [1.75, 2, 2.25]  the test functions' half-widths a = c ell in x, one
+///                           per resample in turn (each > 0)
+///   weak_time_factor = 4    their half-width b = min(weak_time_factor tau, T / 2.2) in t (> 0)
+///   weak_grid = [256, 128]  the x and t points (each >= 16) of the grid each leaf is read
+///                           on over its experiment's window
 
 #include <cstdint>
 
 #include "config/config_reader.h"
 #include "eval/operator_distillation.h"
+#include "eval/weak_form_distillation.h"
 
 namespace bhpm::config {
 
@@ -26,6 +34,10 @@ struct DistillConfig {
   std::int64_t max_points = 4096;
   bool resample_experiments = true;
   eval::DistillOptions options;
+  bool weak_form = true;
+  eval::WeakFormOptions weak;  ///< samples and resample_experiments as above
+  std::int64_t weak_x_points = 256;
+  std::int64_t weak_t_points = 128;
 };
 
 /// Reads [distill]; throws ConfigError naming the field and the rule.

@@ -25,10 +25,53 @@ ordered_json term_json(const DistilledTerm& term, const std::vector<int>& expone
           {"kept", term.kept()},         {"truth", io::finite_or_null(term.truth)}};
 }
 
+/// xi [S, J] as S rows.
+ordered_json sample_rows(const at::Tensor& coefficients) {
+  const at::Tensor xi = coefficients.contiguous();
+  ordered_json samples = ordered_json::array();
+  for (std::int64_t s = 0; s < xi.size(0); ++s)
+    samples.push_back(
+        std::vector<double>(xi[s].data_ptr<double>(), xi[s].data_ptr<double>() + xi.size(1)));
+  return samples;
+}
+
 ordered_json settings_json(const DistillationSettings& s) {
   return {{"run_dir", s.run_dir}, {"data", s.data},           {"sampler", s.sampler},
           {"samples", s.samples}, {"features", s.features},   {"points", s.points},
           {"folds", s.folds},     {"resampled", s.resampled}, {"seed", s.seed}};
+}
+
+/// The weak form's fit (eval/weak_form_distillation.h) as JSON.
+ordered_json weak_form_json(const WeakFormDistillation& w, const DistillationSettings& s) {
+  ordered_json terms = ordered_json::array();
+  for (std::size_t j = 0; j < w.terms.size(); ++j) {
+    const DistilledTerm& term = w.terms[j];
+    terms.push_back({{"name", term.name},
+                     {"order", w.library[j].order},
+                     {"power", w.library[j].power},
+                     {"inclusion", term.inclusion},
+                     {"median", term.median},
+                     {"lower", term.lower},
+                     {"upper", term.upper},
+                     {"kept", term.kept()},
+                     {"truth", io::finite_or_null(term.truth)}});
+  }
+  ordered_json widths = ordered_json::array();
+  for (const WeakFormWidth& width : w.widths)
+    widths.push_back({{"factor", width.factor},
+                      {"space", width.space},
+                      {"test_functions", width.rows},
+                      {"experiments", width.experiments},
+                      {"used", width.used}});
+  return {{"equation", equation_text(w.terms)},
+          {"length_scale", w.scales.length},
+          {"time_scale", w.scales.time},
+          {"time_factor", w.time_factor},
+          {"widths", widths},
+          {"grid", {s.weak_x_points, s.weak_t_points}},
+          {"resampled", w.resampled},
+          {"terms", terms},
+          {"coefficient_samples", sample_rows(w.coefficients)}};
 }
 
 template <typename T>
@@ -57,15 +100,11 @@ DistilledTerm read_term(const json& term, const std::string& where) {
 
 }  // namespace
 
-std::string distillation_json(const Distillation& d, const DistillationSettings& settings) {
+std::string distillation_json(const Distillation& d, const DistillationSettings& settings,
+                              const WeakFormDistillation* weak) {
   ordered_json terms = ordered_json::array();
   for (std::size_t j = 0; j < d.terms.size(); ++j)
     terms.push_back(term_json(d.terms[j], d.library.exponents[j]));
-  const at::Tensor xi = d.coefficients.contiguous();
-  ordered_json samples = ordered_json::array();
-  for (std::int64_t s = 0; s < xi.size(0); ++s)
-    samples.push_back(
-        std::vector<double>(xi[s].data_ptr<double>(), xi[s].data_ptr<double>() + xi.size(1)));
   ordered_json out = {
       {"format", "bhpm-distill"},
       {"format_version", kFormatVersion},
@@ -79,7 +118,8 @@ std::string distillation_json(const Distillation& d, const DistillationSettings&
       {"library", {{"variables", d.library.variables}, {"degree", d.library.degree}}},
       {"terms", terms},
       {"thresholds", d.thresholds},
-      {"coefficient_samples", samples},
+      {"coefficient_samples", sample_rows(d.coefficients)},
+      {"weak_form", weak != nullptr ? weak_form_json(*weak, settings) : nullptr},
       {"settings", settings_json(settings)},
       {"config", settings.config}};
   return out.dump(2) + "\n";
@@ -115,6 +155,9 @@ DistillationFile read_distillation_file(const std::string& path) {
                                std::to_string(row.size()) + " values for " +
                                std::to_string(file.names.size()) + " terms");
   file.equation = field<std::string>(j, "equation", path);
+  const auto weak = j.find("weak_form");
+  if (weak != j.end() && !weak->is_null())
+    file.weak_equation = field<std::string>(*weak, "equation", path + ": weak_form");
   file.explained = field<double>(j, "explained", path);
   file.warning = !j["warning"].is_null();
   file.config = field<std::string>(j, "config", path);

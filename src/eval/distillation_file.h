@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eval/operator_distillation.h"
+#include "eval/weak_form_distillation.h"
 
 namespace bhpm::eval {
 
@@ -23,12 +24,15 @@ struct DistillationSettings {
   /// Each sample was fitted on its own bootstrap resample of the experiments (the folds).
   bool resampled = false;
   std::uint64_t seed = 0;
+  std::int64_t weak_x_points = 0;  ///< the leaves' grid of the weak form (0: none fitted)
+  std::int64_t weak_t_points = 0;
   std::string config;  ///< resolved TOML
 };
 
-/// The JSON text.
+/// The JSON text; "weak_form" holds `weak` (null when it is null).
 std::string distillation_json(const Distillation& distillation,
-                              const DistillationSettings& settings);
+                              const DistillationSettings& settings,
+                              const WeakFormDistillation* weak = nullptr);
 
 /// What `bhpm predict --operator distilled` and the report read back.
 struct DistillationFile {
@@ -38,6 +42,7 @@ struct DistillationFile {
   std::vector<std::vector<double>> samples;  ///< xi [S][J], one row per operator sample
   std::vector<DistilledTerm> terms;          ///< [J]
   std::string equation;
+  std::string weak_equation;  ///< the weak form's equation ("" when none was fitted)
   double explained = 0;
   bool warning = false;
   std::string config;

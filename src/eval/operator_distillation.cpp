@@ -47,21 +47,6 @@ double quantile(std::vector<double> values, double p) {
   return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
 }
 
-DistilledTerm summarise_term(const std::string& name, const at::Tensor& column) {
-  const at::Tensor contiguous = column.contiguous();
-  const std::vector<double> values(contiguous.data_ptr<double>(),
-                                   contiguous.data_ptr<double>() + contiguous.numel());
-  DistilledTerm term;
-  term.name = name;
-  term.inclusion = static_cast<double>(std::count_if(values.begin(), values.end(),
-                                                     [](double xi) { return xi != 0.0; })) /
-                   static_cast<double>(values.size());
-  term.median = quantile(values, 0.5);
-  term.lower = quantile(values, 0.025);
-  term.upper = quantile(values, 0.975);
-  return term;
-}
-
 /// The distilled equation's coefficients [J]: the median of the kept terms, 0 elsewhere.
 at::Tensor equation_coefficients(const Distillation& d) {
   std::vector<double> xi;
@@ -106,6 +91,21 @@ at::Tensor samples_at(const gp::PathwiseSamples& samples, std::int64_t features,
 
 }  // namespace
 
+DistilledTerm summarise_term(const std::string& name, const at::Tensor& column) {
+  const at::Tensor contiguous = column.contiguous();
+  const std::vector<double> values(contiguous.data_ptr<double>(),
+                                   contiguous.data_ptr<double>() + contiguous.numel());
+  DistilledTerm term;
+  term.name = name;
+  term.inclusion = static_cast<double>(std::count_if(values.begin(), values.end(),
+                                                     [](double xi) { return xi != 0.0; })) /
+                   static_cast<double>(values.size());
+  term.median = quantile(values, 0.5);
+  term.lower = quantile(values, 0.025);
+  term.upper = quantile(values, 0.975);
+  return term;
+}
+
 DistillationInputs root_distillation_inputs(const gp::SparseVariationalGpImpl& root,
                                             const at::Tensor& v, const at::Tensor& fold,
                                             std::int64_t samples,
@@ -140,10 +140,12 @@ Distillation distill_operator(const DistillationInputs& in, const pde::TermLibra
   return d;
 }
 
-std::string distilled_equation(const Distillation& d) {
+std::string distilled_equation(const Distillation& d) { return equation_text(d.terms); }
+
+std::string equation_text(const std::vector<DistilledTerm>& terms) {
   std::string text = "u_t =";
   bool first = true;
-  for (const DistilledTerm& term : d.terms) {
+  for (const DistilledTerm& term : terms) {
     if (!term.kept()) continue;
     const bool negative = !first && term.median < 0;
     text += first ? " " : (negative ? " - " : " + ");
@@ -156,11 +158,13 @@ std::string distilled_equation(const Distillation& d) {
   return first ? text + " 0" : text;
 }
 
-std::string distillation_table(const Distillation& d) {
+std::string distillation_table(const Distillation& d) { return terms_table(d.terms, d.has_truth); }
+
+std::string terms_table(const std::vector<DistilledTerm>& terms, bool has_truth) {
   std::string text = "term            inclusion  median        95 % interval";
-  text += d.has_truth ? "                  truth\n" : "\n";
-  for (const DistilledTerm& term : d.terms) {
-    const bool true_term = d.has_truth && std::abs(term.truth) > 1e-8;
+  text += has_truth ? "                  truth\n" : "\n";
+  for (const DistilledTerm& term : terms) {
+    const bool true_term = has_truth && std::abs(term.truth) > 1e-8;
     if (term.inclusion == 0.0 && !true_term) continue;
     char line[160];
     std::snprintf(line, sizeof line, "%-15s %9.2f  %-12s  [%s, %s]", term.name.c_str(),
@@ -168,7 +172,7 @@ std::string distillation_table(const Distillation& d) {
                   util::format_significant(term.lower, 4).c_str(),
                   util::format_significant(term.upper, 4).c_str());
     text += line;
-    if (d.has_truth) text += "  " + util::format_significant(term.truth, 4);
+    if (has_truth) text += "  " + util::format_significant(term.truth, 4);
     text += "\n";
   }
   return text;

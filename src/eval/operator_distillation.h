@@ -93,13 +93,21 @@ DistillationInputs root_distillation_inputs(const gp::SparseVariationalGpImpl& r
 Distillation distill_operator(const DistillationInputs& inputs, const pde::TermLibrary& library,
                               const DistillOptions& options);
 
+/// One term's summary over the samples' coefficients `column` [S] (double): inclusion,
+/// median and 2.5 / 97.5 % quantiles (a sample that drops the term counts 0); truth NaN.
+DistilledTerm summarise_term(const std::string& name, const at::Tensor& column);
+
 /// "u_t = -1.002 [-1.010, -0.995] u*u_x + 0.0998 [0.0991, 0.1006] u_xx": the kept terms,
 /// median [2.5 %, 97.5 %]; a negative coefficient after the first term is written
 /// "- |median| [|upper|, |lower|] term". "u_t = 0" when no term is kept.
+std::string equation_text(const std::vector<DistilledTerm>& terms);
+/// equation_text of the distillation's terms.
 std::string distilled_equation(const Distillation& distillation);
 
-/// A table of every term with inclusion > 0 (and every term with a nonzero truth): name,
-/// inclusion, median, interval, truth when known.
+/// A table of every term with inclusion > 0 (and every term with a nonzero truth, when
+/// `has_truth`): name, inclusion, median, interval, truth when known.
+std::string terms_table(const std::vector<DistilledTerm>& terms, bool has_truth);
+/// terms_table of the distillation's terms.
 std::string distillation_table(const Distillation& distillation);
 
 /// The warning for an equation that explains too little, "" when it explains enough.

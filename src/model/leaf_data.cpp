@@ -57,6 +57,13 @@ nn::DomainBox domain_box(const pde::MeasurementWindow& window) {
   return {window.x_min, window.x_max, window.t_min, window.t_max};
 }
 
+std::vector<nn::DomainBox> domain_boxes(const std::vector<pde::MeasuredExperiment>& measured) {
+  std::vector<nn::DomainBox> boxes;
+  for (const pde::MeasuredExperiment& experiment : measured)
+    boxes.push_back(domain_box(experiment.window));
+  return boxes;
+}
+
 std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
                            std::int64_t experiments) {
   std::int64_t fewest = std::numeric_limits<std::int64_t>::max();

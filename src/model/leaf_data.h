@@ -28,6 +28,8 @@ void validate(const LeafData& data, const std::string& source);
 
 /// The leaf's box of an experiment's window.
 nn::DomainBox domain_box(const pde::MeasurementWindow& window);
+/// The boxes of every experiment's window, in order.
+std::vector<nn::DomainBox> domain_boxes(const std::vector<pde::MeasuredExperiment>& measured);
 
 /// The first `experiments` experiments and the first `points` measurements of each
 /// (stored in random order, so a random subset), each on its own window. Throws

@@ -93,7 +93,12 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
           "where the data's equation is known (outside the bar: the interval misses it). "
           "Explained: " +
               util::format_percent(file.explained) + " of the posterior mean's variance" +
-              (file.warning ? " (too little to read it as the learned physics)" : "")};
+              (file.warning ? " (too little to read it as the learned physics)" : "") +
+              (file.weak_equation.empty()
+                   ? std::string(".")
+                   : ". In weak form, on the training leaves' u alone (derivatives moved onto "
+                     "test functions, so a leaf's shrunk derivatives do not bias it): " +
+                         file.weak_equation + ".")};
 }
 
 }  // namespace bhpm::report

@@ -1,0 +1,91 @@
+#pragma once
+/// The equation in weak form from the training experiments' fitted fields (docs/numerics.md,
+/// "Weak-form distillation"), beside the root's pointwise distillation
+/// (eval/operator_distillation.h): the weak systems of eval/weak_form.h over every
+/// experiment, fitted by the same cross-validated sparse regression
+/// (eval/sparse_regression.h, one fold per experiment), S times:
+///
+/// - Widths from the fields' own scales, never from a known answer: with
+///   ell = RMS(u')/RMS(u_x) and tau = RMS(u')/RMS(u_t) (eval::field_scales), the test
+///   functions' half-widths are a = c ell for each factor c of space_factors, and
+///   b = min(time_factor tau, T_e / 2.2) in experiment e of duration T_e; test functions are
+///   centred every a/8 by b/8 (at least a grid step; eval/weak_form.h). A test function a
+///   few ell wide averages out a fitted field's small-scale errors, which the narrow ones
+///   pick up, while keeping a column for the highest derivative, which the widest ones lose
+///   (a wide bump's m-th derivative is small): the default factors 1.75, 2, 2.25 resample a
+///   neighbourhood of a = 2 ell (docs/numerics.md, "Weak-form distillation", says why).
+/// - Resampled: fit s uses the width c_(s mod W) and, with resample_experiments and at
+///   least two experiments, its own bootstrap resample of the experiments. The S
+///   coefficient vectors are summarised as the pointwise distillation's are (inclusion
+///   probability, median, 95 % interval), so the intervals hold both how far the width
+///   choice and how far each experiment's own errors move the equation.
+///
+/// A width is fitted only where it gives at least 4 J test functions (J library terms) in
+/// at least two experiments (or in the only one); the resamples cycle over the widths that
+/// do. With one experiment the two halves of its test functions' centres (by x) are the
+/// folds.
+
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "eval/operator_distillation.h"
+#include "eval/sparse_regression.h"
+#include "eval/weak_form.h"
+#include "pde/grid_field.h"
+
+namespace bhpm::eval {
+
+struct WeakFormOptions {
+  std::vector<double> space_factors = {1.75, 2.0, 2.25};  ///< c (> 0): a = c ell
+  double time_factor = 4.0;                               ///< b = min(time_factor tau, T / 2.2)
+  std::int64_t samples = 64;                              ///< S (>= 2)
+  bool resample_experiments = true;
+  SparseRegressionOptions regression;  ///< resample_folds is set per the rule above
+};
+
+/// Throws std::invalid_argument naming the field and the rule.
+void validate(const WeakFormOptions& options);
+
+/// One width of the resampling.
+struct WeakFormWidth {
+  double factor = 0;             ///< c
+  double space = 0;              ///< a = c ell
+  std::int64_t rows = 0;         ///< test functions over all experiments
+  std::int64_t experiments = 0;  ///< experiments whose window holds at least one
+  bool used = false;             ///< rows >= 4 J in >= 2 experiments (or the only one): fitted
+};
+
+struct WeakFormDistillation {
+  std::vector<WeakTerm> library;
+  std::vector<DistilledTerm> terms;  ///< [J], in the library's order
+  at::Tensor coefficients;           ///< xi [S, J]
+  FieldScales scales;
+  double time_factor = 0;
+  std::vector<WeakFormWidth> widths;
+  bool resampled = false;  ///< the experiments were resampled
+  bool has_truth = false;  ///< terms[j].truth is set
+};
+
+/// No width can be fitted: the windows are too short for the fields' own scales.
+struct WeakFormUnfitted : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Fits the weak form of `library` on `fields` (one per training experiment). Throws
+/// WeakFormUnfitted when no width can be fitted, std::invalid_argument naming the rule for
+/// bad options.
+WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& fields,
+                                            const std::vector<WeakTerm>& library,
+                                            const WeakFormOptions& options);
+
+/// The true coefficient of each weak term from the pointwise distillation's truths: a weak
+/// term takes the truth of the pointwise term of the same name. Sets has_truth only when
+/// every pointwise term with a nonzero truth has a weak namesake (otherwise the truth is
+/// not a combination of the weak library's terms by name, and it is left unknown).
+void attach_truth(WeakFormDistillation& weak, const Distillation& pointwise);
+
+}  // namespace bhpm::eval

@@ -1,0 +1,173 @@
+// The weak form against mathematics: the test function's derivatives against finite
+// differences; the columns of an exact viscous Burgers travelling wave, whose weak-form
+// coefficients are exactly (-1, nu), fitted to quadrature accuracy; the width rule's scales
+// of a heat mode, known in closed form; the resampled fit keeping exactly the true terms of
+// exact Cole-Hopf solutions; and the
+// refusal of windows too short for the fields' own length scale.
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "eval/sparse_regression.h"
+#include "eval/weak_form.h"
+#include "eval/weak_form_distillation.h"
+#include "pde/grid_field.h"
+
+using bhpm::eval::WeakTerm;
+using bhpm::pde::GridField;
+
+namespace {
+
+/// u = c - A tanh(A (x - c t) / (2 nu)) solves u_t + u u_x = nu u_xx exactly; on
+/// n x T points spanning [x0, x1] x [t0, t1] (ends included), with u_x and u_t.
+GridField burgers_front(double c, double amplitude, double nu, double x0, double x1, double t0,
+                        double t1, std::int64_t n = 384, std::int64_t times = 192) {
+  GridField field;
+  field.x = at::linspace(x0, x1, n, at::kDouble);
+  field.t = at::linspace(t0, t1, times, at::kDouble);
+  const std::vector<at::Tensor> mesh = at::meshgrid({field.t, field.x}, "ij");
+  const at::Tensor z = amplitude * (mesh[1] - c * mesh[0]) / (2.0 * nu);
+  const at::Tensor sech2 = 1.0 - z.tanh().square();
+  field.u = c - amplitude * z.tanh();
+  field.u_x = -amplitude * sech2 * amplitude / (2.0 * nu);
+  field.u_t = -c * field.u_x;
+  return field;
+}
+
+/// One cosine mode of the heat equation phi_t = nu phi_xx: a exp(-nu k^2 t) cos(k x + p).
+struct HeatMode {
+  double amplitude, wavenumber, phase;
+};
+
+/// Burgers' u_t + u u_x = nu u_xx by the Cole-Hopf transform, u = -2 nu phi_x / phi, with
+/// phi = 1 + the modes (sum of |a| < 1, so phi > 0): exact, and not a travelling wave (one
+/// travelling wave also solves u_t = -c u_x, which a sparse fit rightly prefers).
+GridField cole_hopf(const std::vector<HeatMode>& modes, double nu, double x0, double x1, double t0,
+                    double t1, std::int64_t n = 256, std::int64_t times = 128) {
+  GridField field;
+  field.x = at::linspace(x0, x1, n, at::kDouble);
+  field.t = at::linspace(t0, t1, times, at::kDouble);
+  const std::vector<at::Tensor> mesh = at::meshgrid({field.t, field.x}, "ij");
+  at::Tensor phi = at::ones_like(mesh[0]), phi_x = at::zeros_like(phi);
+  at::Tensor phi_xx = at::zeros_like(phi), phi_xxx = at::zeros_like(phi);
+  for (const HeatMode& m : modes) {
+    const double k = m.wavenumber;
+    const at::Tensor decay = m.amplitude * at::exp(-nu * k * k * mesh[0]);
+    const at::Tensor angle = k * mesh[1] + m.phase;
+    phi = phi + decay * at::cos(angle);
+    phi_x = phi_x - k * decay * at::sin(angle);
+    phi_xx = phi_xx - k * k * decay * at::cos(angle);
+    phi_xxx = phi_xxx + k * k * k * decay * at::sin(angle);
+  }
+  const at::Tensor phi_t = nu * phi_xx, phi_xt = nu * phi_xxx;
+  field.u = -2.0 * nu * phi_x / phi;
+  field.u_x = -2.0 * nu * (phi_xx * phi - phi_x.square()) / phi.square();
+  field.u_t = -2.0 * nu * (phi_xt * phi - phi_x * phi_t) / phi.square();
+  return field;
+}
+
+std::int64_t index_of(const std::vector<WeakTerm>& library, const std::string& name) {
+  for (std::size_t j = 0; j < library.size(); ++j)
+    if (library[j].name == name) return static_cast<std::int64_t>(j);
+  return -1;
+}
+
+}  // namespace
+
+TEST(WeakForm, bump_derivatives_match_finite_differences) {
+  const at::Tensor s = at::linspace(-0.95, 0.95, 39, at::kDouble);
+  const double h = 1e-5;
+  for (int m = 1; m <= 4; ++m) {
+    const at::Tensor difference = (bhpm::eval::bump_derivative(s + h, 6, m - 1) -
+                                   bhpm::eval::bump_derivative(s - h, 6, m - 1)) /
+                                  (2 * h);
+    EXPECT_LT((bhpm::eval::bump_derivative(s, 6, m) - difference).abs().max().item<double>(),
+              1e-5 * (1.0 + difference.abs().max().item<double>()))
+        << "derivative " << m;
+  }
+  // (1 - s^2)^6 and zero outside |s| < 1
+  EXPECT_NEAR(bhpm::eval::bump_derivative(at::tensor({0.5}, at::kDouble), 6, 0).item<double>(),
+              std::pow(0.75, 6), 1e-15);
+  EXPECT_EQ(bhpm::eval::bump_derivative(at::tensor({1.2}, at::kDouble), 6, 2).item<double>(), 0.0);
+}
+
+TEST(WeakForm, library_names_the_pointwise_monomials) {
+  const std::vector<WeakTerm> library = bhpm::eval::weak_library(3, 2);
+  ASSERT_EQ(library.size(), 9U);  // 1 + 4 orders x 2 powers
+  EXPECT_EQ(library[0].name, "1");
+  EXPECT_GE(index_of(library, "u*u_x"), 0);
+  EXPECT_DOUBLE_EQ(library[static_cast<std::size_t>(index_of(library, "u*u_x"))].scale, 0.5);
+  EXPECT_GE(index_of(library, "u_xxx"), 0);
+  EXPECT_GE(index_of(library, "(u^2)_xx"), 0);
+  EXPECT_THROW(bhpm::eval::weak_library(0, 2), std::invalid_argument);
+}
+
+TEST(WeakForm, an_exact_burgers_front_gives_its_coefficients_to_quadrature_accuracy) {
+  const double nu = 0.1;
+  const GridField field = burgers_front(0.3, 0.8, nu, -4.0, 4.0, 0.0, 3.0);
+  const std::vector<WeakTerm> library = bhpm::eval::weak_library(2, 2);
+  const bhpm::eval::WeakSystem system = bhpm::eval::weak_system(field, library, {1.2, 0.8});
+  ASSERT_GT(system.rows(), 50);
+  const at::Tensor columns = at::stack({system.columns.select(1, index_of(library, "u*u_x")),
+                                        system.columns.select(1, index_of(library, "u_xx"))},
+                                       1);
+  const at::Tensor xi =
+      std::get<0>(at::linalg_lstsq(columns, system.target.unsqueeze(1))).squeeze(1);
+  EXPECT_NEAR(xi[0].item<double>(), -1.0, 1e-5);
+  EXPECT_NEAR(xi[1].item<double>(), nu, 1e-6);
+  // and the equation holds row by row: the residual is quadrature error only
+  const at::Tensor residual = system.target - at::mv(columns, at::tensor({-1.0, nu}, at::kDouble));
+  EXPECT_LT(residual.abs().max().item<double>(), 1e-6 * system.target.abs().max().item<double>());
+}
+
+TEST(WeakForm, scales_of_a_heat_mode_are_its_wavelength_and_decay_time) {
+  // u = 1 + sin(k x) exp(-nu k^2 t) over whole periods: ell = 1 / k, tau = 1 / (nu k^2).
+  const double k = 2.0, nu = 0.05;
+  GridField field;
+  field.x = at::arange(64, at::kDouble) * (2 * M_PI / k / 64);
+  field.t = at::linspace(0.0, 2.0, 9, at::kDouble);
+  const std::vector<at::Tensor> mesh = at::meshgrid({field.t, field.x}, "ij");
+  const at::Tensor decay = at::exp(-nu * k * k * mesh[0]);
+  field.u = 1.0 + at::sin(k * mesh[1]) * decay;
+  field.u_x = k * at::cos(k * mesh[1]) * decay;
+  field.u_t = -nu * k * k * at::sin(k * mesh[1]) * decay;
+  const bhpm::eval::FieldScales scales = bhpm::eval::field_scales({field});
+  EXPECT_NEAR(scales.length, 1.0 / k, 1e-12);
+  EXPECT_NEAR(scales.time, 1.0 / (nu * k * k), 1e-9);
+}
+
+TEST(WeakFormDistillation, keeps_exactly_the_true_terms_of_exact_solutions) {
+  const double nu = 0.1;
+  const std::vector<GridField> fields = {
+      cole_hopf({{0.5, 1.0, 0.0}, {0.3, 2.0, 1.0}}, nu, -3.0, 3.0, 0.0, 4.0),
+      cole_hopf({{0.6, 1.5, 0.5}, {0.2, 0.7, 2.0}}, nu, -4.0, 2.0, 0.0, 3.0),
+      cole_hopf({{0.4, 1.2, -1.0}, {0.4, 2.5, 0.3}}, nu, -2.0, 4.0, 1.0, 4.0)};
+  const std::vector<WeakTerm> library = bhpm::eval::weak_library(2, 3);
+  bhpm::eval::WeakFormOptions options;
+  options.samples = 12;
+  const bhpm::eval::WeakFormDistillation weak =
+      bhpm::eval::weak_form_distillation(fields, library, options);
+  EXPECT_TRUE(weak.resampled);
+  for (const bhpm::eval::DistilledTerm& term : weak.terms) {
+    if (term.name == "u*u_x" || term.name == "u_xx") {
+      const double truth = term.name == "u_xx" ? nu : -1.0;
+      EXPECT_EQ(term.inclusion, 1.0) << term.name;
+      EXPECT_NEAR(term.median, truth, 1e-4 * std::abs(truth)) << term.name;
+      EXPECT_LE(term.lower, truth + 1e-4 * std::abs(truth)) << term.name;
+      EXPECT_GE(term.upper, truth - 1e-4 * std::abs(truth)) << term.name;
+    } else {
+      EXPECT_EQ(term.inclusion, 0.0) << term.name;
+    }
+  }
+}
+
+TEST(WeakFormDistillation, refuses_windows_shorter_than_the_fields_own_scale) {
+  // ell of the front is about nu / A; a window of 4 ell holds no test function of 2 ell.
+  const GridField narrow = burgers_front(0.2, 0.8, 0.1, -0.2, 0.2, 0.0, 1.0, 64, 32);
+  const std::vector<WeakTerm> library = bhpm::eval::weak_library(2, 2);
+  EXPECT_THROW(bhpm::eval::weak_form_distillation({narrow, narrow}, library, {}),
+               bhpm::eval::WeakFormUnfitted);
+}
