@@ -9,6 +9,7 @@
 
 #include "eval/point_subset.h"
 #include "pde/periodic_grid.h"
+#include "util/number_format.h"
 #include "util/tensor_checks.h"
 
 namespace bhpm::eval {
@@ -46,8 +47,8 @@ double check_set(const pde::ExperimentSet& set, const std::string& where) {
     throw std::invalid_argument(where +
                                 ": x must be a finite, increasing uniform grid (got "
                                 "spacing " +
-                                std::to_string(dx) + ", largest deviation " +
-                                std::to_string(deviation) + ")");
+                                util::format_significant(dx, 6) + ", largest deviation " +
+                                util::format_significant(deviation, 6) + ")");
   return dx;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gp/argument_checks.h"
+#include "util/number_format.h"
 
 namespace bhpm::gp {
 
@@ -33,13 +34,13 @@ std::string jitter_list(const std::vector<double>& tried) {
 void validate(const CholeskyOptions& options) {
   if (!(std::isfinite(options.first_jitter) && options.first_jitter > 0.0))
     throw std::invalid_argument("cholesky: first_jitter must be finite and > 0 (got " +
-                                std::to_string(options.first_jitter) + ")");
+                                util::format_significant(options.first_jitter, 6) + ")");
   if (!(std::isfinite(options.last_jitter) && options.last_jitter >= options.first_jitter))
     throw std::invalid_argument("cholesky: last_jitter must be finite and >= first_jitter (got " +
-                                std::to_string(options.last_jitter) + ")");
+                                util::format_significant(options.last_jitter, 6) + ")");
   if (!(std::isfinite(options.growth) && options.growth > 1.0))
     throw std::invalid_argument("cholesky: growth must be finite and > 1 (got " +
-                                std::to_string(options.growth) + ")");
+                                util::format_significant(options.growth, 6) + ")");
 }
 
 CholeskyFactor robust_cholesky(const at::Tensor& a, const std::string& name,

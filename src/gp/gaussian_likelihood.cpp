@@ -9,6 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
+#include "util/number_format.h"
 
 namespace bhpm::gp {
 
@@ -20,7 +21,8 @@ void require_variance_above_floor(double variance, double floor) {
     throw std::invalid_argument(
         "gaussian likelihood: variance must be finite and > "
         "variance_floor " +
-        std::to_string(floor) + " (got " + std::to_string(variance) + ")");
+        util::format_significant(floor, 6) + " (got " + util::format_significant(variance, 6) +
+        ")");
 }
 }  // namespace
 
@@ -29,7 +31,7 @@ void validate(const GaussianLikelihoodOptions& options) {
     throw std::invalid_argument(
         "gaussian likelihood: variance_floor must be finite and >= 0 "
         "(got " +
-        std::to_string(options.variance_floor) + ")");
+        util::format_significant(options.variance_floor, 6) + ")");
   require_variance_above_floor(options.variance, options.variance_floor);
 }
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/number_format.h"
+
 namespace bhpm::gp {
 
 InflatedSamples::InflatedSamples(std::shared_ptr<const FunctionSamples> samples,
@@ -18,7 +20,7 @@ InflatedSamples::InflatedSamples(std::shared_ptr<const FunctionSamples> samples,
                                 std::to_string(mean_.dimensions()));
   if (!std::isfinite(factor) || factor <= 0.0)
     throw std::invalid_argument("inflated samples: the factor must be positive and finite (got " +
-                                std::to_string(factor) + ")");
+                                util::format_significant(factor, 6) + ")");
 }
 
 at::Tensor InflatedSamples::evaluate(const at::Tensor& v) const {

@@ -9,6 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
+#include "util/number_format.h"
 
 namespace bhpm::gp {
 
@@ -22,10 +23,10 @@ void validate(const RbfKernelOptions& options) {
                                 std::to_string(options.dimensions) + ")");
   if (!(std::isfinite(options.lengthscale) && options.lengthscale > 0.0))
     throw std::invalid_argument("rbf kernel: lengthscale must be finite and > 0 (got " +
-                                std::to_string(options.lengthscale) + ")");
+                                util::format_significant(options.lengthscale, 6) + ")");
   if (!(std::isfinite(options.signal_variance) && options.signal_variance > 0.0))
     throw std::invalid_argument("rbf kernel: signal_variance must be finite and > 0 (got " +
-                                std::to_string(options.signal_variance) + ")");
+                                util::format_significant(options.signal_variance, 6) + ")");
 }
 
 RbfKernelImpl::RbfKernelImpl(const RbfKernelOptions& options) : options_(options) {

@@ -9,6 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
+#include "util/number_format.h"
 
 namespace bhpm::gp {
 
@@ -21,7 +22,7 @@ void validate(const RbfQuadraticKernelOptions& options) {
   if (!(std::isfinite(options.polynomial_variance) && options.polynomial_variance > 0.0))
     throw std::invalid_argument(
         "rbf+quadratic kernel: polynomial_variance must be finite and > 0 (got " +
-        std::to_string(options.polynomial_variance) + ")");
+        util::format_significant(options.polynomial_variance, 6) + ")");
 }
 
 RbfQuadraticKernelImpl::RbfQuadraticKernelImpl(const RbfQuadraticKernelOptions& options)

@@ -13,6 +13,7 @@
 #include "model/optimizer_state.h"
 #include "util/error_message.h"
 #include "util/learning_rate_schedule.h"
+#include "util/number_format.h"
 
 namespace bhpm::model {
 
@@ -80,8 +81,8 @@ PhaseObjective evaluate(const AdamPhase& phase, const AdamSchedule& schedule,
   }
   const double value = objective.loss.item<double>();
   if (!std::isfinite(value))
-    throw TrainingError(where + ": the objective is not finite (" + std::to_string(value) + ")" +
-                        kept_checkpoint(schedule));
+    throw TrainingError(where + ": the objective is not finite (" +
+                        util::format_significant(value, 6) + ")" + kept_checkpoint(schedule));
   return objective;
 }
 
@@ -101,8 +102,8 @@ void require_finite_parameters(const AdamPhase& phase, const AdamSchedule& sched
 void validate(const AdamSchedule& s, const std::string& phase) {
   auto require = [&](bool ok, const std::string& rule, double value) {
     if (!ok)
-      throw std::invalid_argument(phase + " training: " + rule + " (got " + std::to_string(value) +
-                                  ")");
+      throw std::invalid_argument(phase + " training: " + rule + " (got " +
+                                  util::format_significant(value, 6) + ")");
   };
   require(s.iterations >= 0, "iterations must be >= 0", static_cast<double>(s.iterations));
   require(s.learning_rate > 0 && std::isfinite(s.learning_rate), "learning_rate must be > 0",

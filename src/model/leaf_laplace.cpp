@@ -10,6 +10,7 @@
 
 #include "gp/noisy_inputs.h"
 #include "nn/taylor_forward.h"
+#include "util/number_format.h"
 
 namespace bhpm::model {
 
@@ -35,7 +36,7 @@ at::Tensor last_layer_covariance(const at::Tensor& gram, const at::Tensor& noise
   if (!(prior_variance > 0.0 && std::isfinite(prior_variance)))
     throw std::invalid_argument(
         "last-layer Laplace: prior_variance must be a positive number (got " +
-        std::to_string(prior_variance) + ")");
+        util::format_significant(prior_variance, 6) + ")");
   const torch::NoGradGuard no_grad;
   const at::Tensor noise_precision = noise_scale.detach().pow(-2).view({-1, 1, 1});
   const at::Tensor identity = at::eye(gram.size(1), gram.options());

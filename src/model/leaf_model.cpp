@@ -6,12 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/number_format.h"
+
 namespace bhpm::model {
 
 LeafModelImpl::LeafModelImpl(const LeafModelOptions& options) : options_(options) {
   if (!(options.initial_noise > 0.0 && std::isfinite(options.initial_noise)))
     throw std::invalid_argument("leaves.initial_noise: must be a positive number (got " +
-                                std::to_string(options.initial_noise) + ")");
+                                util::format_significant(options.initial_noise, 6) + ")");
   network_ = register_module("network", nn::SineMlp(options.network));
   log_noise_ = register_parameter(
       "log_noise",

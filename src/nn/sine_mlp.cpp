@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "util/name_list.h"
+#include "util/number_format.h"
 #include "util/random.h"
 
 namespace bhpm::nn {
@@ -26,7 +27,7 @@ void require_at_least_one(const std::string& field, std::int64_t value) {
 void require_positive(const std::string& field, double value) {
   if (!(std::isfinite(value) && value > 0.0))
     throw std::invalid_argument("sine MLP: " + field + " must be finite and > 0 (got " +
-                                std::to_string(value) + ")");
+                                util::format_significant(value, 6) + ")");
 }
 
 /// Bounds of the uniform initial weights and biases of layer `layer` (0-based).
@@ -74,10 +75,10 @@ at::Tensor check_box_extent(const std::vector<DomainBox>& boxes, bool along_x) {
     const double lo = along_x ? boxes[i].x_min : boxes[i].t_min;
     const double hi = along_x ? boxes[i].x_max : boxes[i].t_max;
     if (!(std::isfinite(lo) && std::isfinite(hi) && hi > lo))
-      throw std::invalid_argument("sine MLP: boxes[" + std::to_string(i) + "]." +
-                                  (along_x ? "x_max" : "t_max") + " must be finite and > " +
-                                  (along_x ? "x_min" : "t_min") + " (got [" + std::to_string(lo) +
-                                  ", " + std::to_string(hi) + "])");
+      throw std::invalid_argument(
+          "sine MLP: boxes[" + std::to_string(i) + "]." + (along_x ? "x_max" : "t_max") +
+          " must be finite and > " + (along_x ? "x_min" : "t_min") + " (got [" +
+          util::format_significant(lo, 6) + ", " + util::format_significant(hi, 6) + "])");
     scale.push_back(2.0 / (hi - lo));
   }
   return at::tensor(scale, kReal);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "util/name_list.h"
+#include "util/number_format.h"
 
 namespace bhpm::pde {
 
@@ -20,8 +21,8 @@ namespace {
 
 void require_finite(double value, const std::string& field) {
   if (!std::isfinite(value))
-    throw std::invalid_argument(field + ": must be a finite number (got " + std::to_string(value) +
-                                ")");
+    throw std::invalid_argument(field + ": must be a finite number (got " +
+                                util::format_significant(value, 6) + ")");
 }
 
 }  // namespace

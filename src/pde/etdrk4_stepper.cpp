@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pde/etdrk4_coefficients.h"
+#include "util/number_format.h"
 
 namespace bhpm::pde {
 
@@ -18,7 +19,7 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
       product_(grid, options.dealias) {
   if (!(options.dt > 0.0 && std::isfinite(options.dt)))
     throw std::invalid_argument("ETDRK4: time step must be positive (got " +
-                                std::to_string(options.dt) + ")");
+                                util::format_significant(options.dt, 6) + ")");
   if (options.contour_points < 8)
     throw std::invalid_argument("ETDRK4: contour_points must be >= 8 (got " +
                                 std::to_string(options.contour_points) + ")");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/number_format.h"
+
 namespace bhpm::pde {
 
 at::Tensor kdv_soliton(const at::Tensor& x, double t, double c, double x0, double length) {
@@ -29,8 +31,8 @@ at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, dou
                              const at::Tensor& times, int refine) {
   const double mean = u0.mean().item<double>();
   if (std::abs(mean) > 1e-12 * std::max(1.0, u0.abs().max().item<double>()))
-    throw std::invalid_argument("Cole-Hopf: u0 must have zero mean (got " + std::to_string(mean) +
-                                ")");
+    throw std::invalid_argument("Cole-Hopf: u0 must have zero mean (got " +
+                                util::format_significant(mean, 6) + ")");
   const PeriodicGrid fine(grid.x_min(), grid.x_max(), grid.points() * refine);
   // psi = antiderivative of u0 on the fine grid, by spectral interpolation (coefficients
   // below Nyquist copied, scaled for the longer FFT) and division by i k.

@@ -8,6 +8,7 @@
 
 #include "pde/expression.h"
 #include "pde/periodicity.h"
+#include "util/number_format.h"
 #include "util/random.h"
 
 namespace bhpm::pde {
@@ -17,11 +18,11 @@ namespace {
 void validate(const PeriodicGpOptions& options) {
   if (!(options.amplitude > 0.0 && std::isfinite(options.amplitude)))
     throw std::invalid_argument("periodic GP: amplitude must be positive (got " +
-                                std::to_string(options.amplitude) + ")");
+                                util::format_significant(options.amplitude, 6) + ")");
   if (!(options.length_scale >= kMinLengthScale && std::isfinite(options.length_scale)))
     throw std::invalid_argument(
-        "periodic GP: length_scale must be >= " + std::to_string(kMinLengthScale) + " (got " +
-        std::to_string(options.length_scale) + ")");
+        "periodic GP: length_scale must be >= " + util::format_significant(kMinLengthScale, 6) +
+        " (got " + util::format_significant(options.length_scale, 6) + ")");
 }
 
 at::Tensor kernel_of_lag(const at::Tensor& lag, double period, const PeriodicGpOptions& o) {

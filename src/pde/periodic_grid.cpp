@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/number_format.h"
+
 namespace bhpm::pde {
 
 PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points, at::Device device)
@@ -13,7 +15,7 @@ PeriodicGrid::PeriodicGrid(double x_min, double x_max, std::int64_t points, at::
   if (!(std::isfinite(x_min) && std::isfinite(x_max) && x_max > x_min))
     throw std::invalid_argument(
         "periodic grid: x_max must be finite and greater than x_min (got [" +
-        std::to_string(x_min) + ", " + std::to_string(x_max) + "])");
+        util::format_significant(x_min, 6) + ", " + util::format_significant(x_max, 6) + "])");
   if (points < 4 || points % 2 != 0)
     throw std::invalid_argument("periodic grid: number of points must be even and >= 4 (got " +
                                 std::to_string(points) + ")");

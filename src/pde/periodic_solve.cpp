@@ -7,6 +7,7 @@
 
 #include "pde/divergence_guard.h"
 #include "pde/member_steps.h"
+#include "util/number_format.h"
 
 namespace bhpm::pde {
 
@@ -19,22 +20,23 @@ namespace {
 std::int64_t output_intervals(const SolveOptions& options) {
   if (!(options.t_end > 0.0 && std::isfinite(options.t_end)))
     throw std::invalid_argument("solve: t_end must be positive (got " +
-                                std::to_string(options.t_end) + ")");
+                                util::format_significant(options.t_end, 6) + ")");
   if (!(options.output_dt > 0.0 && options.output_dt <= options.t_end))
     throw std::invalid_argument("solve: output_dt must be in (0, t_end] (got " +
-                                std::to_string(options.output_dt) + ")");
+                                util::format_significant(options.output_dt, 6) + ")");
   if (!(options.stepper.dt > 0.0 && std::isfinite(options.stepper.dt)))
     throw std::invalid_argument("solve: time step must be positive (got " +
-                                std::to_string(options.stepper.dt) + ")");
+                                util::format_significant(options.stepper.dt, 6) + ")");
   if (options.check_every < 1) throw std::invalid_argument("solve: check_every must be >= 1");
   if (!(options.tolerance >= 0.0 && std::isfinite(options.tolerance)))
     throw std::invalid_argument("solve: tolerance must be >= 0 (got " +
-                                std::to_string(options.tolerance) + ")");
+                                util::format_significant(options.tolerance, 6) + ")");
   const double ratio = options.t_end / options.output_dt;
   const auto intervals = static_cast<std::int64_t>(std::llround(ratio));
   if (std::abs(ratio - static_cast<double>(intervals)) > 1e-9 * ratio)
-    throw std::invalid_argument("solve: output_dt (" + std::to_string(options.output_dt) +
-                                ") must divide t_end (" + std::to_string(options.t_end) + ")");
+    throw std::invalid_argument(
+        "solve: output_dt (" + util::format_significant(options.output_dt, 6) +
+        ") must divide t_end (" + util::format_significant(options.t_end, 6) + ")");
   return intervals;
 }
 

@@ -31,7 +31,7 @@ std::string term_tics(const eval::DistillationFile& file, const std::vector<std:
   for (std::size_t i = 0; i < shown.size(); ++i)
     tics += std::string(i ? ", " : "") + gnuplot_string(file.terms[shown[i]].name) + " " +
             std::to_string(i);
-  return tics + ")\nset xrange [-0.6:" + std::to_string(shown.size() - 0.4) + "]\n";
+  return tics + ")\nset xrange [-0.6:" + util::format_significant(shown.size() - 0.4, 6) + "]\n";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "report/input_file.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -68,7 +69,7 @@ Figure draw_refinement_figure(FigureWriter& writer, const std::string& study_pat
   for (const double tolerance : tolerances)
     if (!(tolerance > 0))
       throw std::runtime_error(file.describe("tolerances") + ": holds " +
-                               std::to_string(tolerance) + ", expected values > 0");
+                               util::format_significant(tolerance, 6) + ", expected values > 0");
   const auto rmse = read_array(file, "relative_rmse", {tolerances.size(), 0}, "stage, sample");
   const auto points =
       read_array(file, "conditioning_points", {tolerances.size(), rmse.shape[1]}, "stage, sample");

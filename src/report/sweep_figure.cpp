@@ -10,6 +10,7 @@
 #include "report/gnuplot.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
+#include "util/number_format.h"
 
 namespace bhpm::report {
 
@@ -77,7 +78,8 @@ std::string draw_sweep_figure(const std::string& folder, const std::string& key,
   commands += "set xlabel " + gnuplot_string(key) + "\nset grid\nset key below\n";
   commands +=
       labelled
-          ? label_tics(rows) + "set xrange [-0.5:" + std::to_string(rows.size() - 0.5) + "]\n"
+          ? label_tics(rows) +
+                "set xrange [-0.5:" + util::format_significant(rows.size() - 0.5, 6) + "]\n"
           : (spans_decades(x) ? "set logscale x\n" : "set offsets graph 0.05, graph 0.05, 0, 0\n");
   commands +=
       "set ylabel 'RMSE of f (u per unit time, dimensionless)'\n"

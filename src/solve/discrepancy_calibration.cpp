@@ -150,8 +150,8 @@ CandidateSpread candidate_spread(const gp::SparseVariationalGpImpl& root,
       return spread;
     }
     if (progress)
-      progress(name + ": fewer than 2 sound samples with tau_e^2 = " + std::to_string(reference) +
-               ", trying a quarter of it");
+      progress(name + ": fewer than 2 sound samples with tau_e^2 = " +
+               util::format_significant(reference, 6) + ", trying a quarter of it");
   }
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "util/number_format.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -21,7 +22,7 @@ namespace {
 void require(bool ok, const std::string& field, const std::string& rule, double value) {
   if (!ok)
     throw std::invalid_argument("refinement: " + field + " " + rule + " (got " +
-                                std::to_string(value) + ")");
+                                util::format_significant(value, 6) + ")");
 }
 
 /// `count` rows of v [N, D] drawn uniformly without replacement (all rows when N <= count).

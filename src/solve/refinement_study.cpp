@@ -12,6 +12,7 @@
 #include "gp/rbf_kernel.h"
 #include "pde/initial_condition.h"
 #include "solve/spectral_ensemble.h"
+#include "util/number_format.h"
 #include "util/random.h"
 
 namespace bhpm::solve {
@@ -35,7 +36,7 @@ void validate(const RefinementStudyOptions& options) {
         (r > 0 && tolerance >= options.tolerances[r - 1]))
       throw std::invalid_argument(
           "refinement study: tolerances must be positive and decreasing (got " +
-          std::to_string(tolerance) + " at position " + std::to_string(r) + ")");
+          util::format_significant(tolerance, 6) + " at position " + std::to_string(r) + ")");
   }
   if (options.samples < 1)
     throw std::invalid_argument("refinement study: samples must be >= 1 (got " +
@@ -47,7 +48,7 @@ void validate(const RefinementStudyOptions& options) {
     throw std::invalid_argument("refinement study: t_end and dt must be positive");
   if (!(options.solver_tolerance >= 0.0 && options.solver_tolerance < 1.0))
     throw std::invalid_argument("refinement study: solver_tolerance must be in [0, 1) (got " +
-                                std::to_string(options.solver_tolerance) + ")");
+                                util::format_significant(options.solver_tolerance, 6) + ")");
   validate(options.refinement);
 }
 

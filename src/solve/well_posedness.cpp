@@ -10,17 +10,18 @@
 #include "solve/sampled_operator.h"
 #include "solve/spectral_ensemble.h"
 #include "util/name_list.h"
+#include "util/number_format.h"
 
 namespace bhpm::solve {
 
 void validate(const WellPosednessOptions& options) {
   if (!std::isfinite(options.t_end) || options.t_end <= 0.0)
     throw std::invalid_argument("well-posedness check: t_end must be finite and > 0 (got " +
-                                std::to_string(options.t_end) + ")");
+                                util::format_significant(options.t_end, 6) + ")");
   if (!std::isfinite(options.amplification_limit) || options.amplification_limit <= 1.0)
     throw std::invalid_argument(
         "well-posedness check: amplification_limit must be finite and > 1 (got " +
-        std::to_string(options.amplification_limit) + ")");
+        util::format_significant(options.amplification_limit, 6) + ")");
   if (!util::is_listed(options.dealias, pde::dealiasing_names()))
     throw std::invalid_argument("well-posedness check: dealias must be " +
                                 util::quoted_alternatives(pde::dealiasing_names()) + " (got \"" +

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/number_format.h"
+
 namespace bhpm::util {
 
 namespace {
@@ -18,8 +20,9 @@ double density(double t, double nu) {
 
 double student_t_cdf(double x, double nu) {
   if (!(nu > 0.0) || std::isnan(x))
-    throw std::invalid_argument("Student t: nu must be > 0 and x a number (got nu = " +
-                                std::to_string(nu) + ", x = " + std::to_string(x) + ")");
+    throw std::invalid_argument(
+        "Student t: nu must be > 0 and x a number (got nu = " + util::format_significant(nu, 6) +
+        ", x = " + util::format_significant(x, 6) + ")");
   const double end = std::min(std::abs(x), 1e3);
   constexpr int kIntervals = 4000;  // even, for Simpson's rule
   const double h = end / kIntervals;
@@ -32,7 +35,8 @@ double student_t_cdf(double x, double nu) {
 double student_t_quantile(double p, double nu) {
   if (!(p > 0.0 && p < 1.0) || !(nu > 0.0))
     throw std::invalid_argument("Student t quantile: p must be in (0, 1) and nu > 0 (got p = " +
-                                std::to_string(p) + ", nu = " + std::to_string(nu) + ")");
+                                util::format_significant(p, 6) +
+                                ", nu = " + util::format_significant(nu, 6) + ")");
   if (p < 0.5) return -student_t_quantile(1.0 - p, nu);
   double low = 0.0, high = 1.0;
   while (student_t_cdf(high, nu) < p && high < 1e3) high *= 2.0;
