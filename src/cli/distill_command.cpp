@@ -182,12 +182,17 @@ int run_distill(const DistillCommandOptions& options) {
   regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_resample", 0);
   const eval::Distillation distillation = eval::distill_operator(inputs, library, distill_options);
   std::optional<eval::WeakFormDistillation> weak;
-  if (settings.weak_form)  // the training windows: the run's own dataset, which --data may not be
-    weak = weak_form(options.run_dir,
-                     std::filesystem::exists(layout.data()) || options.data_path.empty()
-                         ? layout.data()
-                         : options.data_path,
-                     run, dimensions, distillation);
+  // The training windows come from the run's own dataset, which --data may not be.
+  const std::string windows = std::filesystem::exists(layout.data()) || options.data_path.empty()
+                                  ? layout.data()
+                                  : options.data_path;
+  if (settings.weak_form && !std::filesystem::exists(windows))
+    std::fprintf(stderr,
+                 "distill: no equation in weak form: it reads the training experiments' windows "
+                 "from %s, which does not exist (pass the training dataset with --data)\n",
+                 windows.c_str());
+  else if (settings.weak_form)
+    weak = weak_form(options.run_dir, windows, run, dimensions, distillation);
 
   eval::DistillationSettings record;
   record.run_dir = options.run_dir;

@@ -225,6 +225,9 @@ expect_refusal "--operator distilled before bhpm distill" "run .bhpm distill. fi
 # plumbing of --operator distilled is what this checks).
 "$bhpm" distill "$work/run" --samples 6 --set distill.resample_experiments=false > "$work/out" 2>&1
 check "distill the trained heat run" $?
+grep -q "no equation in weak form: it reads the training experiments' windows from $work/run/data.h5, which does not exist" "$work/out" &&
+  "$python" -c 'import json, sys; assert json.load(open(sys.argv[1]))["weak_form"] is None' "$work/run/distill.json"
+check "distill without the training dataset says why it fits no weak form, and stores none" $?
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" --operator distilled -o "$work/distilled.h5" \
   > "$work/out" 2>&1
 check "predict under the distilled equation's samples" $?
