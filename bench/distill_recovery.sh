@@ -7,7 +7,9 @@
 # per run: the true terms' inclusion, the largest inclusion of any other term, each true
 # coefficient's median, relative error and 95 % interval (and whether it covers the truth),
 # the fraction of the posterior mean explained, the largest terms of the leaves' target
-# bias u_t - f(v) (what the root's data add to the true operator), and the distill time.
+# bias u_t - f(v) (what the root's data add to the true operator), and the distill time;
+# then the same rows for the equation in weak form on the leaves' u (docs/numerics.md,
+# "Weak-form distillation").
 # `python3 bench/leaf_smoothing.py DIR/<run>` then shows how far the leaves smooth the
 # truth (docs/numerics.md, "Distilled equations"). Nothing is asserted:
 # a benchmark prints. Existing run folders are reused (`bhpm run` resumes), so a second call
