@@ -1,7 +1,10 @@
 #pragma once
 /// The kernels a root GP can be built with, by name: the one table that configuration
 /// checks, checkpoint restores and "unknown kernel" errors read. A new kernel implements
-/// kernel.h and gets a line in kernel_table.cpp; nothing outside gp/ changes.
+/// kernel.h, gets a line in kernel_table.cpp and random features of its prior in
+/// pathwise_samples.cpp (`bhpm distill` always samples pathwise;
+/// PathwiseSamples.exist_for_every_kernel_of_the_table fails for a kernel of the table
+/// without them); nothing outside gp/ changes.
 
 #include <ATen/core/Tensor.h>
 
