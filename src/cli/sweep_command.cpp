@@ -123,9 +123,8 @@ int run_sweep(const SweepOptions& options) {
   std::printf("sweep: %s (%.1f s)\n", options.output_dir.c_str(), stopwatch.seconds());
   const auto failures = std::count_if(members.begin(), members.end(), failed);
   if (failures == 0) return 0;
-  std::fprintf(stderr, "error: sweep: %lld of %zu runs failed (listed above)\n",
-               static_cast<long long>(failures), members.size());
-  return 1;
+  throw std::runtime_error("sweep: " + std::to_string(failures) + " of " +
+                           std::to_string(members.size()) + " runs failed (listed above)");
 }
 
 }  // namespace
