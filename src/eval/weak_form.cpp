@@ -132,12 +132,11 @@ WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>&
 
 FieldScales field_scales(const std::vector<pde::GridField>& fields) {
   require_weak_form(!fields.empty(), "no fields to read scales from");
-  double deviation = 0, slope = 0, rate = 0, count = 0;
+  double deviation = 0, slope = 0, rate = 0;  // sums of squares over every grid point
   for (const pde::GridField& field : fields) {
     deviation += (field.u - field.u.mean(1, /*keepdim=*/true)).square().sum().item<double>();
     slope += field.u_x.square().sum().item<double>();
     rate += field.u_t.square().sum().item<double>();
-    count += static_cast<double>(field.u.numel());
   }
   require_weak_form(slope > 0 && rate > 0,
                     "u_x or u_t is zero everywhere: the fields have no length or time scale");
