@@ -26,7 +26,6 @@
 #include "model/leaf_data.h"
 #include "model/leaf_grid_fields.h"
 #include "pde/measured_dataset_file.h"
-#include "util/number_format.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -70,56 +69,38 @@ void print_distillation(const eval::Distillation& d, const DistillPoints& points
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 
-/// The weak form's settings line, its table (unless `quiet`) and its equation.
-void print_weak_form(const eval::WeakFormDistillation& w, std::int64_t leaves,
-                     std::int64_t x_points, std::int64_t t_points, bool quiet) {
-  if (!quiet) {
-    std::string widths;
-    for (const eval::WeakFormWidth& width : w.widths)
-      widths += (widths.empty() ? "" : ", ") + util::format_significant(width.factor, 3) +
-                " ell (" + std::to_string(width.rows) + " test functions in " +
-                std::to_string(width.experiments) + " experiment(s)" +
-                (width.used ? ")" : ": too few, not fitted)");
-    std::printf(
-        "distill, weak form: %lld fits on the %lld training leaves' u (%lld x %lld grids over "
-        "their windows), derivatives moved onto test functions of half-width a = %s in x (ell "
-        "= %s) and b = min(%s tau, T / 2.2) in t (tau = %s)%s\n",
-        static_cast<long long>(w.coefficients.size(0)), static_cast<long long>(leaves),
-        static_cast<long long>(x_points), static_cast<long long>(t_points), widths.c_str(),
-        util::format_significant(w.scales.length, 3).c_str(),
-        util::format_significant(w.time_factor, 3).c_str(),
-        util::format_significant(w.scales.time, 3).c_str(),
-        w.resampled ? "; each fit on its own bootstrap resample of the experiments" : "");
-    std::printf("%s", eval::terms_table(w.terms, w.has_truth).c_str());
-  }
+/// The weak form's settings line and table (unless `quiet`) and its equation.
+void print_weak_form(const eval::WeakFormDistillation& w, const std::string& settings, bool quiet) {
+  if (!quiet)
+    std::printf("distill, weak form: %s\n%s", settings.c_str(),
+                eval::terms_table(w.terms, w.has_truth).c_str());
   std::printf("weak form: %s\n", eval::equation_text(w.terms).c_str());
 }
 
-/// The equation in weak form on the training leaves' u over their experiments' windows;
-/// none, with the reason on stderr, when the windows hold too few test functions.
+/// The weak form beside `pointwise`, on the training leaves' u over the windows that
+/// `windows` (a dataset) holds; none, with the reason on stderr, when it cannot be fitted.
 std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
-                                                    const std::string& data_path,
+                                                    const std::string& windows,
                                                     const TrainedRun& run, std::int64_t dimensions,
                                                     const eval::Distillation& pointwise) {
   const config::DistillConfig& settings = run.config.distill;
-  const std::vector<nn::DomainBox> boxes =
-      model::domain_boxes(pde::read_measured_set(data_path, "train"));
-  const model::LeafModel leaves =
-      trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
-  const std::vector<pde::GridField> fields =
-      model::leaf_grid_fields(*leaves, boxes, settings.weak_x_points, settings.weak_t_points);
-  eval::WeakFormOptions options = settings.weak;
-  options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
-  const std::vector<eval::WeakTerm> library =
-      eval::weak_library(static_cast<int>(dimensions) - 1, settings.degree);
-  eval::WeakFormDistillation weak;
-  try {
-    weak = eval::weak_form_distillation(fields, library, options);
-  } catch (const eval::WeakFormUnfitted& error) {
-    std::fprintf(stderr, "distill: no equation in weak form: %s\n", error.what());
-    return std::nullopt;
+  std::string why = std::filesystem::exists(windows)
+                        ? ""
+                        : "it reads the training experiments' windows from " + windows +
+                              ", which does not exist (pass the training dataset with --data)";
+  std::optional<eval::WeakFormDistillation> weak;
+  if (why.empty()) {
+    const std::vector<nn::DomainBox> boxes =
+        model::domain_boxes(pde::read_measured_set(windows, "train"));
+    const model::LeafModel leaves =
+        trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
+    eval::WeakFormOptions options = settings.weak;
+    options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
+    weak = eval::weak_form_beside(
+        model::leaf_grid_fields(*leaves, boxes, settings.weak_x_points, settings.weak_t_points),
+        static_cast<int>(dimensions) - 1, settings.degree, options, pointwise, why);
   }
-  eval::attach_truth(weak, pointwise);
+  if (!weak) std::fprintf(stderr, "distill: no equation in weak form: %s\n", why.c_str());
   return weak;
 }
 
@@ -181,18 +162,15 @@ int run_distill(const DistillCommandOptions& options) {
   regression.resample_folds = settings.resample_experiments && points.experiments >= 2;
   regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_resample", 0);
   const eval::Distillation distillation = eval::distill_operator(inputs, library, distill_options);
-  std::optional<eval::WeakFormDistillation> weak;
   // The training windows come from the run's own dataset, which --data may not be.
-  const std::string windows = std::filesystem::exists(layout.data()) || options.data_path.empty()
-                                  ? layout.data()
-                                  : options.data_path;
-  if (settings.weak_form && !std::filesystem::exists(windows))
-    std::fprintf(stderr,
-                 "distill: no equation in weak form: it reads the training experiments' windows "
-                 "from %s, which does not exist (pass the training dataset with --data)\n",
-                 windows.c_str());
-  else if (settings.weak_form)
-    weak = weak_form(options.run_dir, windows, run, dimensions, distillation);
+  const std::optional<eval::WeakFormDistillation> weak =
+      settings.weak_form
+          ? weak_form(options.run_dir,
+                      std::filesystem::exists(layout.data()) || options.data_path.empty()
+                          ? layout.data()
+                          : options.data_path,
+                      run, dimensions, distillation)
+          : std::nullopt;
 
   eval::DistillationSettings record;
   record.run_dir = options.run_dir;
@@ -211,7 +189,9 @@ int run_distill(const DistillCommandOptions& options) {
   print_distillation(distillation, points, settings.samples, regression.resample_folds,
                      inputs.truth.defined() ? truth : "", options.quiet);
   if (weak)
-    print_weak_form(*weak, points.experiments, settings.weak_x_points, settings.weak_t_points,
+    print_weak_form(*weak,
+                    eval::weak_form_settings(*weak, points.experiments, settings.weak_x_points,
+                                             settings.weak_t_points),
                     options.quiet);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;

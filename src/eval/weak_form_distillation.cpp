@@ -131,6 +131,39 @@ WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& f
   return result;
 }
 
+std::optional<WeakFormDistillation> weak_form_beside(const std::vector<pde::GridField>& fields,
+                                                     int max_order, int degree,
+                                                     const WeakFormOptions& options,
+                                                     const Distillation& pointwise,
+                                                     std::string& why) {
+  std::optional<WeakFormDistillation> weak;
+  try {
+    weak = weak_form_distillation(fields, weak_library(max_order, degree), options);
+  } catch (const WeakFormUnfitted& error) {
+    why = error.what();
+    return std::nullopt;
+  }
+  attach_truth(*weak, pointwise);
+  return weak;
+}
+
+std::string weak_form_settings(const WeakFormDistillation& w, std::int64_t experiments,
+                               std::int64_t x_points, std::int64_t t_points) {
+  std::string widths;
+  for (const WeakFormWidth& width : w.widths)
+    widths += (widths.empty() ? "" : ", ") + util::format_significant(width.factor, 3) + " ell (" +
+              std::to_string(width.rows) + " test functions in " +
+              std::to_string(width.experiments) + " experiment(s)" +
+              (width.used ? ")" : ": too few, not fitted)");
+  return std::to_string(w.coefficients.size(0)) + " fits on the " + std::to_string(experiments) +
+         " training leaves' u (" + std::to_string(x_points) + " x " + std::to_string(t_points) +
+         " grids over their windows), derivatives moved onto test functions of half-width a = " +
+         widths + " in x (ell = " + util::format_significant(w.scales.length, 3) +
+         ") and b = min(" + util::format_significant(w.time_factor, 3) +
+         " tau, T / 2.2) in t (tau = " + util::format_significant(w.scales.time, 3) + ")" +
+         (w.resampled ? "; each fit on its own bootstrap resample of the experiments" : "");
+}
+
 void attach_truth(WeakFormDistillation& weak, const Distillation& pointwise) {
   if (!pointwise.has_truth) return;
   for (const DistilledTerm& term : pointwise.terms) {

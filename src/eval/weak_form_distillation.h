@@ -28,6 +28,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -81,6 +82,22 @@ struct WeakFormUnfitted : std::invalid_argument {
 WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& fields,
                                             const std::vector<WeakTerm>& library,
                                             const WeakFormOptions& options);
+
+/// The weak form of the library of derivative order max_order and `degree` on `fields`,
+/// with the truths of `pointwise` attached (attach_truth): what `bhpm distill` fits beside
+/// the root's samples. No fit, with the reason in `why`, when no width can be fitted.
+std::optional<WeakFormDistillation> weak_form_beside(const std::vector<pde::GridField>& fields,
+                                                     int max_order, int degree,
+                                                     const WeakFormOptions& options,
+                                                     const Distillation& pointwise,
+                                                     std::string& why);
+
+/// "64 fits on the 4 training leaves' u (256 x 128 grids over their windows), derivatives
+/// moved onto test functions of half-width a = 1.75 ell (168 test functions in 4
+/// experiment(s)), ... in x (ell = 2) and b = min(4 tau, T / 2.2) in t (tau = 4.46); ...":
+/// the fit's settings for `experiments` leaves read on x_points x t_points grids.
+std::string weak_form_settings(const WeakFormDistillation& weak, std::int64_t experiments,
+                               std::int64_t x_points, std::int64_t t_points);
 
 /// The true coefficient of each weak term from the pointwise distillation's truths: a weak
 /// term takes the truth of the pointwise term of the same name. Sets has_truth only when
