@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How well each form of the model discrepancy fits the training experiments, and how well
-a fit on some of them carries over to the others (docs/numerics.md, "Spread inflation" and
+a fit on some of them carries over to the others (docs/calibration.md, "Spread inflation" and
 "Choosing the form by transfer"),
 from the leave-one-out ensembles that `bhpm calibrate` stores in RUN_DIR/discrepancy.json.
 No ensemble is solved: this reads the file only, and prints.

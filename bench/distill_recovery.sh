@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Recovery of known equations by `bhpm distill` (docs/numerics.md, "Distilled equations"):
+# Recovery of known equations by `bhpm distill` (docs/distillation.md, "Distilled equations"):
 # for Burgers (configs/quickstart.toml, K = 2) and KdV (configs/kdv-quick.toml, K = 3), at
 # measurement noise 0, 1 % and 5 % of the training data's std(u), a run is simulated,
 # trained and distilled (`bhpm run CONFIG -o DIR/<name>-noise-<p> --set
@@ -8,10 +8,10 @@
 # coefficient's median, relative error and 95 % interval (and whether it covers the truth),
 # the fraction of the posterior mean explained, the largest terms of the leaves' target
 # bias u_t - f(v) (what the root's data add to the true operator), and the distill time;
-# then the same rows for the equation in weak form on the leaves' u (docs/numerics.md,
+# then the same rows for the equation in weak form on the leaves' u (docs/distillation.md,
 # "Weak-form distillation").
 # `python3 bench/leaf_smoothing.py DIR/<run>` then shows how far the leaves smooth the
-# truth (docs/numerics.md, "Distilled equations"). Nothing is asserted:
+# truth (docs/distillation.md, "Distilled equations"). Nothing is asserted:
 # a benchmark prints. Existing run folders are reused (`bhpm run` resumes), so a second call
 # only prints.
 #   bash bench/distill_recovery.sh DIR [--bhpm PATH] [--only burgers|kdv] [--set key=value ...]

@@ -27,7 +27,7 @@ the input whose replacement moves the coefficients to the truth carries the bias
 each input's slope on its exact value, <v_m, v_m*> / <v_m*, v_m*> (1 is unbiased, below 1
 a shrunk input), and u_t's on the true operator at the exact inputs. Needs numpy and h5py.
 
-When distill.json holds the weak form's fit ("weak_form", docs/numerics.md, "Weak-form
+When distill.json holds the weak form's fit ("weak_form", docs/distillation.md, "Weak-form
 distillation"), the same rows follow for it, with the test functions per width.
 
 Usage: distill_table.py RUN_DIR [RUN_DIR ...]

@@ -6,7 +6,7 @@
 /// chosen. Then the adaptive steps (solver.tolerance) against the same reference: error,
 /// steps taken and rejected, time; and what the 2/3 rule changes (solver.dealias =
 /// "truncate" at the reference step against the reference). Last, the adaptive steps on two
-/// colliding KdV solitons against the exact solution (docs/numerics.md, "Adaptive time
+/// colliding KdV solitons against the exact solution (docs/solver.md, "Adaptive time
 /// steps").
 ///
 /// Usage: etdrk4_accuracy [experiments=4]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How far the trained leaves act as a smoothing of the true solution (docs/numerics.md,
+"""How far the trained leaves act as a smoothing of the true solution (docs/distillation.md,
 "Distilled equations"), on a run whose dataset holds the truth (format version 1).
 
 A leaf fitted to noisy data returns about S u with S = 1 + c d^2/dx^2; the smoothed fields

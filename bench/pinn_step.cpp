@@ -9,7 +9,7 @@
 /// interval between reports, after warm-up. Projected: ms / S per member, times the
 /// paper's 5e4 (Burgers) or 3e5 (KdV) iterations. With 2 threads on a 2-core machine that
 /// is otherwise busy (load average printed first), OpenMP's waits make the figures many
-/// times worse than 1 thread's. Measured figures: docs/numerics.md, "Speed of predictions".
+/// times worse than 1 thread's. Measured figures: docs/predictions.md, "Speed of predictions".
 ///
 /// Usage: pinn_step [iterations=12] [members=4] [threads=0]
 

@@ -1,5 +1,5 @@
 /// Wall time of a 32-sample Burgers prediction ensemble with the spectral solver (target:
-/// under 30 s on 2 cores; measured figures in docs/numerics.md, "Speed of predictions"), per
+/// under 30 s on 2 cores; measured figures in docs/predictions.md, "Speed of predictions"), per
 /// sampler: Algorithm 1 (the root conditioned on its inducing inputs with a draw of q(u), then
 /// on new points until L_c < 1e-4 s^2) and pathwise samples (random Fourier features). The
 /// IBVP is the data's: a new periodic-GP initial condition on [-8, 8], 256 points, t in

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How far a weak form would remove the leaves' derivative bias (docs/numerics.md,
+"""How far a weak form would remove the leaves' derivative bias (docs/distillation.md,
 "Distilled equations"): the true terms' coefficients fitted to the trained leaves' u alone.
 
 Pointwise, the root learns u_t = f(u, u_x, ..) from the leaves' derivatives, and a leaf

@@ -6,10 +6,10 @@
 /// each training experiment's leaf rows are scored by the root's posterior fitted without
 /// them and its samples, and the spread factor kappa is the one whose bands hold the
 /// errors of their cell means at 50, 90 and 95 % on average over time bins
-/// (cli/calibration_from_measurements.h; at least 2 training experiments; docs/numerics.md,
+/// (cli/calibration_from_measurements.h; at least 2 training experiments; docs/calibration.md,
 /// "Calibration from measurements").
 /// With "trajectories" (a dataset with solution grids only; solve/discrepancy_calibration.h;
-/// docs/numerics.md, "Model discrepancy") each training experiment is predicted from its
+/// docs/calibration.md, "Model discrepancy") each training experiment is predicted from its
 /// own initial condition, by the root's posterior refitted without its rows
 /// (predict.calibration_leave_one_out), with S samples (predict.calibration_samples)
 /// without and with the reference tau_0^2 = sigma_f^2, and tau^2 is chosen so that the

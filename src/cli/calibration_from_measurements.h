@@ -3,7 +3,7 @@
 /// calibration_method = "operator", the default, on any dataset): the
 /// spread inflation kappa from the left-out posteriors' residuals and samples at the
 /// training experiments' leaf rows (solve/operator_calibration.h;
-/// docs/numerics.md, "Calibration from measurements").
+/// docs/calibration.md, "Calibration from measurements").
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 ///               [--set distill.key=value] [-q]`
 ///
 /// The learned operator as an equation with intervals (eval/operator_distillation.h;
-/// docs/numerics.md, "Distilled equations"): S pathwise samples of the trained root
+/// docs/distillation.md, "Distilled equations"): S pathwise samples of the trained root
 /// (distill.samples, predict.features features, drawn from the run's seed) are evaluated on
 /// the root inputs of the training experiments (RUN_DIR/root.h5, at most
 /// distill.max_points of them, evenly spread) and each is fitted by sparse regression on

@@ -7,7 +7,7 @@ namespace bhpm::cli {
 /// (mallopt M_MMAP_MAX = 0, M_TRIM_THRESHOLD = -1): tensors freed every step otherwise
 /// cost millions of page faults per run. Also pins OpenBLAS to one thread: inside ATen's
 /// OpenMP regions its own OpenMP threads oversubscribe the cores. Both effects are
-/// measured in docs/numerics.md, "Speed of training".
+/// measured in docs/training.md, "Speed of training".
 void configure_process();
 
 /// The most threads `--threads` and OMP_NUM_THREADS may ask for.

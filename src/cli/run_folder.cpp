@@ -88,7 +88,7 @@ void set_discrepancy(solve::PredictorOptions& options, const config::PredictConf
 /// calibration's configuration and this prediction's: its tau^2 or kappa was fitted to the
 /// error and spread of ensembles sampled and solved otherwise (on a kdv-quick training,
 /// calibrated with max_rounds = 200 tau^2 = 9.1e-5, with 2 tau^2 = 1.47e-4;
-/// docs/numerics.md, "Choosing the form by transfer").
+/// docs/calibration.md, "Choosing the form by transfer").
 void warn_of_other_solver_settings(const solve::DiscrepancyFile& stored,
                                    const std::string& resolved_toml, const std::string& run_dir) {
   const std::string path = config::RunLayout{run_dir}.discrepancy();

@@ -1,6 +1,6 @@
 #pragma once
 /// The [distill] section: how `bhpm distill` turns the trained root into an equation
-/// (eval/operator_distillation.h; docs/numerics.md, "Distilled equations"). Keys and
+/// (eval/operator_distillation.h; docs/distillation.md, "Distilled equations"). Keys and
 /// defaults:
 ///   samples = 64            S operator samples (>= 2), pathwise (predict.features features)
 ///   degree = 3              the library's largest total degree of a monomial, in [1, 5]

@@ -14,7 +14,8 @@
 ///   monte_carlo_points = 1024   push-forward points estimating L_c
 ///   max_rounds = 5              rounds of Algorithm 1 before a sample is reported unconverged
 ///                               (kPredictMaxRounds: what bounds a prediction's cost by
-///                               default, reproducibly; docs/numerics.md, "Cost of a prediction")
+///                               default, reproducibly; docs/predictions.md, "Cost of a
+///                               prediction")
 ///   time_budget = 0             wall seconds for Algorithm 1's rounds per prediction (0: no
 ///                               limit); samples still refining when the next round would
 ///                               end past it stop unconverged (solve/operator_refinement.h)
@@ -22,7 +23,7 @@
 ///   features = 1024             random Fourier features of a pathwise sample
 ///   step_tolerance = 1e-6       each sample's solve takes adaptive steps of its own whose
 ///                               estimated local error is at most this (pde/member_steps.h;
-///                               docs/numerics.md, "Speed of predictions"); 0: fixed steps of dt
+///                               docs/predictions.md, "Speed of predictions"); 0: fixed steps of dt
 ///   dt = 0                      spectral time step (with step_tolerance > 0 the first one
 ///                               tried); 0: the data's [solver] dt
 ///   discrepancy = "calibrated"  model-discrepancy variance tau^2 of the samples:
@@ -71,7 +72,7 @@
 namespace bhpm::config {
 
 /// [predict] max_rounds by default. Where a path leaves the data's coverage, L_c falls about
-/// a hundredfold over the first five rounds and little after (docs/numerics.md, "Cost of a
+/// a hundredfold over the first five rounds and little after (docs/predictions.md, "Cost of a
 /// prediction"), while each round costs about a solve of the samples still refining.
 constexpr std::int64_t kPredictMaxRounds = 5;
 

@@ -1,5 +1,5 @@
 #pragma once
-/// The learned operator as an equation (docs/numerics.md, "Distilled equations"; the paper
+/// The learned operator as an equation (docs/distillation.md, "Distilled equations"; the paper
 /// leaves it as future work): S operator samples f_s ~ q(f), evaluated at points v_p where
 /// the data inform f, are each fitted by a sparse regression on a library of monomials
 /// (pde/term_library.h, eval/sparse_regression.h),
@@ -47,7 +47,7 @@ struct DistillOptions {
   SparseRegressionOptions regression;
   /// Largest fraction of the posterior mean's variance the equation may leave unexplained
   /// before it is flagged (in (0, 1)). Even the true operator leaves 0.1-5 % of a trained
-  /// root's posterior mean unexplained (the leaves' errors; docs/numerics.md, "Distilled
+  /// root's posterior mean unexplained (the leaves' errors; docs/distillation.md, "Distilled
   /// equations"), so a stricter default would flag correct equations.
   double max_unexplained = 0.05;
 };

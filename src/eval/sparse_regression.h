@@ -1,5 +1,5 @@
 #pragma once
-/// Sparse regression of many targets on one library of terms (docs/numerics.md, "Distilled
+/// Sparse regression of many targets on one library of terms (docs/distillation.md, "Distilled
 /// equations"): sequentially thresholded least squares (STLSQ; Brunton, Proctor and Kutz
 /// 2016, "Discovering governing equations from data by sparse identification of nonlinear
 /// dynamical systems"; Rudy et al. 2017 for PDEs) on normalised columns,

@@ -1,5 +1,5 @@
 #pragma once
-/// The weak form of u_t = sum_j c_j theta_j(u) on fields sampled on grids (docs/numerics.md,
+/// The weak form of u_t = sum_j c_j theta_j(u) on fields sampled on grids (docs/distillation.md,
 /// "Weak-form distillation"; Messenger and Bortz 2021, "Weak SINDy for partial differential
 /// equations"). A test function phi(x, t) with compact support inside an experiment's
 /// window, multiplied into the equation and integrated by parts, moves every derivative

@@ -1,5 +1,5 @@
 #pragma once
-/// The equation in weak form from the training experiments' fitted fields (docs/numerics.md,
+/// The equation in weak form from the training experiments' fitted fields (docs/distillation.md,
 /// "Weak-form distillation"), beside the root's pointwise distillation
 /// (eval/operator_distillation.h): the weak systems of eval/weak_form.h over every
 /// experiment, fitted by the same cross-validated sparse regression
@@ -13,7 +13,7 @@
 ///   few ell wide averages out a fitted field's small-scale errors, which the narrow ones
 ///   pick up, while keeping a column for the highest derivative, which the widest ones lose
 ///   (a wide bump's m-th derivative is small): the default factors 1.75, 2, 2.25 resample a
-///   neighbourhood of a = 2 ell (docs/numerics.md, "Weak-form distillation", says why).
+///   neighbourhood of a = 2 ell (docs/distillation.md, "Weak-form distillation", says why).
 /// - Resampled: fit s uses the width c_(s mod W) and, with resample_experiments and at
 ///   least two experiments, its own bootstrap resample of the experiments. The S
 ///   coefficient vectors are summarised as the pointwise distillation's are (inclusion

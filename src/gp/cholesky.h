@@ -1,5 +1,5 @@
 #pragma once
-/// The one Cholesky factorisation of the GP code (docs/numerics.md, "Root": every Cholesky
+/// The one Cholesky factorisation of the GP code (docs/training.md, "Root": every Cholesky
 /// goes through one helper that adds escalating jitter and fails with a clear message).
 ///
 /// robust_cholesky(A) first tries the plain factor A = L L^T. If that fails it retries

@@ -1,5 +1,5 @@
 #pragma once
-/// The model-discrepancy term of the operator samples (docs/numerics.md, "Model
+/// The model-discrepancy term of the operator samples (docs/calibration.md, "Model
 /// discrepancy"): S independent smooth random functions of v and t added to S samples of
 /// q(f),
 ///   f_s(v, t) = g_s(v) + delta_s(v, t),

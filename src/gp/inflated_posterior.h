@@ -1,6 +1,6 @@
 #pragma once
 /// The sparse GP's posterior with the covariance of its inducing outputs scaled by a
-/// calibrated factor (docs/numerics.md, "Spread inflation"; solve/operator_calibration.h
+/// calibrated factor (docs/calibration.md, "Spread inflation"; solve/operator_calibration.h
 /// fits it): q(u) = N(mu(Z) + L_zz m, L_zz S L_zz^T) becomes
 ///   q_kappa(u) = N(mu(Z) + L_zz m, kappa L_zz S L_zz^T),  kappa > 0,
 /// the prior, Z and the mean unchanged. Its marginal variance is

@@ -1,6 +1,6 @@
 #pragma once
 /// Operator samples whose spread about the posterior mean is scaled by a calibrated factor
-/// (docs/numerics.md, "Spread inflation"; solve/operator_calibration.h fits it; `bhpm
+/// (docs/calibration.md, "Spread inflation"; solve/operator_calibration.h fits it; `bhpm
 /// predict` uses it to narrow, kappa < 1, and gp/inflated_posterior.h to widen):
 ///   f'_s(v) = m(v) + a (f_s(v) - m(v)),  a = sqrt(kappa) > 0,
 /// m(v) the sparse GP's posterior mean (gp/posterior_mean.h). When the f_s are draws of q(f), the

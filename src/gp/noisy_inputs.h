@@ -1,6 +1,6 @@
 #pragma once
 /// Errors in the inputs of a GP regression, to first order (McHutchon and Rasmussen 2011,
-/// "Gaussian process training with input noise", NIGP; docs/numerics.md, "Leaf
+/// "Gaussian process training with input noise", NIGP; docs/training.md, "Leaf
 /// uncertainty"). A target y observed with the input v = v_true + e_v, where the errors of
 /// z = (v, y) have covariance C [D + 1, D + 1] (the input and target errors may be
 /// correlated, as they are when both are derivatives of one fitted leaf), has the residual

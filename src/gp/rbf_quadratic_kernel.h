@@ -1,6 +1,6 @@
 #pragma once
-/// The ARD squared exponential plus a quadratic polynomial kernel (docs/numerics.md,
-/// "Root", "Extrapolation"):
+/// The ARD squared exponential plus a quadratic polynomial kernel (docs/training.md,
+/// "Root"; docs/predictions.md, "Extrapolation"):
 ///   k(v, v') = k_rbf(v, v') + c^2 (1 + (v / a) . (v' / a))^2,
 /// k_rbf of rbf_kernel.h (submodule "rbf": s^2, l [D]), polynomial variance
 /// c^2 = softplus(raw_polynomial_variance) ([]) and polynomial scales

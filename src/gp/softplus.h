@@ -1,7 +1,7 @@
 #pragma once
 /// The positivity transform of every constrained GP hyperparameter: a positive value
 /// theta is stored as an unconstrained raw parameter r with theta = softplus(r) =
-/// log(1 + e^r) (at::softplus), so Adam can move r freely (docs/numerics.md,
+/// log(1 + e^r) (at::softplus), so Adam can move r freely (docs/training.md,
 /// "Root"). This file holds the inverse map, which sets r from a value.
 
 #include <ATen/core/Tensor.h>

@@ -1,7 +1,7 @@
 #pragma once
 /// Sparse variational GP (Hensman, Fusi and Lawrence 2013, "Gaussian processes for big
 /// data"), the root of phase 3 (paper section 2.2, Eq. 4, and appendix B;
-/// docs/numerics.md, "Root"). M inducing inputs Z [M, D] (registered parameter "inducing_inputs",
+/// docs/training.md, "Root"). M inducing inputs Z [M, D] (registered parameter "inducing_inputs",
 /// trainable by default) carry the inducing outputs u = f(Z).
 ///
 /// WHITENED parametrisation: u = mu(Z) + L_zz v with K_zz = L_zz L_zz^T, prior
@@ -15,7 +15,7 @@
 ///
 /// With A = L_zz^{-1} K_zX [M, N] (L_zz^{-1} formed once per call, M x M, then one
 /// matrix product, about twice as fast as triangular solves over all points:
-/// docs/numerics.md, "Speed of training"), the predictive marginals
+/// docs/training.md, "Speed of training"), the predictive marginals
 /// q(f_i) = int p(f_i | u) q(u) du are
 ///   mean_i = mu(x_i) + A_i . m,  var_i = k(x_i, x_i) - |A_i|^2 + |L_S^T A_i|^2,
 /// and, for a minibatch of B of n_total points,
@@ -92,7 +92,7 @@ class SparseVariationalGpImpl : public torch::nn::Module {
   /// P = I + A D^{-1} A^T = L_P L_P^T,
   ///   S = P^{-1},  m = P^{-1} A D^{-1} (y - mu(X)).
   /// The ELBO is concave in (m, S) and this is its only stationary point; Adam on
-  /// minibatches approaches it slowly from its start (docs/numerics.md, "Training phases").
+  /// minibatches approaches it slowly from its start (docs/training.md, "Training phases").
   /// Not recorded by autograd. Throws std::invalid_argument for inputs of other shapes.
   void set_optimal_variational_distribution(const at::Tensor& x, const at::Tensor& y,
                                             const at::Tensor& extra_noise_variance = {});

@@ -1,5 +1,5 @@
 #pragma once
-/// Scoring without a known equation (docs/numerics.md, "Scoring without a known
+/// Scoring without a known equation (docs/evaluation.md, "Scoring without a known
 /// equation"): held-out experiments get leaves of their own, fitted by phase 1 alone to
 /// part of their measurements. Their Taylor-mode (v, u_t) are the root's test data in
 /// place of exact derivatives and a true operator; the measurements kept back from the

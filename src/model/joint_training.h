@@ -23,7 +23,7 @@ struct JointTrainingOptions : AdamSchedule {
   /// After the last step, set the root's q(u) to the ELBO's maximiser over all root rows
   /// (BhpmModelImpl::set_optimal_root_posterior): on a short minibatch schedule Adam leaves
   /// q(u) near its start, the exact GP's posterior on phase 2's few rows, which is too wide
-  /// (docs/numerics.md, "Training phases").
+  /// (docs/training.md, "Training phases").
   bool optimal_root_posterior = true;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Early stopping of phase 1, leaf by leaf (docs/numerics.md, "The leaf phase's length"):
+/// Early stopping of phase 1, leaf by leaf (docs/distillation.md, "The leaf phase's length"):
 /// every n-th measurement of each experiment is kept back from the fit, each leaf's RMS
 /// residual on its kept-back points is scored every few steps, and phase 1 returns every
 /// leaf as it was at its best score. How long a leaf should train depends on the noise

@@ -1,5 +1,5 @@
 #pragma once
-/// Last-layer Laplace approximation of the leaves (docs/numerics.md, "Leaf uncertainty"):
+/// Last-layer Laplace approximation of the leaves (docs/training.md, "Leaf uncertainty"):
 /// how well each leaf's measurements determine u and the derivatives the root learns from,
 /// and what that uncertainty adds to the root's likelihood.
 ///

@@ -56,7 +56,7 @@ at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data
 
 /// Trains `model` on `data` (validated first; with early stopping on all but the kept-back
 /// points, and each leaf ends at its best score), then sets each sigma_i to
-/// profiled_noise_scale over all of `data` (docs/numerics.md, "Leaf noise scales": Adam on log
+/// profiled_noise_scale over all of `data` (docs/training.md, "Leaf noise scales": Adam on log
 /// sigma lags the network's fit by a factor 10-40, which would weaken the leaves' data term in the
 /// joint objective and inflate their Laplace covariance by its square). Throws
 /// std::invalid_argument for bad options or data, io::CheckpointError for a checkpoint of another

@@ -1,6 +1,6 @@
 #pragma once
 /// What each training experiment's own rows say of the root's posterior fitted without
-/// them (docs/numerics.md, "Calibration from measurements"): for experiment e, the root's
+/// them (docs/calibration.md, "Calibration from measurements"): for experiment e, the root's
 /// q(u) is set to the ELBO's closed-form maximiser over the other experiments' rows
 /// (BhpmModelImpl::set_optimal_root_posterior with leaf e left out), and at e's leaf rows
 /// (v_p, u_t,p)

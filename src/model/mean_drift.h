@@ -1,5 +1,5 @@
 #pragma once
-/// Whether the training data conserve the spatial mean of u (docs/numerics.md, "Conserved
+/// Whether the training data conserve the spatial mean of u (docs/calibration.md, "Conserved
 /// mean"). Conservation laws u_t = d/dx G(u, u_x, ..) on a periodic domain - Burgers, KdV,
 /// the heat equation - keep <u>_x = (1/X) int u dx constant, while a smooth operator sample
 /// f_s that is wrong by a near-constant c everywhere drifts u by c t without end. The

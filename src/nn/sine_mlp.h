@@ -26,7 +26,7 @@
 /// oscillations between the measurements that ruin the derivatives the root learns from.
 /// Our fields are smooth PDE solutions whose finest features (Burgers fronts, KdV
 /// solitons) the network reaches through its depth. bench/leaf_omega compares omega_0 =
-/// 1, 3, 10 and 30 on Burgers and KdV (docs/numerics.md, "Leaves: the first layer's
+/// 1, 3, 10 and 30 on Burgers and KdV (docs/training.md, "Leaves: the first layer's
 /// frequency scale"): 3 is the best compromise on both. A dataset with finer features can
 /// raise omega_0.
 ///

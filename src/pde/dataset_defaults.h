@@ -1,7 +1,7 @@
 #pragma once
 /// Default domain, resolution, time step and initial-condition prior per equation: the
 /// paper's settings (appendix "Datasets") where it gives them, measured choices where it
-/// does not (docs/numerics.md):
+/// does not (docs/solver.md):
 ///   burgers  [-8, 8] x [0, 10],   256 modes, output every 0.05, dt 5e-3,   GP s = 0.4, l = 1.5
 ///   kdv      [-20, 20] x [0, 40], 512 modes, output every 0.2,  dt 2.5e-3, GP s = 1,   l = 1
 ///   heat, general: as burgers; kuramoto_sivashinsky: [0, 32 pi] x [0, 100], 256 modes.

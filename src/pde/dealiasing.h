@@ -1,6 +1,6 @@
 #pragma once
 /// How a pseudo-spectral solver keeps the product N(u, u_x, ..) from aliasing
-/// (docs/numerics.md, "Dealiasing").
+/// (docs/solver.md, "Dealiasing").
 ///
 /// On n points a product of two fields with modes up to n/2 has modes up to n, which the
 /// grid folds back onto |k| < n/2. Three treatments of N_hat = F[N(F^-1 v_0, F^-1 v_1, ..)]:

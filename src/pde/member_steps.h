@@ -1,5 +1,5 @@
 #pragma once
-/// Adaptive time steps chosen per batch member (docs/numerics.md, "Adaptive time steps").
+/// Adaptive time steps chosen per batch member (docs/solver.md, "Adaptive time steps").
 ///
 /// Member b steps with h_b = H / 2^a_b, H the output interval, and picks its own level a_b by
 /// step doubling: one step of h_b against two of h_b / 2, the pair kept (with Richardson's

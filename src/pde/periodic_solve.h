@@ -2,7 +2,7 @@
 /// Time integration of u_t = L u + N on a periodic grid with ETDRK4, sampled at uniform
 /// output times 0, output_dt, ..., t_end, for a batch of initial conditions at once: with a
 /// fixed step, or with steps chosen to a tolerance by step doubling, each member its own
-/// (pde/member_steps.h; docs/numerics.md, "Adaptive time steps").
+/// (pde/member_steps.h; docs/solver.md, "Adaptive time steps").
 
 #include <ATen/core/Tensor.h>
 

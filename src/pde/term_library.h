@@ -1,5 +1,5 @@
 #pragma once
-/// The candidate terms of a distilled equation (docs/numerics.md, "Distilled equations"):
+/// The candidate terms of a distilled equation (docs/distillation.md, "Distilled equations"):
 /// every monomial of the root's inputs v = (u, u_x, .., d^K u/dx^K) up to a total degree d,
 ///   theta_j(v) = prod_m v_m^{e_jm},   sum_m e_jm <= d,
 /// the constant (e = 0) first, then by degree, within a degree in the lexicographic order of

@@ -1,5 +1,5 @@
 #pragma once
-/// How well a run's prediction bands hold the truth (docs/numerics.md, "Ensembles"): per
+/// How well a run's prediction bands hold the truth (docs/predictions.md, "Ensembles"): per
 /// prediction file with a stored true solution, the empirical coverage of the central
 /// p prediction bands mean -+ t_{m-1}((1 + p) / 2) sqrt(1 + 1/m) std over its m sound
 /// samples at nominal levels p (a reliability diagram: calibrated bands lie on the

@@ -1,5 +1,5 @@
 #pragma once
-/// distill.png: the distilled equation of `bhpm distill` (docs/numerics.md, "Distilled
+/// distill.png: the distilled equation of `bhpm distill` (docs/distillation.md, "Distilled
 /// equations"). Left: the inclusion probability of every term some sample kept (and of every
 /// true term, when the truth is known), against the 1/2 line that decides which terms the
 /// printed equation keeps. Right: each kept term's 95 % interval as a deviation from its

@@ -1,6 +1,6 @@
 #pragma once
 /// The model discrepancy of the operator samples, calibrated on the training experiments
-/// (docs/numerics.md, "Model discrepancy"; `bhpm calibrate`). The root's posterior treats
+/// (docs/calibration.md, "Model discrepancy"; `bhpm calibrate`). The root's posterior treats
 /// the leaves' v = (u, u_x, ..) and u_t as exact, so where the data are it is sure of an f
 /// that the leaves' errors have biased; every operator sample therefore carries a smooth
 /// random term delta_s(v, t) ~ GP(0, tau^2 k(v, v') exp(-(t - t')^2 / (2 T^2)))
@@ -37,17 +37,18 @@
 ///      predicted by the posterior of every training experiment, meets far less often (on a
 ///      quickstart trained with seed 7, the training experiment farthest from the others
 ///      left the coverage on 6-9 % of its path and its plain spread's variance reached 14x
-///      its squared error; the others' fell 4-40x short; docs/numerics.md, "Spread
+///      its squared error; the others' fell 4-40x short; docs/calibration.md, "Spread
 ///      inflation"). (Pooling the
 ///      variances over the experiments instead let one experiment whose plain spread
 ///      exceeded its error cancel the others' deficit: tau^2 = 0 and bands holding 13-44 %
-///      of the truth on a quickstart trained with seed 7; docs/numerics.md);
+///      of the truth on a quickstart trained with seed 7; docs/calibration.md, "Model
+///      discrepancy");
 ///   4. T is the candidate whose spread best follows the error over the experiments and
 ///      time bins: the least misfit(T, tau^2(T)) (the first candidate, T = 0, when no
 ///      tau^2 is positive). A discrepancy constant in time (T = 0) moves a solution
 ///      coherently, so its spread grows over the horizon faster than a leaf-biased f's
 ///      error does;
-///      a shorter T lets it grow more slowly (docs/numerics.md, "Model discrepancy");
+///      a shorter T lets it grow more slowly (docs/calibration.md, "Model discrepancy");
 ///   5. the other form, the posterior's own spread scaled (gp/inflated_posterior.h, which
 ///      scales the part q(u) makes, nearly all of it at the training rows): V0 -> kappa V0
 ///      with ln kappa = mean_{e,k} ln(E_ek / V0_ek) over step 3's bins of T = 0 (the
@@ -56,12 +57,12 @@
 ///      over the horizon and from experiment to experiment, a factor on it carries over to
 ///      a new initial condition, whose posterior spread is smaller or larger with its
 ///      distance from the data, as a tau^2 fitted to left-out experiments does not
-///      (docs/numerics.md, "Spread inflation");
+///      (docs/calibration.md, "Spread inflation");
 ///   6. the transfer check, when every experiment has a leave-two-out posterior (3 or more
 ///      training experiments): steps 3-5 fit on posteriors of N - 1 experiments, and a
 ///      prediction uses the posterior of all N; how each form's fit carries over to more
 ///      data is what the misfit of steps 4-5 does not see (on Burgers the truth lay nearer
-///      kappa's spread, on KdV nearer tau^2's; docs/numerics.md, "Choosing the form by
+///      kappa's spread, on KdV nearer tau^2's; docs/calibration.md, "Choosing the form by
 ///      transfer"). So steps 1-2 are repeated one experiment lower: every experiment e is
 ///      predicted by the posterior without it and experiment (e + 1) mod N, without tau and
 ///      with tau_e^2 at step 4's T; kappa and tau^2(T) are fitted on those ensembles as in
@@ -164,7 +165,7 @@ struct TransferCheck {
   /// was set by the bound, not by the data, and its loss then measures only how far the
   /// value fitted on the leave-one-out ensembles lies from that bound (on a kdv-quick
   /// training both sat there and the loss kept kappa, nearly the plain spread, where
-  /// tau^2 held the held-out truth better; docs/numerics.md, "Choosing the form by
+  /// tau^2 held the held-out truth better; docs/calibration.md, "Choosing the form by
   /// transfer").
   bool fits_inside_bounds() const { return inflation.factor > 1 && discrepancy.variance > 0; }
   /// Whether the losses decide the form: both finite, both fits inside their bounds.

@@ -1,6 +1,6 @@
 #pragma once
 /// Prediction files (`bhpm predict -o OUT.h5`): one IBVP solved under S operator samples,
-/// readable with h5py alone. Layout (docs/run-folder.md, "prediction files"):
+/// readable with h5py alone. Layout (docs/run-folder.md, "Prediction files"):
 ///
 ///   /                 format = "bhpm-ensemble", format_version = 1, plus the string
 ///                     attributes given (run_dir, initial_condition, sampler, solver,

@@ -1,6 +1,6 @@
 #pragma once
 /// The spread inflation of the operator samples fitted on the training experiments'
-/// measurements alone, without solving anything (docs/numerics.md, "Calibration from
+/// measurements alone, without solving anything (docs/calibration.md, "Calibration from
 /// measurements"; `bhpm calibrate` with predict.calibration_method = "operator", the
 /// default on every dataset).
 ///
@@ -34,7 +34,7 @@
 /// reaches inputs far from every inducing input, or where the inducing inputs are too
 /// sparse for the inputs' dimension to resolve f between them.
 /// The bins' errors over their spreads differ between experiments far more than their
-/// noise (docs/numerics.md, "Calibration from measurements"), so no one kappa makes every
+/// noise (docs/calibration.md, "Calibration from measurements"), so no one kappa makes every
 /// bin's band right; what one kappa can do is what the pooled criteria of a calibrated
 /// ensemble ask: bands that hold their nominal share of the errors over all bins. A bin's
 /// cell means taken as N(0, E_ek) and its band as -+ z_p sqrt(V_ek(kappa)), the share held

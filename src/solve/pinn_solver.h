@@ -22,7 +22,7 @@
 /// the points of all members. Adam, with the rate cosine-annealed from learning_rate to
 /// final_learning_rate (util/learning_rate_schedule.h). Everything is double on the CPU.
 ///
-/// Cost: bench/pinn_step times one iteration (docs/numerics.md, "Speed of predictions").
+/// Cost: bench/pinn_step times one iteration (docs/predictions.md, "Speed of predictions").
 ///
 /// Divergence: a member whose loss, gradient or output is not finite is marked diverged
 /// (EnsembleSolution::diverged, with a message naming the iteration), its output rows are

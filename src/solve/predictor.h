@@ -10,7 +10,7 @@
 /// periodic grid, solve/spectral_ensemble.h) and "pinn" (appendix C, solve/pinn_solver.h).
 /// Every sample carries the model discrepancy: a term of variance tau^2
 /// (PredictorOptions::discrepancy_variance) or its spread about the posterior mean scaled
-/// (PredictorOptions::spread_inflation; docs/numerics.md, "Model discrepancy"), and before each
+/// (PredictorOptions::spread_inflation; docs/calibration.md, "Model discrepancy"), and before each
 /// solve every sample's linearisation about u0 is checked: ill-posed samples are repaired by
 /// the least diffusion that makes them well-posed or rejected, never averaged in
 /// (solve/well_posedness.h, PredictorOptions::ill_posed).
@@ -43,7 +43,7 @@ struct PredictorOptions {
   RefinementOptions refinement;         ///< tolerance in units of f^2 (seed: from `seed`)
   PinnOptions pinn;                     ///< (seed: from `seed`)
   /// tau^2 >= 0: the variance of every sample's model-discrepancy term delta_s
-  /// (gp/discrepancy_field.h; docs/numerics.md, "Model discrepancy"); 0: none.
+  /// (gp/discrepancy_field.h; docs/calibration.md, "Model discrepancy"); 0: none.
   /// `bhpm calibrate` fits it on the training experiments.
   double discrepancy_variance = 0.0;
   /// T >= 0: delta_s decorrelates in time over T, in the problem's time units (0: it is
@@ -52,9 +52,9 @@ struct PredictorOptions {
   /// m >= 0: delta_s depends on u, u_x, .., d^m u/dx^m only, not on the higher derivatives
   /// of v. A random slope of delta_s along u_xx or a higher derivative would change the
   /// sample's principal part, and a negative one in u_xx is anti-diffusion: ill-posed
-  /// (docs/numerics.md, "Model discrepancy"). `bhpm calibrate` fits tau^2 with it.
+  /// (docs/calibration.md, "Model discrepancy"). `bhpm calibrate` fits tau^2 with it.
   std::int64_t discrepancy_order = 1;
-  /// kappa > 0 (docs/numerics.md, "Spread inflation"); 1: none. kappa > 1 widens what the
+  /// kappa > 0 (docs/calibration.md, "Spread inflation"); 1: none. kappa > 1 widens what the
   /// data inform: the samples are drawn from the posterior with q(u)'s covariance scaled by
   /// kappa, kappa times the posterior's variance where the data pin f down, the prior's far
   /// from them (gp/inflated_posterior.h). kappa < 1 narrows all of the spread: every
@@ -74,7 +74,7 @@ struct PredictorOptions {
   std::string ill_posed = "repair";
   /// Spectral solver only: solve every sample's projection onto mean-conserving dynamics,
   /// u_t = f_s(v) - <f_s(v)>_x (solve/sampled_operator.h), for data whose spatial mean is
-  /// conserved (docs/numerics.md, "Conserved mean"); the PINN solver ignores it.
+  /// conserved (docs/calibration.md, "Conserved mean"); the PINN solver ignores it.
   bool conserve_mean = false;
   std::uint64_t seed = 0;  ///< drives every draw
   /// This process draws and solves members first_member, .., first_member + member_count
@@ -156,7 +156,7 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
 /// points (x, t) at which the root's posterior variance var q(f(v)) = operator_std^2
 /// [T, n] exceeds a tenth of the kernel's prior variance s^2, i.e. the data have removed
 /// less than 90 % of the prior's uncertainty about f there and the band rests largely on
-/// the prior (docs/numerics.md, "Coverage of the data"). NaN entries count as outside.
+/// the prior (docs/predictions.md, "Coverage of the data"). NaN entries count as outside.
 double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance);
 
 /// The largest fraction_outside_coverage of a path whose band rests on the data: above it

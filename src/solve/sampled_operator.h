@@ -1,11 +1,11 @@
 #pragma once
 /// Operator samples as the explicit part of a spectral time step (paper section 2.3;
-/// docs/numerics.md, "Predictions"): u_t = f_s(u, u_x, .., d^K u/dx^K) is split as
+/// docs/predictions.md, "Predictions"): u_t = f_s(u, u_x, .., d^K u/dx^K) is split as
 ///   u_t = L u + N_s(v),  L = sum_m c_m d^m/dx^m,  N_s(v) = f_s(v) - sum_m c_m v_m,
 /// with L treated exactly by ETDRK4 and N_s explicitly. Any c gives the same equation; c
 /// decides the stiffness left in N_s. The linear mean w . v + b of the root is such an L,
 /// but its weights are a least-squares projection that need not carry the stiff part
-/// (docs/numerics.md, "Predictions": a learned Burgers mean had +0.018 u_xx against the
+/// (docs/predictions.md, "Predictions": a learned Burgers mean had +0.018 u_xx against the
 /// true 0.1 u_xx, a KdV mean -0.18 u_xxx against -1); the kernel part carries the rest, and
 /// an explicit 0.08 u_xx or 0.8 u_xxx forces tiny steps. So c is an average Jacobian
 /// c_m = mean_{s,p} df_s/dv_m at the initial condition's inputs (of the samples, or of the
@@ -28,7 +28,7 @@ namespace bhpm::solve {
 /// With conserve_mean, N_s(v) = f_s(v) - <f_s(v)>_x - sum_m c_m v_m, <.>_x the mean over
 /// the periodic grid: since <d^m u/dx^m>_x = 0 for m >= 1, the whole right-hand side
 /// L u + N_s then has zero spatial mean, so every member conserves <u>_x exactly - the
-/// projection of f_s onto mean-conserving dynamics (docs/numerics.md, "Conserved mean").
+/// projection of f_s onto mean-conserving dynamics (docs/calibration.md, "Conserved mean").
 class SampledOperatorTerm final : public pde::NonlinearTerm {
  public:
   /// linear = c [D]; throws std::invalid_argument for a null sample set or c of another length.

@@ -1,5 +1,5 @@
 #pragma once
-/// The spectral IBVP solver for operator samples (docs/numerics.md, "Predictions"): every
+/// The spectral IBVP solver for operator samples (docs/predictions.md, "Predictions"): every
 /// sample f_s is integrated from the same u0 on a periodic grid by the data generator's
 /// ETDRK4 (pde/periodic_solve.h), all S members in one batch, with a given linear part
 /// (the predictor: the posterior mean's Jacobian at u0) or the samples' average Jacobian

@@ -1,6 +1,6 @@
 #pragma once
 /// Ill-posed operator samples repaired by the least diffusion that makes them well-posed
-/// along the initial condition (docs/numerics.md, "Ill-posed samples"):
+/// along the initial condition (docs/predictions.md, "Ill-posed samples"):
 ///   f'_s(v) = f_s(v) + a_s u_xx,  a_s >= 0  (v = (u, u_x, u_xx, ..)),
 /// a_s from solve::stabilising_diffusion: 0 for a sample that is well-posed already, and for
 /// an ill-posed one the smallest coefficient with which its linearisation about u0 grows no

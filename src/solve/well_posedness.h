@@ -1,5 +1,5 @@
 #pragma once
-/// Well-posedness of operator samples along an initial condition (docs/numerics.md,
+/// Well-posedness of operator samples along an initial condition (docs/predictions.md,
 /// "Ill-posed samples"). A GP sample of f need not define a well-posed IBVP: where its
 /// derivative with respect to u_xx is negative it diffuses backwards, and a spectral solve
 /// then amplifies the grid's shortest waves until it blows up. The check linearises each

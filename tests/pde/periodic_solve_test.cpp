@@ -189,7 +189,7 @@ TEST(PeriodicSolve, etdrk4_is_fourth_order_for_a_term_that_changes_in_time) {
 
 TEST(PeriodicSolve, adaptive_steps_solve_kdv_solitons_to_1e_8) {
   // Speed 3: over [0, 40] a fixed step of 2.5e-3 (the KdV default) is 2.5e-5 off, and this
-  // tolerance 8.6e-9 (docs/numerics.md, "Adaptive time steps"); [0, 20] keeps the test short.
+  // tolerance 8.6e-9 (docs/solver.md, "Adaptive time steps"); [0, 20] keeps the test short.
   Solution s;
   EXPECT_LT(adaptive_kdv_error(fast_soliton, 20.0, 20.0, 1e-10, &s), 1e-8);
   EXPECT_GT(s.steps, 0);
