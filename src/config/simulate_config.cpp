@@ -69,9 +69,7 @@ void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
   const pde::DatasetDefaults d = pde::dataset_defaults(config.equation.name);
   ConfigSection section = reader.section("initial_condition");
   auto& ic = config.initial_condition;
-  ic.kind = section.string("kind", "gp");
-  section.require(ic.kind == "gp" || ic.kind == "expression" || ic.kind == "file", "kind",
-                  "must be one of gp, expression, file", "\"" + ic.kind + "\"");
+  ic.kind = section.one_of("kind", "gp", pde::initial_condition_kinds());
   ic.gp.amplitude = section.positive_number("amplitude", d.ic_amplitude);
   ic.gp.length_scale = section.number("length_scale", d.ic_length_scale);
   section.require(ic.gp.length_scale >= pde::kMinLengthScale && std::isfinite(ic.gp.length_scale),

@@ -108,8 +108,9 @@ void validate(const AdamSchedule& s, const std::string& phase) {
   require(s.iterations >= 0, "iterations must be >= 0", static_cast<double>(s.iterations));
   require(s.learning_rate > 0 && std::isfinite(s.learning_rate), "learning_rate must be > 0",
           s.learning_rate);
-  require(s.final_learning_rate < 0 || std::isfinite(s.final_learning_rate),
-          "final_learning_rate must be finite", s.final_learning_rate);
+  require(s.final_learning_rate < 0 ||
+              (s.final_learning_rate > 0 && std::isfinite(s.final_learning_rate)),
+          "final_learning_rate must be > 0, or < 0 for a constant rate", s.final_learning_rate);
   require(s.checkpoint_every >= 1, "checkpoint_every must be >= 1",
           static_cast<double>(s.checkpoint_every));
   require(s.report_every >= 1, "report_every must be >= 1", static_cast<double>(s.report_every));

@@ -37,8 +37,8 @@ namespace bhpm::model {
 struct AdamSchedule {
   std::int64_t iterations = 10000;  ///< total Adam steps (>= 0)
   double learning_rate = 1e-3;      ///< > 0, the rate at the first step
-  /// Rate at the last step, reached by cosine annealing; < 0 keeps the rate constant (the
-  /// paper's schedule).
+  /// Rate at the last step (> 0), reached by cosine annealing; < 0 keeps the rate constant
+  /// (the paper's schedule).
   double final_learning_rate = -1.0;
   std::string checkpoint_path;           ///< "" = no checkpoints
   std::int64_t checkpoint_every = 1000;  ///< steps between checkpoints (>= 1)

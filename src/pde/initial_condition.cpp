@@ -8,6 +8,7 @@
 
 #include "pde/expression.h"
 #include "pde/periodicity.h"
+#include "util/name_list.h"
 #include "util/number_format.h"
 #include "util/random.h"
 
@@ -112,6 +113,11 @@ at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::stri
 
 namespace bhpm::pde {
 
+const std::vector<std::string>& initial_condition_kinds() {
+  static const std::vector<std::string> kinds{"gp", "expression", "file"};
+  return kinds;
+}
+
 at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialConditionOptions& options,
                                    std::int64_t count, std::uint64_t seed,
                                    const std::string& stream) {
@@ -129,8 +135,7 @@ at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialCondit
   else if (options.kind == "file")
     u0 = initial_condition_from_file(grid, options.file, prefix + ".file");
   else
-    throw std::invalid_argument(prefix + ".kind: unknown kind '" + options.kind +
-                                "' (known: gp, expression, file)");
+    util::require_listed(options.kind, initial_condition_kinds(), prefix, "kind");
   return u0.unsqueeze(0).expand({count, grid.points()}).contiguous();
 }
 

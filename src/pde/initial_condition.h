@@ -58,6 +58,10 @@ at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::stri
 
 namespace bhpm::pde {
 
+/// The kinds of InitialConditionOptions, in the order users see them: "gp", "expression",
+/// "file".
+const std::vector<std::string>& initial_condition_kinds();
+
 /// Which initial conditions a set of experiments starts from.
 struct InitialConditionOptions {
   std::string kind = "gp";  ///< "gp" | "expression" | "file"

@@ -28,8 +28,8 @@ std::int64_t output_intervals(const SolveOptions& options) {
     throw std::invalid_argument("solve: time step must be positive (got " +
                                 util::format_significant(options.stepper.dt, 6) + ")");
   if (options.check_every < 1) throw std::invalid_argument("solve: check_every must be >= 1");
-  if (!(options.tolerance >= 0.0 && std::isfinite(options.tolerance)))
-    throw std::invalid_argument("solve: tolerance must be >= 0 (got " +
+  if (!(options.tolerance >= 0.0 && options.tolerance < 1.0))
+    throw std::invalid_argument("solve: tolerance must be in [0, 1) (got " +
                                 util::format_significant(options.tolerance, 6) + ")");
   const double ratio = options.t_end / options.output_dt;
   const auto intervals = static_cast<std::int64_t>(std::llround(ratio));

@@ -70,7 +70,7 @@ at::Tensor output_times(const SolveOptions& options);
 std::int64_t steps_per_output(double output_dt, double dt);
 
 /// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times or a
-/// negative tolerance, and SolverDivergence on blow-up (adaptive: also when a member's step
+/// tolerance outside [0, 1), and SolverDivergence on blow-up (adaptive: also when a member's step
 /// falls below 1e-12 t_end, which only a blow-up forces; with drop_diverged that member is
 /// dropped instead and the others go on).
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,

@@ -44,8 +44,12 @@ void validate(const RefinementStudyOptions& options) {
   if (options.grid_points < 4 || options.grid_points % 2 != 0)
     throw std::invalid_argument("refinement study: grid_points must be even and >= 4 (got " +
                                 std::to_string(options.grid_points) + ")");
-  if (!(options.t_end > 0.0 && options.dt > 0.0))
-    throw std::invalid_argument("refinement study: t_end and dt must be positive");
+  if (!(options.t_end > 0.0 && std::isfinite(options.t_end)))
+    throw std::invalid_argument("refinement study: t_end must be > 0 (got " +
+                                util::format_significant(options.t_end, 6) + ")");
+  if (!(options.dt > 0.0 && std::isfinite(options.dt)))
+    throw std::invalid_argument("refinement study: dt must be > 0 (got " +
+                                util::format_significant(options.dt, 6) + ")");
   if (!(options.solver_tolerance >= 0.0 && options.solver_tolerance < 1.0))
     throw std::invalid_argument("refinement study: solver_tolerance must be in [0, 1) (got " +
                                 util::format_significant(options.solver_tolerance, 6) + ")");
