@@ -102,6 +102,8 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
   set.u = io::read_tensor(group, "u", 3);
   require_shape(set.u.size(1) == set.t.size(0) && set.u.size(2) == set.x.size(0), group, "u",
                 "shape must be [experiments, len(t), len(x)]");
+  for (auto [field, grid] : {std::pair{"x", &set.x}, {"t", &set.t}, {"u", &set.u}})
+    require_shape(at::isfinite(*grid).all().item<bool>(), group, field, "contains NaN or Inf");
   set.noise = group.number_attribute("noise");
   set.dt = group.number_attribute("dt");
   const io::Hdf5Location samples = group.open_group("measurements");

@@ -2,8 +2,12 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace bhpm::pde {
 
@@ -16,6 +20,19 @@ void require(bool ok, const std::string& where, const std::string& rule) {
 bool inside(const at::Tensor& values, double low, double high) {
   return values.numel() == 0 ||
          (values.min().item<double>() >= low && values.max().item<double>() <= high);
+}
+
+/// Whether two of the points (x[i], t[i]) coincide.
+bool repeats_a_point(const at::Tensor& x, const at::Tensor& t) {
+  const at::Tensor xs = x.cpu().contiguous();
+  const at::Tensor ts = t.cpu().contiguous();
+  const double* px = xs.data_ptr<double>();
+  const double* pt = ts.data_ptr<double>();
+  std::vector<std::pair<double, double>> points;
+  points.reserve(static_cast<std::size_t>(xs.numel()));
+  for (std::int64_t i = 0; i < xs.numel(); ++i) points.emplace_back(px[i], pt[i]);
+  std::sort(points.begin(), points.end());
+  return std::adjacent_find(points.begin(), points.end()) != points.end();
 }
 
 }  // namespace
@@ -37,6 +54,8 @@ void validate(const MeasuredExperiment& e, const std::string& source) {
             std::string(name) + " exceeds 1e150 in magnitude (the leaves' scaling would overflow)");
   }
   require(e.points() >= 2, where, "has " + std::to_string(e.points()) + " points (at least 2)");
+  require(!repeats_a_point(e.x, e.t), where,
+          "two of its points share (x, t); average or remove the repeats first");
   if (e.sigma.defined())
     require((e.sigma > 0).all().item<bool>(), where, "sigma must be positive at every point");
   const MeasurementWindow& w = e.window;

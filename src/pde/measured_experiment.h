@@ -37,8 +37,8 @@ constexpr double kLargestMeasurement = 1e150;
 
 /// Throws std::invalid_argument naming `source` and the experiment unless x, t, u (and
 /// sigma when defined) are finite [P] double arrays of one length P >= 2, at most
-/// kLargestMeasurement in magnitude, sigma > 0, the window has positive extent in x and t,
-/// and every point lies inside it.
+/// kLargestMeasurement in magnitude, sigma > 0, no two points share (x, t), the window has
+/// positive extent in x and t, and every point lies inside it.
 void validate(const MeasuredExperiment& experiment, const std::string& source);
 
 /// The periodic grid box of a simulated set: [x_0, x_0 + n dx] x [t_0, t_last].
