@@ -7,11 +7,14 @@
 /// steps taken and rejected, time; and what the 2/3 rule changes (solver.dealias =
 /// "truncate" at the reference step against the reference). Last, the adaptive steps on two
 /// colliding KdV solitons against the exact solution (docs/solver.md, "Adaptive time
-/// steps").
+/// steps"). Figure lines (bench/figure_line.h): the time of each dataset's solve at its
+/// default step and with adaptive steps at tolerance 1e-8, with their errors against the
+/// reference, and of the two solitons at tolerance 1e-9 with its error against the exact one.
 ///
 /// Usage: etdrk4_accuracy [experiments=4]
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "pde/dataset_defaults.h"
 #include "pde/equation.h"
 #include "pde/exact_solutions.h"
@@ -40,8 +44,10 @@ double max_difference(const at::Tensor& a, const at::Tensor& b) {
   return (a - b).abs().max().item<double>();
 }
 
+/// Fixed steps c.steps; the figure line of the one equal to `default_step`.
 void fixed_steps(const Case& c, const PeriodicGrid& grid, const Equation& equation,
-                 const at::Tensor& u0, SolveOptions options, const at::Tensor& reference) {
+                 const at::Tensor& u0, SolveOptions options, const at::Tensor& reference,
+                 double default_step) {
   std::printf("%10s %14s %8s %12s\n", "dt", "max error", "order", "seconds");
   double previous_error = 0, previous_dt = 0;
   for (double dt : c.steps) {
@@ -57,14 +63,24 @@ void fixed_steps(const Case& c, const PeriodicGrid& grid, const Equation& equati
                              ? std::log(previous_error / error) / std::log(previous_dt / dt)
                              : NAN;
     std::printf("%10.3g %14.3e %8.2f %12.3f\n", dt, error, order, seconds);
+    if (std::abs(dt - default_step) <= 1e-9 * default_step)
+      bhpm::bench::print_figure(
+          bhpm::bench::formatted("etdrk4 %s solve, default dt %g", c.name.c_str(), dt), seconds,
+          "s", bhpm::bench::formatted("max error vs reference %.2e", error),
+          bhpm::bench::formatted("%lld GP initial conditions, %lld points, %s",
+                                 static_cast<long long>(u0.size(0)),
+                                 static_cast<long long>(grid.x().size(0)),
+                                 bhpm::bench::threads(at::get_num_threads()).c_str()));
     previous_error = error;
     previous_dt = dt;
   }
 }
 
-/// Adaptive steps, the first one tried the dataset's default step.
-void adaptive_steps(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
-                    SolveOptions options, double first_step, const at::Tensor& reference) {
+/// Adaptive steps, the first one tried the dataset's default step; the figure line of
+/// tolerance 1e-8.
+void adaptive_steps(const std::string& name, const PeriodicGrid& grid, const Equation& equation,
+                    const at::Tensor& u0, SolveOptions options, double first_step,
+                    const at::Tensor& reference) {
   std::printf("%10s %14s %8s %9s %12s\n", "tolerance", "max error", "steps", "rejected", "seconds");
   options.stepper.dt = first_step;
   for (double tolerance : {1e-6, 1e-7, 1e-8, 1e-9, 1e-10}) {
@@ -72,8 +88,18 @@ void adaptive_steps(const PeriodicGrid& grid, const Equation& equation, const at
     const bhpm::util::Stopwatch stopwatch;
     const Solution s = solve_periodic(grid, equation, u0, options);
     const double seconds = stopwatch.seconds();
-    std::printf("%10.0e %14.3e %8lld %9lld %12.3f\n", tolerance, max_difference(s.u, reference),
+    const double error = max_difference(s.u, reference);
+    std::printf("%10.0e %14.3e %8lld %9lld %12.3f\n", tolerance, error,
                 static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps), seconds);
+    if (tolerance == 1e-8)
+      bhpm::bench::print_figure(
+          bhpm::bench::formatted("etdrk4 %s solve, adaptive steps, tolerance 1e-8", name.c_str()),
+          seconds, "s", bhpm::bench::formatted("max error vs reference %.2e", error),
+          bhpm::bench::formatted("%lld GP initial conditions, %lld steps (%lld rejected), %s",
+                                 static_cast<long long>(u0.size(0)),
+                                 static_cast<long long>(s.steps),
+                                 static_cast<long long>(s.rejected_steps),
+                                 bhpm::bench::threads(at::get_num_threads()).c_str()));
   }
 }
 
@@ -97,8 +123,8 @@ void study(const Case& c, std::int64_t experiments) {
       "max|u| = %.3g, reference dt = %.3g\n",
       c.name.c_str(), static_cast<long long>(d.modes), d.x_min, d.x_max, d.t_end,
       static_cast<long long>(experiments), scale, options.stepper.dt);
-  fixed_steps(c, grid, equation, u0, options, reference);
-  adaptive_steps(grid, equation, u0, options, d.dt, reference);
+  fixed_steps(c, grid, equation, u0, options, reference, d.dt);
+  adaptive_steps(c.name, grid, equation, u0, options, d.dt, reference);
   SolveOptions truncated = options;
   truncated.stepper.dealias = "truncate";
   std::printf("2/3 rule instead of padding, at the reference step: max difference %.3e\n",
@@ -131,6 +157,14 @@ void colliding_solitons() {
       error = std::max(error, max_difference(s.u[0][i], exact(grid.x(), s.t[i].item<double>())));
     std::printf("%10.0e %14.3e %8lld %9lld %12.3f\n", tolerance, error,
                 static_cast<long long>(s.steps), static_cast<long long>(s.rejected_steps), seconds);
+    if (tolerance == 1e-9)
+      bhpm::bench::print_figure(
+          "etdrk4 two colliding KdV solitons, adaptive steps, tolerance 1e-9", seconds, "s",
+          bhpm::bench::formatted("max error vs exact %.2e", error),
+          bhpm::bench::formatted("512 modes, t in [0, 12], %lld steps (%lld rejected), %s",
+                                 static_cast<long long>(s.steps),
+                                 static_cast<long long>(s.rejected_steps),
+                                 bhpm::bench::threads(at::get_num_threads()).c_str()));
   }
 }
 

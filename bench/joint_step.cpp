@@ -10,7 +10,8 @@
 /// `device` (cpu, cuda or cuda:N). Data: smooth Burgers-like fields on the default Burgers
 /// box. Each figure is the median of several iterations after warm-up; an iteration ends
 /// when its new parameters can be read (so a GPU's queued work is counted). Target for
-/// phase 3: < 100 ms.
+/// phase 3: < 100 ms. Figure lines (bench/figure_line.h): each phase's iteration, with the
+/// objective of its last iteration, and the projected protocols.
 ///
 /// Usage: joint_step [repetitions=15] [device=cpu]
 
@@ -22,9 +23,11 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "model/bhpm_model.h"
 #include "model/exact_root_training.h"
 #include "model/root_data.h"
@@ -60,6 +63,11 @@ model::LeafModel leaf_model() {
   return leaves;
 }
 
+/// A phase's median iteration and the objective that its last iteration minimised.
+struct Timing {
+  double ms = 0, objective = 0;
+};
+
 /// Median milliseconds of `step` after three warm-up calls.
 double median_ms(const std::function<void()>& step, int repetitions) {
   for (int i = 0; i < 3; ++i) step();
@@ -73,43 +81,54 @@ double median_ms(const std::function<void()>& step, int repetitions) {
   return times[times.size() / 2];
 }
 
-/// An Adam step on `loss()` over `parameters`, finished (a parameter read back).
+/// An Adam step on `loss()` over `parameters`, finished (a parameter read back); the loss,
+/// detached, into `last` (read after the timing).
 std::function<void()> adam_step(std::vector<at::Tensor> parameters,
-                                std::function<at::Tensor()> loss) {
+                                std::function<at::Tensor()> loss, at::Tensor& last) {
   auto adam = std::make_shared<torch::optim::Adam>(parameters, torch::optim::AdamOptions(1e-4));
-  return [adam, loss] {
+  return [adam, loss, &last] {
     adam->zero_grad();
-    loss().backward();
+    const at::Tensor value = loss();
+    value.backward();
     adam->step();
     adam->param_groups().front().params().front().sum().item<double>();
+    last = value.detach();
   };
 }
 
-double leaves_ms(std::int64_t points, int repetitions) {
-  const model::LeafData data = synthetic_data(points);
-  model::LeafModel leaves = leaf_model();
-  return median_ms(adam_step(leaves->parameters(),
-                             [&] {
-                               return leaves
-                                   ->negative_log_likelihood(
-                                       leaves->network().forward(data.x, data.t, data.boxes),
-                                       data.u)
-                                   .sum();
-                             }),
-                   repetitions);
+/// The median iteration of adam_step(parameters, loss) and its last loss.
+Timing timed_adam(std::vector<at::Tensor> parameters, std::function<at::Tensor()> loss,
+                  int repetitions) {
+  at::Tensor last;
+  Timing timing;
+  timing.ms = median_ms(adam_step(std::move(parameters), std::move(loss), last), repetitions);
+  timing.objective = last.item<double>();
+  return timing;
 }
 
-double exact_gp_ms(int repetitions) {
+Timing leaves_ms(std::int64_t points, int repetitions) {
+  const model::LeafData data = synthetic_data(points);
+  model::LeafModel leaves = leaf_model();
+  return timed_adam(
+      leaves->parameters(),
+      [&] {
+        return leaves
+            ->negative_log_likelihood(leaves->network().forward(data.x, data.t, data.boxes), data.u)
+            .sum();
+      },
+      repetitions);
+}
+
+Timing exact_gp_ms(int repetitions) {
   const model::LeafData data = synthetic_data(256);
   model::LeafModel leaves = leaf_model();
   gp::ExactGp exact = model::make_exact_root(model::root_data_detached(*leaves, data, kOrder));
   exact->to(device);
-  return median_ms(
-      adam_step(exact->parameters(), [&] { return -exact->log_marginal_likelihood() / 1024.0; }),
-      repetitions);
+  return timed_adam(
+      exact->parameters(), [&] { return -exact->log_marginal_likelihood() / 1024.0; }, repetitions);
 }
 
-double joint_ms(int repetitions, bool leaf_input_noise) {
+Timing joint_ms(int repetitions, bool leaf_input_noise) {
   const model::LeafData data = synthetic_data(1024);
   model::LeafModel leaves = leaf_model();
   const model::RootData root = model::root_data_detached(*leaves, data, kOrder);
@@ -118,8 +137,8 @@ double joint_ms(int repetitions, bool leaf_input_noise) {
   model::BhpmModel bhpm(leaves, model::make_sparse_root(*exact, root.inputs, {}, 1), kOrder,
                         leaf_input_noise);
   bhpm->to(device);
-  return median_ms(adam_step(bhpm->parameters(), [&] { return bhpm->objective(data, 8192).loss; }),
-                   repetitions);
+  return timed_adam(
+      bhpm->parameters(), [&] { return bhpm->objective(data, 8192).loss; }, repetitions);
 }
 
 }  // namespace
@@ -133,27 +152,50 @@ int main(int argc, char** argv) {
   std::printf(
       "device %s, ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
       device.str().c_str(), at::get_num_threads(), repetitions);
-  const double joint = joint_ms(repetitions, false);
+  const Timing joint = joint_ms(repetitions, false);
   std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
-              joint);
+              joint.ms);
+  const Timing laplace = joint_ms(repetitions, true);
   std::printf("  the same with the leaves' noisy-input term (input_noise = laplace): %8.1f ms\n",
-              joint_ms(repetitions, true));
-  const double exact = exact_gp_ms(repetitions);
+              laplace.ms);
+  const Timing exact = exact_gp_ms(repetitions);
   std::printf("phase 2 exact GP on 1024 root rows:                                %8.1f ms\n",
-              exact);
-  const double minibatch = leaves_ms(1024, repetitions);
+              exact.ms);
+  const Timing minibatch = leaves_ms(1024, repetitions);
   std::printf("phase 1 leaves, 4 x 1024 points:                                   %8.1f ms\n",
-              minibatch);
-  const double full = leaves_ms(8192, std::max(3, repetitions / 3));
+              minibatch.ms);
+  const int full_repetitions = std::max(3, repetitions / 3);
+  const Timing full = leaves_ms(8192, full_repetitions);
   std::printf("phase 1 leaves, 4 x 8192 points (the paper's full batch):          %8.1f ms\n\n",
-              full);
+              full.ms);
 
-  const double phases_23 = 2000 * exact + 50000 * joint;
+  const double phases_23 = 2000 * exact.ms + 50000 * joint.ms;
+  const double paper_hours = (1e4 * full.ms + phases_23) / 3.6e6;
+  const double minibatch_hours = (1e4 * minibatch.ms + phases_23) / 3.6e6;
   std::printf("projected paper protocol (N = 4, n_st = 8192; 1e4 + 2000 + 5e4 iterations):\n");
   std::printf("  phase 1 full batch (as the paper), phase 3 minibatch 1024: %6.2f h\n",
-              (1e4 * full + phases_23) / 3.6e6);
+              paper_hours);
   std::printf("  phases 1 and 3 on minibatches of 1024 per leaf:            %6.2f h\n",
-              (1e4 * minibatch + phases_23) / 3.6e6);
+              minibatch_hours);
   std::printf("  (the paper: slightly under 4 h on an RTX 2070)\n");
+
+  const std::string where = device.str() + ", " + bench::threads(at::get_num_threads());
+  const auto figure = [&](const std::string& name, const Timing& timing, const char* objective,
+                          int median_of) {
+    bench::print_figure(name + ", " + where, timing.ms, "ms",
+                        bench::formatted("%s %.6g", objective, timing.objective),
+                        bench::formatted("forward, backward, Adam; median of %d", median_of));
+  };
+  figure("joint step (phase 3), 4 leaves x 1024 points + sparse GP over 4096", joint, "joint loss",
+         repetitions);
+  figure("joint step (phase 3) with input_noise = laplace", laplace, "joint loss", repetitions);
+  figure("exact GP step (phase 2), 1024 root rows", exact, "-log p(y|X) / 1024", repetitions);
+  figure("leaf step (phase 1), 4 leaves x 1024 points", minibatch, "leaf NLL", repetitions);
+  figure("leaf step (phase 1), 4 leaves x 8192 points", full, "leaf NLL", full_repetitions);
+  bench::print_figure("projected paper protocol, phase 1 full batch, " + where, paper_hours, "h",
+                      "", "N = 4, n_st = 8192; 1e4 + 2000 + 5e4 iterations at the times above");
+  bench::print_figure("projected paper protocol, phases 1 and 3 on minibatches of 1024, " + where,
+                      minibatch_hours, "h", "",
+                      "N = 4, n_st = 8192; 1e4 + 2000 + 5e4 iterations at the times above");
   return 0;
 }

@@ -1,7 +1,8 @@
 /// Phase 1 on one noise-free default Burgers experiment (n_st = 8192): fits a leaf and
 /// prints the relative L2 errors of u, u_x and u_xx over the whole stored grid (truth:
 /// spectral derivatives of the grid), the learned noise scale, and the time taken.
-/// Defaults are the paper's schedule: 1e4 full-batch Adam steps at 1e-3.
+/// Defaults are the paper's schedule: 1e4 full-batch Adam steps at 1e-3. Figure line
+/// (bench/figure_line.h): the fit's time, with the relative errors it reached.
 ///
 /// Usage: leaf_fit [iterations=10000] [batch=0 (all)] [lr=1e-3] [final_lr=-1 (constant)]
 ///                 [first_omega=3] [noise=0]
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "model/leaf_data.h"
 #include "model/leaf_model.h"
 #include "model/leaf_training.h"
@@ -88,10 +90,22 @@ int main(int argc, char** argv) {
       training.learning_rate, training.final_learning_rate, leaf.network.first_omega, noise,
       at::get_num_threads(), seconds,
       1e3 * seconds / std::max<double>(1, static_cast<double>(training.iterations)));
+  const double error_u = relative_l2(v[0][0], u.reshape(-1));
+  const double error_u_x = relative_l2(v[1][0], grid.derivative(u, 1).reshape(-1));
+  const double error_u_xx = relative_l2(v[2][0], grid.derivative(u, 2).reshape(-1));
   std::printf("relative L2 error on the grid: u %.2e  u_x %.2e  u_xx %.2e  learned sigma %.3e\n",
-              relative_l2(v[0][0], u.reshape(-1)),
-              relative_l2(v[1][0], grid.derivative(u, 1).reshape(-1)),
-              relative_l2(v[2][0], grid.derivative(u, 2).reshape(-1)),
-              leaves->noise_scale()[0].item<double>());
+              error_u, error_u_x, error_u_xx, leaves->noise_scale()[0].item<double>());
+  bench::print_figure(
+      bench::formatted("leaf fit (phase 1), 1 Burgers experiment, n_st = 8192, %lld steps, "
+                       "%s",
+                       static_cast<long long>(training.iterations),
+                       bench::threads(at::get_num_threads()).c_str()),
+      seconds, "s",
+      bench::formatted("relative L2 on the grid: u %.2e, u_x %.2e, u_xx %.2e", error_u, error_u_x,
+                       error_u_xx),
+      bench::formatted(
+          "batch %lld (0: all), lr %g, noise %g; %.1f ms/step",
+          static_cast<long long>(training.batch_size), training.learning_rate, noise,
+          1e3 * seconds / std::max<double>(1, static_cast<double>(training.iterations))));
   return 0;
 }

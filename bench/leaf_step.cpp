@@ -10,7 +10,8 @@
 /// single leaf's products run on one core whatever the ATen threads; several leaves'
 /// products are spread over the ATen threads by the batched product). The machine's
 /// 1-minute load average is printed first: on a shared 2-core machine the 2-thread rows
-/// are only meaningful when it is well below 1.
+/// are only meaningful when it is well below 1. Figure lines (bench/figure_line.h): each
+/// row's Taylor-mode step, with the loss it computed (nested autograd's in the note).
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "load_average.h"
 #include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
@@ -38,6 +40,7 @@ struct Problem {
   SineMlp net{nullptr};
   at::Tensor x, t;
   std::vector<DomainBox> boxes;
+  double loss = 0;  ///< the loss of the last step, read after its time is taken
 };
 
 /// L leaves on the Burgers box [-8, 8] x [0, 10] (leaf i shifted by i), P random points.
@@ -63,7 +66,9 @@ double step_ms(Problem& p, const Forward& forward) {
   const at::Tensor loss = (d.u_x_derivatives.square().sum() + d.u_t.square().sum()) /
                           static_cast<double>(d.u_x_derivatives.numel() + d.u_t.numel());
   loss.backward();
-  return 1e3 * stopwatch.seconds();
+  const double ms = 1e3 * stopwatch.seconds();
+  p.loss = loss.item<double>();
+  return ms;
 }
 
 double median_ms(Problem& p, const Forward& forward, int repetitions) {
@@ -84,10 +89,20 @@ const Forward kNested = [](const Problem& p) {
 void row(std::int64_t leaves, std::int64_t points, int repetitions) {
   Problem p = make_problem(leaves, points);
   const double taylor = median_ms(p, kTaylor, repetitions);
+  const double taylor_loss = p.loss;
   const double nested = median_ms(p, kNested, repetitions);
   std::printf("%8d %8lld %8lld %12.1f %12.1f %8.2f\n", at::get_num_threads(),
               static_cast<long long>(leaves), static_cast<long long>(points), taylor, nested,
               nested / taylor);
+  bhpm::bench::print_figure(
+      bhpm::bench::formatted("leaf step, Taylor mode, %lld %s x %lld points, %s",
+                             static_cast<long long>(leaves), leaves == 1 ? "leaf" : "leaves",
+                             static_cast<long long>(points),
+                             bhpm::bench::threads(at::get_num_threads()).c_str()),
+      taylor, "ms", bhpm::bench::formatted("loss %.6g", taylor_loss),
+      bhpm::bench::formatted("K = %d, forward + backward, median of %d; nested autograd %.1f ms "
+                             "(x %.2f, loss %.6g)",
+                             kOrder, repetitions, nested, nested / taylor, p.loss));
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 /// paper's 5e4 (Burgers) or 3e5 (KdV) iterations. With 2 threads on a 2-core machine that
 /// is otherwise busy (load average printed first), OpenMP's waits make the figures many
 /// times worse than 1 thread's. Measured figures: docs/predictions.md, "Speed of predictions".
+/// Figure lines (bench/figure_line.h): each row's iteration, with the members' mean loss at
+/// the last iteration.
 ///
 /// Usage: pinn_step [iterations=12] [members=4] [threads=0]
 
@@ -17,11 +19,13 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "gp/function_samples.h"
 #include "load_average.h"
 #include "solve/pinn_solver.h"
@@ -49,8 +53,8 @@ class PolynomialOperator final : public gp::FunctionSamples {
 };
 
 /// Median milliseconds per iteration of a `members`-member solve on [-8, 8] x [0, 10]
-/// (3 warm-up iterations discarded).
-double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations) {
+/// (3 warm-up iterations discarded); the members' mean loss at the last one into `loss`.
+double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations, double& loss) {
   const pde::PeriodicGrid grid(-8.0, 8.0, 64);
   const solve::PinnProblem problem{grid, -at::sin(M_PI * grid.x() / 8.0),
                                    at::linspace(0.0, 10.0, 3, at::kDouble)};
@@ -60,8 +64,9 @@ double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations) 
   util::Stopwatch lap;
   solve::solve_pinn_ensemble(
       problem, samples, options,
-      [&](std::int64_t iteration, const solve::PinnLoss&) {
+      [&](std::int64_t iteration, const solve::PinnLoss& losses) {
         if (iteration > 3) times.push_back(1e3 * lap.seconds());
+        if (iteration == options.iterations) loss = losses.total.mean().item<double>();
         lap.restart();
       },
       1);
@@ -71,10 +76,21 @@ double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations) 
 
 void row(const char* name, int order, double coefficient, double paper_iterations,
          std::int64_t members, std::int64_t iterations) {
-  const double ms = iteration_ms(PolynomialOperator(members, order, coefficient), iterations);
+  double loss = NAN;
+  const double ms = iteration_ms(PolynomialOperator(members, order, coefficient), iterations, loss);
   const double per_member = ms / static_cast<double>(members);
   std::printf("%-8s %3d %8lld %14.1f %14.1f %20.2f\n", name, order, static_cast<long long>(members),
               ms, per_member, per_member * paper_iterations / 3.6e6);
+  bench::print_figure(
+      bench::formatted("PINN iteration, %s (K = %d), %lld %s, %s", name, order,
+                       static_cast<long long>(members), members == 1 ? "member" : "members",
+                       bench::threads(at::get_num_threads()).c_str()),
+      ms, "ms",
+      bench::formatted("mean loss %.4g after %lld iterations", loss,
+                       static_cast<long long>(iterations + 3)),
+      bench::formatted("median of %lld; %.2f h per sample for %.0e iterations",
+                       static_cast<long long>(iterations), per_member * paper_iterations / 3.6e6,
+                       paper_iterations));
 }
 
 }  // namespace

@@ -5,7 +5,11 @@
 /// IBVP is the data's: a new periodic-GP initial condition on [-8, 8], 256 points, t in
 /// [0, 10], snapshots every 0.05, ETDRK4 at the data's step 5e-3, at 2e-2 and with adaptive
 /// steps to a local error of 1e-8 (first step 5e-3; steps taken and rejected printed).
-/// PINN iterations are timed by bench/pinn_step.
+/// PINN iterations are timed by bench/pinn_step. There is no exact solution to score
+/// against; the accuracy printed is the largest difference of each ensemble's mean (over its
+/// sound members) from the mean of the same sampler at the data's step (same seed). Figure
+/// lines (bench/figure_line.h): the time of each sampler and step setting, with that
+/// difference.
 ///
 /// Usage: predict_ensemble RUN_DIR [samples=32] [threads=2] [device=cpu]   (RUN_DIR from
 /// `bhpm train`, e.g. out/quickstart after scripts/quickstart.sh; device cpu, cuda or cuda:N)
@@ -19,6 +23,7 @@
 
 #include "cli/process_setup.h"
 #include "config/run_layout.h"
+#include "figure_line.h"
 #include "io/checkpoint.h"
 #include "load_average.h"
 #include "model/root_gp.h"
@@ -35,6 +40,14 @@ double seconds_of(const std::function<void()>& work) {
   const util::Stopwatch stopwatch;
   work();
   return stopwatch.seconds();
+}
+
+/// The mean over the members that neither diverged nor were rejected, [T, n].
+at::Tensor sound_mean(const solve::EnsembleSolution& ensemble) {
+  at::Tensor sound = ensemble.diverged.logical_not();
+  if (ensemble.rejected.defined()) sound = sound.logical_and(ensemble.rejected.logical_not());
+  const at::Tensor rows = sound.nonzero().squeeze(1).to(ensemble.u.device());
+  return ensemble.u.index_select(0, rows).mean(0);
 }
 
 }  // namespace
@@ -73,6 +86,7 @@ int main(int argc, char** argv) {
     const char* name;
   };
   for (const char* sampler : {"conditioned", "pathwise"}) {
+    at::Tensor reference;  // the mean at the data's step, the first setting
     for (const Steps steps : {Steps{5e-3, 0.0, "dt 5e-3"}, Steps{2e-2, 0.0, "dt 2e-2"},
                               Steps{5e-3, 1e-8, "tol 1e-8"}}) {
       solve::PredictorOptions options;
@@ -91,6 +105,22 @@ int main(int argc, char** argv) {
           sampler, steps.name, seconds, static_cast<long long>(samples),
           seconds / static_cast<double>(samples), static_cast<long long>(ensemble.diverged_count()),
           static_cast<long long>(ensemble.steps), static_cast<long long>(ensemble.rejected_steps));
+      const at::Tensor mean = sound_mean(ensemble);
+      std::string accuracy = "- (its mean is the reference for this sampler)";
+      if (reference.defined())
+        accuracy = bench::formatted("mean vs dt 5e-3 mean: max difference %.2e",
+                                    (mean - reference).abs().max().item<double>());
+      else
+        reference = mean;
+      bench::print_figure(
+          bench::formatted("%lld-sample Burgers prediction, %s, %s, %s",
+                           static_cast<long long>(samples), sampler, steps.name,
+                           bench::threads(at::get_num_threads()).c_str()),
+          seconds, "s", accuracy,
+          bench::formatted("%s; %lld diverged; %lld time steps (%lld rejected)",
+                           device.str().c_str(), static_cast<long long>(ensemble.diverged_count()),
+                           static_cast<long long>(ensemble.steps),
+                           static_cast<long long>(ensemble.rejected_steps)));
     }
   }
   return 0;

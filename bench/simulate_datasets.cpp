@@ -3,6 +3,8 @@
 /// per experiment and the total. Then checks the accuracy of those defaults against
 /// exact solutions on the same grids: the KdV soliton (c = 1.5) over [0, 40] and viscous
 /// Burgers through Cole-Hopf for the default GP initial conditions with their mean removed.
+/// Figure lines (bench/figure_line.h): each equation's time and the total, with the error
+/// of the same grid and step against its exact solution.
 ///
 /// Usage: simulate_datasets [experiments=10]
 
@@ -15,6 +17,7 @@
 #include "cli/process_setup.h"
 #include "config/config_reader.h"
 #include "config/simulate_config.h"
+#include "figure_line.h"
 #include "pde/exact_solutions.h"
 #include "pde/experiment_set.h"
 #include "util/stopwatch.h"
@@ -57,7 +60,8 @@ double time_training_set(const std::string& equation, std::int64_t experiments) 
   return seconds;
 }
 
-void kdv_soliton_accuracy() {
+/// The max error of the default KdV grid and step on a soliton, over [0, t_end].
+double kdv_soliton_accuracy() {
   const config::SimulateConfig config = default_config("kdv", 1);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const double c = 1.5, x0 = -5.0;
@@ -72,9 +76,12 @@ void kdv_soliton_accuracy() {
   }
   std::printf("kdv soliton c = %.1f (amplitude %.1f) over [0, %.0f]: max error %.2e\n", c, 3 * c,
               config.solve.t_end, error);
+  return error;
 }
 
-void burgers_cole_hopf_accuracy(std::int64_t experiments) {
+/// The max error of the default Burgers grid and step against Cole-Hopf, over `experiments`
+/// zero-mean GP initial conditions.
+double burgers_cole_hopf_accuracy(std::int64_t experiments) {
   const config::SimulateConfig config = default_config("burgers", experiments);
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   at::Tensor u0 = pde::make_initial_conditions(grid, config.initial_condition, experiments,
@@ -92,6 +99,7 @@ void burgers_cole_hopf_accuracy(std::int64_t experiments) {
       "burgers Cole-Hopf, %lld zero-mean GP initial conditions (max|u0| %.2f): max error "
       "%.2e\n",
       static_cast<long long>(experiments), u0.abs().max().item<double>(), worst);
+  return worst;
 }
 
 }  // namespace
@@ -100,11 +108,31 @@ int main(int argc, char** argv) {
   bhpm::cli::configure_process();
   const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 10;
   std::printf("threads: %d\n", at::get_num_threads());
-  const double total =
-      time_training_set("burgers", experiments) + time_training_set("kdv", experiments);
+  const double burgers = time_training_set("burgers", experiments);
+  const double kdv = time_training_set("kdv", experiments);
+  const double total = burgers + kdv;
   std::printf("total for %lld + %lld experiments: %.2f s\n\n", static_cast<long long>(experiments),
               static_cast<long long>(experiments), total);
-  kdv_soliton_accuracy();
-  burgers_cole_hopf_accuracy(experiments);
+  const double kdv_error = kdv_soliton_accuracy();
+  const double burgers_error = burgers_cole_hopf_accuracy(experiments);
+  const std::string burgers_accuracy =
+      bench::formatted("max error vs Cole-Hopf %.2e (zero-mean initial conditions)", burgers_error);
+  const std::string kdv_accuracy =
+      bench::formatted("max error vs a soliton (c = 1.5) %.2e", kdv_error);
+  const std::string note = bench::formatted(
+      "default grid and step; %s; accuracy: that grid and step on an exact solution",
+      bench::threads(at::get_num_threads()).c_str());
+  bench::print_figure(bench::formatted("simulate %lld Burgers training experiments",
+                                       static_cast<long long>(experiments)),
+                      burgers, "s", burgers_accuracy, note);
+  bench::print_figure(bench::formatted("simulate %lld KdV training experiments",
+                                       static_cast<long long>(experiments)),
+                      kdv, "s", kdv_accuracy, note);
+  bench::print_figure(
+      bench::formatted("simulate %lld + %lld training experiments (both)",
+                       static_cast<long long>(experiments), static_cast<long long>(experiments)),
+      total, "s",
+      bench::formatted("max error Burgers %.2e, KdV %.2e (as above)", burgers_error, kdv_error),
+      note);
   return 0;
 }

@@ -3,7 +3,8 @@
 /// inducing inputs, q(u)) at 4096 points, 128 inducing inputs and 3-D inputs
 /// (v = (u, u_x, u_xx), K = 2), double precision, at 1 and 2 ATen threads. Each figure
 /// is the median of several repetitions after warm-up; gradients are set to none before
-/// each step.
+/// each step. Figure lines (bench/figure_line.h): the step at each thread count, with the
+/// -ELBO it computed.
 ///
 /// Usage: sparse_gp_step [repetitions=21]
 
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "cli/process_setup.h"
+#include "figure_line.h"
 #include "gp/gaussian_likelihood.h"
 #include "gp/kmeans.h"
 #include "gp/linear_mean.h"
@@ -36,6 +38,7 @@ constexpr std::int64_t kDimensions = 3;
 struct Problem {
   SparseVariationalGp gp{nullptr};
   at::Tensor x, y;
+  double loss = 0;  ///< -ELBO of the last step, read after its time is taken
 };
 
 /// Burgers-like data: v ~ N(0, I), y = 0.1 v_2 - v_0 v_1 + noise; Z = k-means centres.
@@ -60,7 +63,9 @@ double step_ms(Problem& p) {
   p.gp->zero_grad(/*set_to_none=*/true);
   const at::Tensor loss = -p.gp->elbo(p.x, p.y, kPoints);
   loss.backward();
-  return 1e3 * stopwatch.seconds();
+  const double ms = 1e3 * stopwatch.seconds();
+  p.loss = loss.item<double>();
+  return ms;
 }
 
 double median_ms(Problem& p, int repetitions) {
@@ -87,7 +92,15 @@ int main(int argc, char** argv) {
   std::printf("%8s %12s\n", "threads", "step ms");
   for (int threads : {1, 2}) {
     at::set_num_threads(threads);
-    std::printf("%8d %12.2f\n", threads, median_ms(p, repetitions));
+    const double ms = median_ms(p, repetitions);
+    std::printf("%8d %12.2f\n", threads, ms);
+    bhpm::bench::print_figure(
+        bhpm::bench::formatted("sparse GP ELBO step, %lld points, %lld inducing, %s",
+                               static_cast<long long>(kPoints), static_cast<long long>(kInducing),
+                               bhpm::bench::threads(threads).c_str()),
+        ms, "ms", bhpm::bench::formatted("-ELBO %.6g", p.loss),
+        bhpm::bench::formatted("D = %lld, forward + backward, median of %d",
+                               static_cast<long long>(kDimensions), repetitions));
   }
   return 0;
 }
