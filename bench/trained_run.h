@@ -7,12 +7,11 @@
 #include <string>
 
 #include "config/run_config.h"
-#include "config/run_layout.h"
-#include "io/checkpoint.h"
 #include "model/bhpm_training.h"
 #include "model/leaf_data.h"
 #include "pde/dataset_file.h"
 #include "pde/measured_experiment.h"
+#include "pipeline/run_folder.h"
 
 namespace bhpm::bench {
 
@@ -24,9 +23,7 @@ struct TrainedRun {
 
 /// The run in `run_dir` with the training set of `data_path` (a format version 1 dataset).
 inline TrainedRun load_trained_run(const std::string& run_dir, const std::string& data_path) {
-  const std::string checkpoint = config::RunLayout{run_dir}.joint_checkpoint();
-  const config::RunConfig run_config = config::read_run_config_text(
-      io::load_checkpoint(checkpoint).string("config", checkpoint), checkpoint, run_dir, {});
+  const config::RunConfig run_config = pipeline::load_trained_run(run_dir, {}).config;
   TrainedRun run;
   run.set = pde::read_experiment_set(data_path, "train");
   const std::int64_t leaves = run.set.sample_u.size(0), points = run.set.sample_u.size(1);

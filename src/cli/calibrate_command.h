@@ -6,7 +6,7 @@
 /// each training experiment's leaf rows are scored by the root's posterior fitted without
 /// them and its samples, and the spread factor kappa is the one whose bands hold the
 /// errors of their cell means at 50, 90 and 95 % on average over time bins
-/// (cli/calibration_from_measurements.h; at least 2 training experiments; docs/calibration.md,
+/// (pipeline/calibration_from_measurements.h; at least 2 training experiments; docs/calibration.md,
 /// "Calibration from measurements").
 /// With "trajectories" (a dataset with solution grids only; solve/discrepancy_calibration.h;
 /// docs/calibration.md, "Model discrepancy") each training experiment is predicted from its

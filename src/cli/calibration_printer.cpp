@@ -1,5 +1,6 @@
 #include "cli/calibration_printer.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -96,6 +97,29 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration) {
       "(0: constant in time), on derivatives of order <= %lld\n",
       calibration.variance, std::sqrt(calibration.variance), calibration.reference_variance,
       calibration.timescale, static_cast<long long>(calibration.order));
+}
+
+void print_operator_calibration(const solve::DiscrepancyCalibration& calibration) {
+  const solve::OperatorCalibration& fit = calibration.operator_fit;
+  for (std::size_t e = 0; e < fit.experiments.size(); ++e) {
+    const solve::OperatorBins& bins = fit.experiments[e];
+    std::printf(
+        "training experiment %zu, its leaf rows scored by the root's posterior without it: "
+        "RMS error / RMS in-sample error / RMS spread of the cell means, by fifth of its "
+        "window:",
+        e);
+    for (std::size_t k = 0; k < bins.cells.size(); ++k)
+      std::printf(" %.2g/%.2g/%.2g", std::sqrt(bins.left_out_error[k]),
+                  std::sqrt(bins.in_sample_error[k]), std::sqrt(bins.variance[k]));
+    std::printf("; kappa = %.4g alone\n", bins.factor);
+  }
+  std::printf(
+      "model discrepancy (from the measurements alone): the posterior's spread scaled by kappa = "
+      "%.4g in variance (sqrt: %.3g; above 1 only q(u)'s share of it), so that the bands hold "
+      "the left-out errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on "
+      "average, %lld samples per experiment\n",
+      calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
+      static_cast<long long>(fit.samples));
 }
 
 }  // namespace bhpm::cli

@@ -12,9 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/distillation_inputs.h"
 #include "cli/process_setup.h"
-#include "cli/run_folder.h"
 #include "cli/setting_flags.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
@@ -26,6 +24,8 @@
 #include "model/leaf_data.h"
 #include "model/leaf_grid_fields.h"
 #include "pde/measured_dataset_file.h"
+#include "pipeline/distillation_inputs.h"
+#include "pipeline/run_folder.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -34,8 +34,8 @@ namespace bhpm::cli {
 namespace {
 
 /// The settings line and every term some sample kept.
-void print_table(const eval::Distillation& d, const DistillPoints& points, std::int64_t samples,
-                 bool resampled) {
+void print_table(const eval::Distillation& d, const pipeline::DistillPoints& points,
+                 std::int64_t samples, bool resampled) {
   std::vector<double> sorted = d.thresholds;
   std::sort(sorted.begin(), sorted.end());
   std::string variables;
@@ -53,7 +53,7 @@ void print_table(const eval::Distillation& d, const DistillPoints& points, std::
 }
 
 /// The summary; `quiet`: the equation, the truth and the explained fraction only.
-void print_distillation(const eval::Distillation& d, const DistillPoints& points,
+void print_distillation(const eval::Distillation& d, const pipeline::DistillPoints& points,
                         std::int64_t samples, bool resampled, const std::string& truth,
                         bool quiet) {
   if (!quiet) print_table(d, points, samples, resampled);
@@ -81,7 +81,8 @@ void print_weak_form(const eval::WeakFormDistillation& w, const std::string& set
 /// `windows` (a dataset) holds; none, with the reason on stderr, when it cannot be fitted.
 std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
                                                     const std::string& windows,
-                                                    const TrainedRun& run, std::int64_t dimensions,
+                                                    const pipeline::TrainedRun& run,
+                                                    std::int64_t dimensions,
                                                     const eval::Distillation& pointwise) {
   const config::DistillConfig& settings = run.config.distill;
   std::string why = std::filesystem::exists(windows)
@@ -93,7 +94,7 @@ std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
     const std::vector<nn::DomainBox> boxes =
         model::domain_boxes(pde::read_measured_set(windows, "train"));
     const model::LeafModel leaves =
-        trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
+        pipeline::trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
     eval::WeakFormOptions options = settings.weak;
     options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
     weak = eval::weak_form_beside(
@@ -140,7 +141,8 @@ int run_distill(const DistillCommandOptions& options) {
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
-  const TrainedRun run = load_trained_run(options.run_dir, overrides, options.config_path);
+  const pipeline::TrainedRun run =
+      pipeline::load_trained_run(options.run_dir, overrides, options.config_path);
   const config::DistillConfig& settings = run.config.distill;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
@@ -149,14 +151,15 @@ int run_distill(const DistillCommandOptions& options) {
       pde::make_term_library(model::root_variable_names(dimensions), settings.degree);
   use_threads(0);
 
-  const DistillPoints points = distill_points(layout.root(), settings.max_points, dimensions);
+  const pipeline::DistillPoints points =
+      pipeline::distill_points(layout.root(), settings.max_points, dimensions);
   const std::int64_t features = run.config.predict.options.pathwise.features;
   const std::uint64_t seed = util::derive_seed(run.config.predict.options.seed, "distill", 0);
   eval::DistillationInputs inputs = eval::root_distillation_inputs(
       *root, points.v, points.fold, settings.samples, {features, seed});
-  const std::string data = truth_dataset(options);
+  const std::string data = pipeline::truth_dataset(options.data_path, options.run_dir);
   std::string truth;
-  inputs.truth = true_operator(data, points.v, truth);
+  inputs.truth = pipeline::true_operator(data, points.v, truth);
   eval::DistillOptions distill_options = settings.options;
   eval::SparseRegressionOptions& regression = distill_options.regression;
   regression.resample_folds = settings.resample_experiments && points.experiments >= 2;

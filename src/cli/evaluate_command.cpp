@@ -9,16 +9,17 @@
 #include <stdexcept>
 
 #include "cli/number_checks.h"
-#include "cli/operator_scorings.h"
 #include "cli/process_setup.h"
-#include "cli/run_folder.h"
 #include "cli/setting_flags.h"
+#include "cli/training_printer.h"
 #include "config/run_layout.h"
 #include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "model/bhpm_model.h"
 #include "pde/dataset_file.h"
+#include "pipeline/operator_scorings.h"
+#include "pipeline/run_folder.h"
 #include "util/device.h"
 
 namespace bhpm::cli {
@@ -34,6 +35,12 @@ std::string predictive_name(const EvaluateOptions& options) {
 std::string sibling(const std::string& path, const std::string& suffix) {
   const std::filesystem::path p(path);
   return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
+}
+
+/// The experiments `options` scores.
+pipeline::ScoredSet scored_set(const EvaluateOptions& options) {
+  return {options.data_path, options.set_name, options.max_points, options.experiments,
+          options.function_only};
 }
 
 }  // namespace
@@ -82,7 +89,7 @@ int run_evaluate(const EvaluateOptions& options) {
                                  : options.output_path;
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm evaluate");
   io::require_output_folder(output);
-  TrainedRun run = load_trained_run(options.run_dir, options.overrides);
+  pipeline::TrainedRun run = pipeline::load_trained_run(options.run_dir, options.overrides);
   util::require_available(run.config.compute.device, "compute.device");
   run.root->to(run.config.compute.device);
   const bool has_truth = !pde::read_dataset_metadata(options.data_path).config.empty();
@@ -96,17 +103,20 @@ int run_evaluate(const EvaluateOptions& options) {
       {"learned_mean", learned_mean}};
   std::vector<std::pair<std::string, eval::OperatorMetrics>> columns;
   if (has_truth) {
-    const Scoring truth = truth_scoring(options, *run.root);
-    write_scoring(output, truth, context);
+    const pipeline::Scoring truth = pipeline::truth_scoring(scored_set(options), *run.root);
+    pipeline::write_scoring(output, truth, context);
     columns.emplace_back("truth", truth.metrics);
     std::printf("true operator: %s\n", truth.true_equation.c_str());
   }
   if (!has_truth || options.truth_free) {
-    const HeldOutFit fit = fit_scored_leaves(options, run.config);
-    const Scoring free = leaf_target_scoring(options, *run.root, fit);
-    write_scoring(has_truth ? sibling(output, "-truth-free") : output, free, context);
-    const Scoring leaves = kept_back_scoring(fit);
-    write_scoring(
+    const pipeline::HeldOutFit fit = pipeline::fit_scored_leaves(
+        scored_set(options), run.config,
+        options.quiet ? model::TrainingCallback{} : training_printer(false));
+    const pipeline::Scoring free =
+        pipeline::leaf_target_scoring(scored_set(options), *run.root, fit);
+    pipeline::write_scoring(has_truth ? sibling(output, "-truth-free") : output, free, context);
+    const pipeline::Scoring leaves = pipeline::kept_back_scoring(fit);
+    pipeline::write_scoring(
         sibling(output, "-leaves"), leaves,
         {{"run_dir", options.run_dir}, {"data", options.data_path}, {"set", options.set_name}});
     columns.emplace_back("truth-free", free.metrics);

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "cli/calibrate_command.h"
-#include "cli/calibration_from_measurements.h"
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/predict_command.h"
@@ -20,6 +19,7 @@
 #include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "pde/dataset_file.h"
+#include "pipeline/calibration_from_measurements.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/error_message.h"
 
@@ -70,9 +70,9 @@ void train_stage(const Pipeline& p) {
 void calibrate_stage(const Pipeline& p) {
   const std::string output = p.run.discrepancy();
   const std::string method =
-      resolved_calibration_method(p.config.predict.calibration_method, p.run.data());
+      pipeline::resolved_calibration_method(p.config.predict.calibration_method, p.run.data());
   const std::string refusal =
-      method == "operator" ? operator_calibration_refusal(p.run.data()) : std::string();
+      method == "operator" ? pipeline::operator_calibration_refusal(p.run.data()) : std::string();
   if (!refusal.empty()) return announce("calibrate: skipped: " + refusal);
   if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
       same_settings(

@@ -7,17 +7,17 @@
 #include <memory>
 #include <stdexcept>
 
-#include "cli/distilled_operator.h"
 #include "cli/mpi_job.h"
 #include "cli/prediction_problem.h"
 #include "cli/prediction_shares.h"
 #include "cli/prediction_summary.h"
 #include "cli/process_setup.h"
-#include "cli/run_folder.h"
 #include "cli/setting_flags.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
+#include "pipeline/distilled_operator.h"
+#include "pipeline/run_folder.h"
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
@@ -104,13 +104,15 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   io::require_output_folder(output);
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
-  const TrainedRun run = load_trained_run(options.run_dir, overrides, options.config_path);
+  const pipeline::TrainedRun run =
+      pipeline::load_trained_run(options.run_dir, overrides, options.config_path);
   const config::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   Problem problem = make_problem(options, config);
   place_on_device(config, root, problem.problem);
-  solve::PredictorOptions predictor = predictor_options(run, options.run_dir, job.rank() == 0);
+  solve::PredictorOptions predictor =
+      pipeline::predictor_options(run, options.run_dir, job.rank() == 0);
   share_members(job, config, predictor);
   const double prior_variance = root->kernel()->prior_variance().item<double>();
   use_threads(0);
@@ -122,7 +124,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const bool distilled = config.predict.operator_source == "distilled";
   const solve::Prediction prediction = gather_prediction(
       job, distilled ? solve::predict_with_samples(
-                           distilled_samples(options.run_dir, config, predictor.samples),
+                           pipeline::distilled_samples(options.run_dir, config, predictor.samples),
                            problem.problem, predictor, progress)
                      : solve::predict_ensemble(*root, problem.problem, predictor, progress));
   if (job.rank() != 0) return 0;  // rank 0 writes the whole ensemble
@@ -149,7 +151,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
                        {"operator", config.predict.operator_source},
                        {"sampler", distilled ? "none" : predictor.sampler},
                        {"solver", predictor.solver},
-                       {"band", band_calibration(run, options.run_dir)},
+                       {"band", pipeline::band_calibration(run, options.run_dir)},
                        {"config", config.resolved_toml},
                        {"created_by", "bhpm " BHPM_VERSION}};
   record.outside_coverage = outside;

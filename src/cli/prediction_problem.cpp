@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "cli/run_folder.h"
 #include "pde/dataset_file.h"
 #include "pde/initial_condition.h"
 #include "pde/sampled_initial_condition.h"
+#include "pipeline/run_folder.h"
 #include "util/device.h"
 
 namespace bhpm::cli {
@@ -68,7 +68,8 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
     throw std::invalid_argument("--ic-from: " + reference.file + ":/" + reference.set + " holds " +
                                 std::to_string(count) + " experiments, experiment " +
                                 std::to_string(reference.experiment) + " was asked for");
-  ExperimentProblem stored = experiment_problem(config, set, reference.experiment);
+  pipeline::ExperimentProblem stored =
+      pipeline::experiment_problem(config, set, reference.experiment);
   return {std::move(stored.problem), stored.truth, text};
 }
 

@@ -90,7 +90,7 @@ struct PredictConfig {
   bool calibration_leave_one_out = true;  ///< leave-one-experiment-out posteriors there
   bool calibration_transfer = true;       ///< the form chosen by its transfer there
   /// Whether the samples conserve the spatial mean: one of conservation_choices(); resolved
-  /// into options.conserve_mean with the run folder's decision (cli/run_folder.h).
+  /// into options.conserve_mean with the run folder's decision (pipeline/run_folder.h).
   std::string conservation = "auto";
   /// Which operator the samples come from: one of operator_sources().
   std::string operator_source = "gp";

@@ -69,7 +69,7 @@ const std::vector<std::string>& refinement_sections();  ///< refinement.h5
 const std::vector<std::string>& distillation_sections();
 /// The [predict] keys ("predict.key") that set how an ensemble is sampled and solved, on
 /// which a calibrated discrepancy.json's fit to the ensembles' error depends: a prediction
-/// with others is told (cli/run_folder.h, predictor_options).
+/// with others is told (pipeline/run_folder.h, predictor_options).
 const std::vector<std::string>& calibrated_solver_keys();
 
 /// The resolved configuration stored in an HDF5 output (root attribute "config"; "" if

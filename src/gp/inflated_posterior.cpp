@@ -14,8 +14,7 @@ SparseVariationalGp inflated_posterior(const SparseVariationalGpImpl& gp, double
     throw std::invalid_argument("inflated posterior: the factor must be positive and finite (got " +
                                 util::format_significant(factor, 6) + ")");
   const at::NoGradGuard no_grad;
-  SparseVariationalGp inflated(gp.mean(), gp.kernel(), gp.likelihood(), gp.inducing_inputs(),
-                               SparseVariationalGpOptions{false});
+  SparseVariationalGp inflated = copy_with_shared_prior(gp);
   inflated->set_variational_distribution(gp.variational_mean(),
                                          std::sqrt(factor) * gp.variational_cholesky());
   return inflated;

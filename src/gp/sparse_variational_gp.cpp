@@ -197,6 +197,15 @@ void SparseVariationalGpImpl::set_variational_distribution(const at::Tensor& mea
   variational_cholesky_raw_.copy_(lower.tril(-1) + at::diag_embed(raw_diagonal));
 }
 
+SparseVariationalGp copy_with_shared_prior(const SparseVariationalGpImpl& gp) {
+  const at::NoGradGuard no_grad;
+  SparseVariationalGp copy(gp.mean(), gp.kernel(), gp.likelihood(), gp.inducing_inputs(),
+                           SparseVariationalGpOptions{false});
+  copy->set_variational_distribution(gp.variational_mean(), gp.variational_cholesky());
+  for (auto& own : copy->named_parameters(/*recurse=*/false)) own.value().requires_grad_(false);
+  return copy;
+}
+
 SparseVariationalGp sparse_gp_from_exact(const ExactGpImpl& exact, const at::Tensor& inputs,
                                          const KMeansOptions& inducing,
                                          const SparseVariationalGpOptions& options,

@@ -135,6 +135,12 @@ class SparseVariationalGpImpl : public torch::nn::Module {
 
 TORCH_MODULE(SparseVariationalGp);
 
+/// A GP sharing `gp`'s mean, kernel, likelihood (the same modules) and Z, with its own copy
+/// of q(u): setting the copy's q(u) leaves `gp`'s as it is (the leave-one-out posteriors of
+/// `bhpm calibrate`, the inflated posterior of gp/inflated_posterior.h). Not trained: its own
+/// parameters (Z and q(u)) do not require grad.
+SparseVariationalGp copy_with_shared_prior(const SparseVariationalGpImpl& gp);
+
 /// The paper's phase-3 start (appendix B): Z = k-means centres of `inputs` [N, D]
 /// (inducing.clusters = M, default 128; Z = inputs when N <= M), parts SHARED with
 /// `exact` (the same modules, so training the sparse GP moves them), q(u) = the exact

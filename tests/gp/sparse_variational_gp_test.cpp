@@ -247,3 +247,28 @@ TEST(SparseVariationalGp, inducing_output_draws_are_draws_of_q_u) {
   EXPECT_LT(max_abs(covariance - q.covariance), 0.05 * max_abs(q.covariance));
   EXPECT_LT(max_abs(u.mean(0) - q.mean), 0.05 * std::sqrt(max_abs(q.covariance)));
 }
+
+TEST(SparseVariationalGp, a_copy_with_the_shared_prior_has_its_own_posterior) {
+  const GpParts parts = make_parts();
+  const at::Tensor x = inputs(12, 3);
+  SparseVariationalGp gp = make_sparse(parts, inputs(6, 4));
+  set_random_q(*gp, 7);
+  const MarginalNormal before = gp->marginals(x);
+  SparseVariationalGp copy = copy_with_shared_prior(*gp);
+  EXPECT_EQ(copy->kernel().get(), gp->kernel().get());
+  EXPECT_EQ(copy->mean().get(), gp->mean().get());
+  const MarginalNormal copied = copy->marginals(x);
+  EXPECT_EQ(max_abs(copied.mean - before.mean), 0.0);
+  EXPECT_EQ(max_abs(copied.variance - before.variance), 0.0);
+  for (const at::Tensor& own : copy->parameters(/*recurse=*/false))
+    EXPECT_FALSE(own.requires_grad());
+  // q(v) = p(v) = N(0, I) in the copy: the prior's marginals there, the original's unchanged.
+  const std::int64_t m = copy->inducing_points();
+  copy->set_variational_distribution(at::zeros({m}, kReal), at::eye(m, kReal));
+  const MarginalNormal prior = copy->marginals(x);
+  EXPECT_LT(max_abs(prior.mean - dense_mean(x)), 1e-12);
+  EXPECT_LT(max_abs(prior.variance - at::diag(dense_kernel(x, x))), 1e-12);
+  const MarginalNormal after = gp->marginals(x);
+  EXPECT_EQ(max_abs(after.mean - before.mean), 0.0);
+  EXPECT_EQ(max_abs(after.variance - before.variance), 0.0);
+}

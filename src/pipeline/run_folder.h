@@ -12,7 +12,7 @@
 #include "pde/experiment_set.h"
 #include "solve/predictor.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 /// The trained root of a run folder; refuses a folder without a finished joint phase
 /// ("RUN_DIR: no trained model (RUN_DIR/joint.ckpt is missing; run `bhpm train` first)").
@@ -60,4 +60,4 @@ struct ExperimentProblem {
 ExperimentProblem experiment_problem(const config::RunConfig& config, const pde::ExperimentSet& set,
                                      std::int64_t experiment);
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

@@ -9,14 +9,23 @@
 #include <utility>
 #include <vector>
 
-#include "cli/evaluate_command.h"
 #include "config/run_config.h"
 #include "eval/operator_metrics.h"
 #include "gp/sparse_variational_gp.h"
 #include "model/held_out_leaves.h"
 #include "model/leaf_data.h"
+#include "model/training_progress.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
+
+/// The experiments a scoring reads: `set_name` of the dataset at `data_path`.
+struct ScoredSet {
+  std::string data_path;
+  std::string set_name = "test";  ///< "test" or "train"
+  std::int64_t max_points = 0;    ///< at most this many evenly spread points; 0 = all
+  std::int64_t experiments = 0;   ///< the first N experiments of the set; 0 = all
+  bool function_only = false;     ///< score q(f) alone, without sigma_f^2
+};
 
 /// A scoring's metrics, per-experiment RMSE and description, for metrics.json.
 struct Scoring {
@@ -33,13 +42,15 @@ struct HeldOutFit {
 };
 
 /// The root against the true operator on the set's stored grids (paper section 3).
-Scoring truth_scoring(const EvaluateOptions& options, const gp::SparseVariationalGpImpl& root);
+Scoring truth_scoring(const ScoredSet& scored, const gp::SparseVariationalGpImpl& root);
 
-/// The held-out leaves, fitted on the compute device with the run's leaf settings.
-HeldOutFit fit_scored_leaves(const EvaluateOptions& options, const config::RunConfig& config);
+/// The held-out leaves, fitted on the compute device with the run's leaf settings; with a
+/// `progress` callback, a line on stderr says what is fitted and `progress` gets each report.
+HeldOutFit fit_scored_leaves(const ScoredSet& scored, const config::RunConfig& config,
+                             const model::TrainingCallback& progress);
 
 /// The root against the held-out leaves' (v, u_t) at their fitted points.
-Scoring leaf_target_scoring(const EvaluateOptions& options, const gp::SparseVariationalGpImpl& root,
+Scoring leaf_target_scoring(const ScoredSet& scored, const gp::SparseVariationalGpImpl& root,
                             const HeldOutFit& fit);
 
 /// The held-out leaves' predictive against the measurements kept back from their fit.
@@ -49,4 +60,4 @@ Scoring kept_back_scoring(const HeldOutFit& fit);
 void write_scoring(const std::string& path, const Scoring& scoring,
                    std::vector<std::pair<std::string, std::string>> context);
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_folder.h"
 #include "pde/experiment_set.h"
+#include "pipeline/run_folder.h"
 #include "solve/discrepancy_calibration.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 /// Gives every training experiment e the root posterior fitted without its rows, so that
 /// the calibration sees the errors of a new initial condition rather than those of a
@@ -21,4 +21,4 @@ void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
                            const pde::ExperimentSet& set, const std::string& source, bool transfer,
                            std::vector<solve::CalibrationExperiment>& experiments);
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

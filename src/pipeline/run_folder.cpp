@@ -1,4 +1,4 @@
-#include "cli/run_folder.h"
+#include "pipeline/run_folder.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include "model/root_gp.h"
 #include "solve/discrepancy_calibration.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 namespace {
 
@@ -151,4 +151,4 @@ ExperimentProblem experiment_problem(const config::RunConfig& config, const pde:
           truth};
 }
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/run_folder.h"
+#include "pipeline/run_folder.h"
 #include "solve/discrepancy_calibration.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 /// predict.calibration_method resolved for the dataset at `data_path`: "auto" (the name
 /// run folders written before "operator" became the default store) is "operator" on every
@@ -34,8 +34,4 @@ solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run
                                                           const std::string& data_path,
                                                           std::int64_t order);
 
-/// What calibrate prints of it: per experiment its error and spread by fifth of its window
-/// and its own kappa, then the kappa kept.
-void print_operator_calibration(const solve::DiscrepancyCalibration& calibration);
-
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

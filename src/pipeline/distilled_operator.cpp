@@ -1,4 +1,4 @@
-#include "cli/distilled_operator.h"
+#include "pipeline/distilled_operator.h"
 
 #include <ATen/ATen.h>
 
@@ -11,7 +11,7 @@
 #include "pde/term_library.h"
 #include "solve/polynomial_samples.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& run_dir,
                                                              const config::RunConfig& config,
@@ -41,4 +41,4 @@ std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& 
   return std::make_shared<solve::PolynomialSamples>(std::move(library), std::move(xi));
 }
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

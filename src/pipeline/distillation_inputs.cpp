@@ -1,4 +1,4 @@
-#include "cli/distillation_inputs.h"
+#include "pipeline/distillation_inputs.h"
 
 #include <ATen/ATen.h>
 
@@ -13,7 +13,7 @@
 #include "model/root_export.h"
 #include "pde/dataset_file.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 namespace {
 
@@ -45,9 +45,9 @@ DistillPoints distill_points(const std::string& root_file, std::int64_t max_poin
   return points;
 }
 
-std::string truth_dataset(const DistillCommandOptions& options) {
-  if (!options.data_path.empty()) return options.data_path;
-  const std::string data = config::RunLayout{options.run_dir}.data();
+std::string truth_dataset(const std::string& data_option, const std::string& run_dir) {
+  if (!data_option.empty()) return data_option;
+  const std::string data = config::RunLayout{run_dir}.data();
   return std::filesystem::exists(data) && !pde::read_dataset_metadata(data).config.empty() ? data
                                                                                            : "";
 }
@@ -64,4 +64,4 @@ at::Tensor true_operator(const std::string& data, const at::Tensor& v, std::stri
   return equation.right_hand_side(v.t().unsqueeze(1))[0];
 }
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

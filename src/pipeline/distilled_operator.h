@@ -10,7 +10,7 @@
 #include "config/run_config.h"
 #include "gp/function_samples.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 /// The first S coefficient samples of RUN_DIR/distill.json as polynomial operator samples;
 /// refuses a file made from another training or holding fewer samples.
@@ -18,4 +18,4 @@ std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& 
                                                              const config::RunConfig& config,
                                                              std::int64_t count);
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

@@ -1,4 +1,4 @@
-#include "cli/calibration_from_measurements.h"
+#include "pipeline/calibration_from_measurements.h"
 
 #include <ATen/ATen.h>
 
@@ -14,7 +14,7 @@
 #include "pde/measured_dataset_file.h"
 #include "solve/operator_calibration.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 std::string resolved_calibration_method(const std::string& choice, const std::string& data_path) {
   if (choice == "auto") return "operator";
@@ -62,8 +62,7 @@ solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run
   const auto count = static_cast<std::int64_t>(measured.size());
   const model::LeafData data = model::leaf_data_from_measurements(
       measured, count, model::fewest_points(measured, count), data_path + ":/train");
-  gp::SparseVariationalGp root = trained_root(run_dir);
-  for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
+  gp::SparseVariationalGp root = gp::copy_with_shared_prior(*run.root);
   const model::RootOptions& options = run.config.root.root;
   model::BhpmModel model(trained_leaves(run_dir, run.config, count), root, options.order,
                          options.input_noise == "laplace");
@@ -74,27 +73,4 @@ solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run
   return solve::operator_discrepancy(fit, order, mean_noise_variance(measured));
 }
 
-void print_operator_calibration(const solve::DiscrepancyCalibration& calibration) {
-  const solve::OperatorCalibration& fit = calibration.operator_fit;
-  for (std::size_t e = 0; e < fit.experiments.size(); ++e) {
-    const solve::OperatorBins& bins = fit.experiments[e];
-    std::printf(
-        "training experiment %zu, its leaf rows scored by the root's posterior without it: "
-        "RMS error / RMS in-sample error / RMS spread of the cell means, by fifth of its "
-        "window:",
-        e);
-    for (std::size_t k = 0; k < bins.cells.size(); ++k)
-      std::printf(" %.2g/%.2g/%.2g", std::sqrt(bins.left_out_error[k]),
-                  std::sqrt(bins.in_sample_error[k]), std::sqrt(bins.variance[k]));
-    std::printf("; kappa = %.4g alone\n", bins.factor);
-  }
-  std::printf(
-      "model discrepancy (from the measurements alone): the posterior's spread scaled by kappa = "
-      "%.4g in variance (sqrt: %.3g; above 1 only q(u)'s share of it), so that the bands hold "
-      "the left-out errors (less the in-sample error) of %lld time bins at 50, 90 and 95 %% on "
-      "average, %lld samples per experiment\n",
-      calibration.inflation, std::sqrt(calibration.inflation), static_cast<long long>(fit.bins),
-      static_cast<long long>(fit.samples));
-}
-
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

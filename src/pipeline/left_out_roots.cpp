@@ -1,4 +1,4 @@
-#include "cli/left_out_roots.h"
+#include "pipeline/left_out_roots.h"
 
 #include <ATen/ATen.h>
 
@@ -8,19 +8,17 @@
 #include "model/leaf_data.h"
 #include "pde/measured_experiment.h"
 
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 namespace {
 
 /// The trained root's posterior refitted without the rows of the training experiments in
 /// `left_out` (at the trained leaves and hyperparameters:
 /// model::BhpmModelImpl::set_optimal_root_posterior).
-gp::SparseVariationalGp posterior_without(const std::string& run_dir, const TrainedRun& run,
-                                          const model::LeafModel& leaves,
+gp::SparseVariationalGp posterior_without(const TrainedRun& run, const model::LeafModel& leaves,
                                           const model::LeafData& data,
                                           const std::vector<std::int64_t>& left_out) {
-  gp::SparseVariationalGp posterior = trained_root(run_dir);
-  for (at::Tensor& parameter : posterior->parameters()) parameter.requires_grad_(false);
+  gp::SparseVariationalGp posterior = gp::copy_with_shared_prior(*run.root);
   const model::RootOptions& root = run.config.root.root;
   model::BhpmModel model(leaves, posterior, root.order, root.input_noise == "laplace");
   model->set_optimal_root_posterior(data, left_out);
@@ -45,10 +43,9 @@ void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
       pde::measured_experiments(set), count, set.sample_u.size(1), source);
   for (std::int64_t e = 0; e < count; ++e) {
     solve::CalibrationExperiment& experiment = experiments[static_cast<std::size_t>(e)];
-    experiment.leave_one_out_root = posterior_without(run_dir, run, leaves, data, {e});
+    experiment.leave_one_out_root = posterior_without(run, leaves, data, {e});
     if (transfer && count >= 3)
-      experiment.leave_two_out_root =
-          posterior_without(run_dir, run, leaves, data, {e, (e + 1) % count});
+      experiment.leave_two_out_root = posterior_without(run, leaves, data, {e, (e + 1) % count});
   }
   std::printf(
       "calibration posterior: each training experiment's without its own rows "
@@ -62,4 +59,4 @@ void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
         static_cast<long long>(count));
 }
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

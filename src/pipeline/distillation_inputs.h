@@ -8,9 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/distill_command.h"
-
-namespace bhpm::cli {
+namespace bhpm::pipeline {
 
 /// The points the samples are fitted on: root inputs of the training experiments.
 struct DistillPoints {
@@ -25,12 +23,13 @@ struct DistillPoints {
 DistillPoints distill_points(const std::string& root_file, std::int64_t max_points,
                              std::int64_t dimensions);
 
-/// The dataset whose stored equation gives the truth column: --data, else RUN_DIR/data.h5
-/// when it exists and knows its equation (a simulation's), else none.
-std::string truth_dataset(const DistillCommandOptions& options);
+/// The dataset whose stored equation gives the truth column: `data_option` (distill's
+/// --data) when given, else RUN_DIR/data.h5 when it exists and knows its equation (a
+/// simulation's), else "" (none).
+std::string truth_dataset(const std::string& data_option, const std::string& run_dir);
 
 /// The true operator at v [P, D] when the dataset's equation reads no derivative beyond
 /// the root's inputs; undefined (with a line saying why) otherwise.
 at::Tensor true_operator(const std::string& data, const at::Tensor& v, std::string& description);
 
-}  // namespace bhpm::cli
+}  // namespace bhpm::pipeline

@@ -1,0 +1,75 @@
+#include "pipeline/run_calibration.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "model/leaf_data.h"
+#include "pde/dataset_file.h"
+#include "pde/measured_dataset_file.h"
+#include "pipeline/calibration_from_measurements.h"
+#include "pipeline/left_out_roots.h"
+
+namespace bhpm::pipeline {
+
+namespace {
+
+/// The training leaves' drift of the spatial mean over their boxes.
+model::MeanDrift training_mean_drift(const std::string& run_dir, const config::RunConfig& config,
+                                     const std::vector<nn::DomainBox>& boxes) {
+  const model::LeafModel leaves =
+      trained_leaves(run_dir, config, static_cast<std::int64_t>(boxes.size()));
+  return model::leaf_mean_drift(*leaves, boxes);
+}
+
+/// Each training experiment of `set` as an initial-value problem with its measurements.
+std::vector<solve::CalibrationExperiment> training_experiments(const config::RunConfig& config,
+                                                               const pde::ExperimentSet& set) {
+  std::vector<solve::CalibrationExperiment> experiments;
+  for (std::int64_t e = 0; e < set.u.size(0); ++e)
+    experiments.push_back(
+        {experiment_problem(config, set, e).problem, set.sample_index[e], set.sample_u[e]});
+  return experiments;
+}
+
+}  // namespace
+
+RunCalibration calibrate_by_operator(const std::string& run_dir, const TrainedRun& run,
+                                     const std::string& data_path) {
+  RunCalibration result{
+      calibrate_from_measurements(run_dir, run, data_path,
+                                  run.config.predict.options.discrepancy_order),
+      training_mean_drift(run_dir, run.config,
+                          model::domain_boxes(pde::read_measured_set(data_path, "train")))};
+  result.calibration.mean_drift = result.drift.relative();
+  result.calibration.conserve_mean = result.drift.conserved();
+  return result;
+}
+
+RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun& run,
+                                         const std::string& data_path,
+                                         const std::function<void(const std::string&)>& progress) {
+  run.config.predict.discrepancy = "none";  // the calibration sets tau itself
+  solve::PredictorOptions predictor = predictor_options(run, run_dir);
+  predictor.samples = run.config.predict.calibration_samples;
+  const pde::ExperimentSet set = pde::read_experiment_set(data_path, "train");
+  const auto count = static_cast<std::size_t>(set.u.size(0));
+  const model::MeanDrift drift = training_mean_drift(
+      run_dir, run.config,
+      std::vector<nn::DomainBox>(count, model::domain_box(pde::grid_window(set))));
+  if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
+  std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
+  if (run.config.predict.calibration_leave_one_out)
+    attach_left_out_roots(run_dir, run, set, data_path + ":/train",
+                          run.config.predict.calibration_transfer, experiments);
+  else
+    std::printf(
+        "calibration posterior: the trained one (predict.calibration_leave_one_out = false); "
+        "transfer check: not done (it needs the leave-one-out posteriors)\n");
+  RunCalibration result{solve::calibrate_discrepancy(*run.root, experiments, predictor,
+                                                     set.noise * set.noise, progress),
+                        drift};
+  result.calibration.mean_drift = drift.relative();
+  return result;
+}
+
+}  // namespace bhpm::pipeline
