@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io/atomic_file.h"
+#include "io/zip_archive.h"
 #include "util/error_message.h"
 
 namespace bhpm::io {
@@ -60,6 +61,11 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
 Checkpoint load_checkpoint(const std::string& path) {
   if (!std::filesystem::is_regular_file(path))
     throw CheckpointError(path + ": checkpoint file does not exist");
+  try {  // LibTorch's reader checks no CRC: a flipped bit would load as a wrong value
+    ZipArchive(path, "checkpoint").verify();
+  } catch (const std::invalid_argument& error) {
+    throw CheckpointError(error.what());
+  }
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(path);

@@ -96,6 +96,9 @@ at::Tensor read_root_inputs(const std::string& path) {
   if (v.size(0) * v.size(1) == 0 || v.size(2) == 0)
     throw io::Hdf5Error(file.describe("root_inputs/v") +
                         ": must be [experiment, point, variable] with at least one row");
+  if (!at::isfinite(v).all().item<bool>())
+    throw io::Hdf5Error(file.describe("root_inputs/v") +
+                        ": contains NaN or Inf (the file is damaged)");
   return v;
 }
 

@@ -26,8 +26,8 @@ void write_root_file(const std::string& path, const BhpmModelImpl& model, const 
                      const std::string& config);
 
 /// /root_inputs/v of a root file: [N, n_st, K+1] (double). Throws io::Hdf5Error naming the
-/// file and the array for a missing file or array, or an array that is not 3-dimensional
-/// with at least one row.
+/// file and the array for a missing file or array, an array that is not 3-dimensional
+/// with at least one row, or one holding NaN or Inf.
 at::Tensor read_root_inputs(const std::string& path);
 
 }  // namespace bhpm::model

@@ -147,7 +147,7 @@ raw[start + member.file_size - 3] ^= 0x10  # one bit of the last value of u
 open(f"{work}/flipped.npz", "wb").write(raw)
 PY
 expect_refusal "an .npz archive with one bit flipped fails its CRC-32 check" \
-  "flipped.npz: not a readable .npz archive (member u fails its CRC-32 check" "$work/flipped.npz" \
+  "flipped.npz: not a readable .npz archive (member u.npy fails its CRC-32 check" "$work/flipped.npz" \
   --column x=position
 # -o on what is not a regular file: a pipe is refused and left a pipe (never replaced, as
 # /dev/null would be); a symbolic link is written through, and stays a link.

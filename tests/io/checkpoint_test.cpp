@@ -1,6 +1,6 @@
 // Checkpoints round-trip tensors, integers and strings, are written atomically and name
-// the file and the key when something is missing, and LibTorch's reason for an unreadable
-// file without its backtrace.
+// the file and the key when something is missing, LibTorch's reason for an unreadable
+// file without its backtrace, and a flipped bit in a stored tensor (its CRC-32).
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "io/checkpoint.h"
 
@@ -49,7 +51,32 @@ TEST(Checkpoint, missing_keys_and_files_are_named) {
     bhpm::io::load_checkpoint(garbage);
     FAIL();
   } catch (const CheckpointError& error) {  // LibTorch's reason, without its C++ backtrace
-    EXPECT_THAT(error.what(), HasSubstr("garbage.ckpt: not a readable checkpoint: "));
+    EXPECT_THAT(error.what(), HasSubstr("garbage.ckpt: not a readable checkpoint"));
     EXPECT_THAT(error.what(), testing::Not(HasSubstr("frame #")));
+  }
+}
+
+TEST(Checkpoint, a_flipped_bit_in_a_tensor_is_refused_by_its_crc) {
+  const std::string path = testing::TempDir() + "flipped.ckpt";
+  Checkpoint saved;
+  saved.tensors["weights"] = at::full({64}, 0.25, at::kDouble);
+  bhpm::io::save_checkpoint(path, saved);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const double quarter = 0.25;  // the tensor's bytes, stored as they are in the archive
+  const std::string value(reinterpret_cast<const char*>(&quarter), sizeof quarter);
+  const std::size_t at = bytes.find(value + value + value + value);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] = static_cast<char>(bytes[at + 3] ^ 0x10);  // 0.25 becomes another number
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  try {
+    bhpm::io::load_checkpoint(path);
+    FAIL() << "a corrupted tensor was read";
+  } catch (const CheckpointError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("flipped.ckpt: not a readable checkpoint"));
+    EXPECT_THAT(error.what(), HasSubstr("fails its CRC-32 check"));
   }
 }

@@ -45,7 +45,7 @@ gp::PosteriorResiduals synthetic(double c, std::int64_t rows, std::int64_t sampl
   std::vector<at::Tensor> deviations;
   for (std::int64_t s = 0; s < samples; ++s) deviations.push_back(smooth_field(x, t));
   const at::Tensor residual = std::sqrt(c) * smooth_field(x, t) + noise * at::randn({rows}, kReal);
-  return {residual, at::stack(deviations), x, t, -8.0, 8.0, 0.0, 10.0, at::Tensor()};
+  return {residual, at::stack(deviations), x, t, -8.0, 8.0, 0.0, 10.0, at::Tensor(), at::Tensor()};
 }
 
 }  // namespace
@@ -57,7 +57,8 @@ TEST(OperatorCalibration, bins_hold_the_cell_means_squared) {
   const at::Tensor residual = at::tensor({1.0, 3.0, 1.0, 3.0}, kReal);  // mean 2
   const at::Tensor deviations =
       at::stack({at::ones({4}, kReal), -at::ones({4}, kReal)});  // cell means +-1: spread 1
-  gp::PosteriorResiduals rows{residual, deviations, x, t, -8.0, 8.0, 0.0, 10.0, at::Tensor()};
+  gp::PosteriorResiduals rows{residual, deviations,   x,           t, -8.0, 8.0, 0.0,
+                              10.0,     at::Tensor(), at::Tensor()};
   solve::OperatorBins bins = solve::operator_bins(rows);
   ASSERT_EQ(bins.cells.size(), static_cast<std::size_t>(solve::kTimeBins));
   EXPECT_EQ(bins.cells[0], 1);
