@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,17 +14,11 @@
 #include "cli/setting_flags.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
-#include "eval/operator_distillation.h"
 #include "eval/weak_form_distillation.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
-#include "model/bhpm_model.h"
-#include "model/leaf_data.h"
-#include "model/leaf_grid_fields.h"
-#include "pde/measured_dataset_file.h"
-#include "pipeline/distillation_inputs.h"
+#include "pipeline/run_distillation.h"
 #include "pipeline/run_folder.h"
-#include "util/random.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -77,34 +69,6 @@ void print_weak_form(const eval::WeakFormDistillation& w, const std::string& set
   std::printf("weak form: %s\n", eval::equation_text(w.terms).c_str());
 }
 
-/// The weak form beside `pointwise`, on the training leaves' u over the windows that
-/// `windows` (a dataset) holds; none, with the reason on stderr, when it cannot be fitted.
-std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
-                                                    const std::string& windows,
-                                                    const pipeline::TrainedRun& run,
-                                                    std::int64_t dimensions,
-                                                    const eval::Distillation& pointwise) {
-  const config::DistillConfig& settings = run.config.distill;
-  std::string why = std::filesystem::exists(windows)
-                        ? ""
-                        : "it reads the training experiments' windows from " + windows +
-                              ", which does not exist (pass the training dataset with --data)";
-  std::optional<eval::WeakFormDistillation> weak;
-  if (why.empty()) {
-    const std::vector<nn::DomainBox> boxes =
-        model::domain_boxes(pde::read_measured_set(windows, "train"));
-    const model::LeafModel leaves =
-        pipeline::trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
-    eval::WeakFormOptions options = settings.weak;
-    options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
-    weak = eval::weak_form_beside(
-        model::leaf_grid_fields(*leaves, boxes, settings.weak_x_points, settings.weak_t_points),
-        static_cast<int>(dimensions) - 1, settings.degree, options, pointwise, why);
-  }
-  if (!weak) std::fprintf(stderr, "distill: no equation in weak form: %s\n", why.c_str());
-  return weak;
-}
-
 }  // namespace
 
 void setup_distill(CLI::App& app) {
@@ -143,58 +107,21 @@ int run_distill(const DistillCommandOptions& options) {
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
   const pipeline::TrainedRun run =
       pipeline::load_trained_run(options.run_dir, overrides, options.config_path);
-  const config::DistillConfig& settings = run.config.distill;
-  const gp::SparseVariationalGp& root = run.root;
-  for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
-  const std::int64_t dimensions = root->kernel()->dimensions();
-  const pde::TermLibrary library =
-      pde::make_term_library(model::root_variable_names(dimensions), settings.degree);
+  for (at::Tensor& parameter : run.root->parameters()) parameter.requires_grad_(false);
   use_threads(0);
-
-  const pipeline::DistillPoints points =
-      pipeline::distill_points(layout.root(), settings.max_points, dimensions);
-  const std::int64_t features = run.config.predict.options.pathwise.features;
-  const std::uint64_t seed = util::derive_seed(run.config.predict.options.seed, "distill", 0);
-  eval::DistillationInputs inputs = eval::root_distillation_inputs(
-      *root, points.v, points.fold, settings.samples, {features, seed});
-  const std::string data = pipeline::truth_dataset(options.data_path, options.run_dir);
-  std::string truth;
-  inputs.truth = pipeline::true_operator(data, points.v, truth);
-  eval::DistillOptions distill_options = settings.options;
-  eval::SparseRegressionOptions& regression = distill_options.regression;
-  regression.resample_folds = settings.resample_experiments && points.experiments >= 2;
-  regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_resample", 0);
-  const eval::Distillation distillation = eval::distill_operator(inputs, library, distill_options);
-  // The training windows come from the run's own dataset, which --data may not be.
-  const std::optional<eval::WeakFormDistillation> weak =
-      settings.weak_form
-          ? weak_form(options.run_dir,
-                      std::filesystem::exists(layout.data()) || options.data_path.empty()
-                          ? layout.data()
-                          : options.data_path,
-                      run, dimensions, distillation)
-          : std::nullopt;
-
-  eval::DistillationSettings record;
-  record.run_dir = options.run_dir;
-  record.data = inputs.truth.defined() ? data : "";
-  record.samples = settings.samples;
-  record.features = features;
-  record.points = points.v.size(0);
-  record.folds = points.folds;
-  record.resampled = regression.resample_folds;
-  record.seed = seed;
-  record.weak_x_points = weak ? settings.weak_x_points : 0;
-  record.weak_t_points = weak ? settings.weak_t_points : 0;
-  record.config = run.config.resolved_toml;
+  const pipeline::RunDistillation fit =
+      pipeline::distill_run(options.run_dir, options.data_path, run);
+  if (run.config.distill.weak_form && !fit.weak_form)
+    std::fprintf(stderr, "distill: no equation in weak form: %s\n", fit.weak_form_missing.c_str());
   io::write_text_atomically(output,
-                            eval::distillation_json(distillation, record, weak ? &*weak : nullptr));
-  print_distillation(distillation, points, settings.samples, regression.resample_folds,
-                     inputs.truth.defined() ? truth : "", options.quiet);
-  if (weak)
-    print_weak_form(*weak,
-                    eval::weak_form_settings(*weak, points.experiments, settings.weak_x_points,
-                                             settings.weak_t_points),
+                            eval::distillation_json(fit.pointwise, fit.record,
+                                                    fit.weak_form ? &*fit.weak_form : nullptr));
+  print_distillation(fit.pointwise, fit.points, fit.record.samples, fit.record.resampled, fit.truth,
+                     options.quiet);
+  if (fit.weak_form)
+    print_weak_form(*fit.weak_form,
+                    eval::weak_form_settings(*fit.weak_form, fit.points.experiments,
+                                             fit.record.weak_x_points, fit.record.weak_t_points),
                     options.quiet);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;
