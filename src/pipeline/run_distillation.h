@@ -3,8 +3,8 @@
 /// equation, fitted twice. Pointwise: pathwise samples of the root at the training
 /// experiments' root inputs (pipeline/distillation_inputs.h), each by cross-validated
 /// sparse regression on a monomial library (eval/operator_distillation.h). In weak form:
-/// the training leaves' u on grids of their windows (model/leaf_grid_fields.h, eval/
-/// weak_form_distillation.h), when distill.weak_form and the windows' dataset exists.
+/// the training leaves' u on grids of their windows (model/leaf_grid_fields.h,
+/// eval/weak_form_distillation.h), when distill.weak_form and the windows' dataset exists.
 /// Every random choice derives from predict.seed.
 
 #include <optional>
