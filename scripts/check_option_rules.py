@@ -5,8 +5,9 @@ runs `bhpm run configs/quickstart.toml -o OUT --set section.key=VALUE` with each
 must be refused before any work: exit status 1 or 2, a message that names section.key (or
 the section and then the key), that states its rule once (a rule twice is what joining two
 checks' messages gives) and the documented one (the same bound, the same names), and
-nothing made at OUT. The values on the documented bounds must be accepted (all in one run,
-the refused ones taken out and the rest run again). A rule whose breaking values are refused
+nothing made at OUT; as every value is given with --set, the message must name it as
+`--set section.key`, not as the configuration file's. The values on the documented bounds
+must be accepted (all in one run, the refused ones taken out and the rest run again). A rule whose breaking values are refused
 by two layers (a reader's "section.key: rule" and a library's "section: owner: key rule") is
 checked in two places. Every run also sets compute.device = "cuda:99", which no machine has
 and which bhpm run refuses after the whole configuration is checked and before any work, so
@@ -637,8 +638,8 @@ def check(binary, root, jobs):
     config = str(root / "configs")
     filed = sorted({p.row.name for p, o in zip(probes, outcomes)
                     if o.message.startswith(config) and names_key(o.message, p.row)})
-    if filed:
-        notes.append(f"refusals of a --set value that name the file instead: {', '.join(filed)}")
+    problems += [f"{name}: the refusal of a --set value names the configuration file, not "
+                 f"--set {name}" for name in filed]
     counts = (sum(r.checked for r in rows), len(probes), len(kept[0]) + len(kept[1]),
               runner.count)
     return problems, unread, notes, counts

@@ -23,13 +23,13 @@ void require_section(const config::RunConfig& config, const std::string& source,
 
 /// The held-out experiments the predict stage can solve from their stored truth: the
 /// simulation's test set, or run.data's when it names a dataset with solution grids.
-std::int64_t predictable_experiments(const config::RunConfig& config, const std::string& source) {
+std::int64_t predictable_experiments(const config::RunConfig& config) {
   const std::string& data = config.pipeline.data;
   if (data.empty()) return config.simulate.test_experiments;
   if (pde::read_dataset_metadata(data).format_version != 1) {
     if (!config.pipeline.predict_experiments.empty())
       throw config::ConfigError(
-          source + ": run.predict_experiments: " + data +
+          config.field("run.predict_experiments") + ": " + data +
           " holds measurements only (dataset format_version 2): no held-out experiment has a "
           "solution grid to start from and compare with; set predict_experiments = [] and give "
           "initial conditions with run.predict_ic_files");
@@ -39,16 +39,16 @@ std::int64_t predictable_experiments(const config::RunConfig& config, const std:
 }
 
 /// run.data must name a readable dataset; its name is kept in errors.
-void require_dataset(const config::RunConfig& config, const std::string& source) {
+void require_dataset(const config::RunConfig& config) {
   const std::string& data = config.pipeline.data;
   if (!fs::is_regular_file(data))
-    throw config::ConfigError(source + ": run.data: " + data +
+    throw config::ConfigError(config.field("run.data") + ": " + data +
                               " does not exist (make it with "
                               "`bhpm import` or `bhpm simulate`)");
   try {
     pde::read_dataset_metadata(data);
   } catch (const std::exception& error) {
-    throw config::ConfigError(source + ": run.data: " + error.what());
+    throw config::ConfigError(config.field("run.data") + ": " + error.what());
   }
 }
 
@@ -63,7 +63,7 @@ void require_initial_condition(const config::SimulateConfig& simulate) {
 
 void require_complete_configuration(const config::RunConfig& config, const std::string& source) {
   const config::PipelineConfig& pipeline = config.pipeline;
-  if (!pipeline.data.empty()) require_dataset(config, source);
+  if (!pipeline.data.empty()) require_dataset(config);
   if (pipeline.runs("simulate") && pipeline.data.empty()) {
     require_section(config, source, "equation", "the simulate stage needs the PDE to simulate");
     require_section(config, source, "data",
@@ -74,21 +74,22 @@ void require_complete_configuration(const config::RunConfig& config, const std::
   if (!pipeline.data.empty() && pipeline.runs("calibrate") &&
       config.predict.calibration_method == "trajectories" &&
       pde::read_dataset_metadata(pipeline.data).format_version != 1)
-    throw config::ConfigError(source +
-                              ": predict.calibration_method = \"trajectories\": " + pipeline.data +
+    throw config::ConfigError(config.field("predict.calibration_method") +
+                              " = \"trajectories\": " + pipeline.data +
                               " holds measurements only (dataset format_version 2), and that "
                               "method predicts the training experiments' solution grids; use "
                               "\"operator\"");
   for (const std::string& file : pipeline.predict_ic_files)
     if (pipeline.runs("predict") && !fs::is_regular_file(file))
-      throw config::ConfigError(source + ": run.predict_ic_files: " + file + " does not exist");
+      throw config::ConfigError(config.field("run.predict_ic_files") + ": " + file +
+                                " does not exist");
   if (pipeline.runs("refinement"))
     require_section(config, source, "refinement_study", "the refinement stage needs its settings");
   if (!pipeline.runs("predict")) return;
-  const std::int64_t held_out = predictable_experiments(config, source);
+  const std::int64_t held_out = predictable_experiments(config);
   for (const std::int64_t e : pipeline.predict_experiments)
     if (e >= held_out)
-      throw config::ConfigError(source + ": run.predict_experiments: experiment " +
+      throw config::ConfigError(config.field("run.predict_experiments") + ": experiment " +
                                 std::to_string(e) + " is not among the " +
                                 std::to_string(held_out) + " held-out experiments of " +
                                 (pipeline.data.empty() ? "data.test_experiments" : pipeline.data));

@@ -8,6 +8,7 @@
 #include "util/comma_list.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::config {
 
@@ -157,6 +158,54 @@ void ConfigReader::reject_unknown_keys() const {
   }
 }
 
+namespace {
+
+/// "--set section.key" when `overridden` holds "section.key", else "<source>: section.key".
+std::string field_name(const std::string& source, const std::set<std::string>& overridden,
+                       const std::string& section, const std::string& key) {
+  const std::string name = section.empty() ? key : section + "." + key;
+  if (overridden.count(section + "." + key)) return "--set " + name;
+  return source + ": " + name;
+}
+
+}  // namespace
+
+std::set<std::string> ConfigReader::overridden_keys() const {
+  std::set<std::string> overridden;
+  for (const auto& entry : override_text_) overridden.insert(entry.first);
+  return overridden;
+}
+
+util::FieldNames ConfigReader::field_names(const std::string& section) const {
+  return [source = source_, section, overridden = overridden_keys()](const std::string& key) {
+    return field_name(source, overridden, section, key);
+  };
+}
+
+util::FieldNames ConfigReader::field_names() const {
+  return [source = source_, overridden = overridden_keys()](const std::string& dotted) {
+    const std::size_t dot = dotted.find('.');
+    if (dot == std::string::npos) return field_name(source, overridden, "", dotted);
+    return field_name(source, overridden, dotted.substr(0, dot), dotted.substr(dot + 1));
+  };
+}
+
+void ConfigReader::validate(
+    const std::function<void()>& check,
+    const std::vector<std::pair<std::string, std::string>>& key_names) const {
+  try {
+    check();
+  } catch (const util::OptionError& error) {
+    std::string name = error.key();
+    for (const auto& [owner_prefix, dotted_prefix] : key_names)
+      if (name.rfind(owner_prefix, 0) == 0) {
+        name = dotted_prefix + name.substr(owner_prefix.size());
+        break;
+      }
+    throw ConfigError(field_names()(name) + ": " + error.rule() + " (got " + error.value() + ")");
+  }
+}
+
 std::string ConfigReader::resolved_toml() const {
   std::ostringstream out;
   out << toml::toml_formatter(resolved_);
@@ -165,13 +214,20 @@ std::string ConfigReader::resolved_toml() const {
 
 // ---------------------------------------------------------------------------------------
 
-std::string ConfigSection::field(const std::string& key) const {
-  const std::string name = name_.empty() ? key : name_ + "." + key;
-  if (reader_.override_text_.count(name_ + "." + key)) return "--set " + name;
-  return reader_.source_ + ": " + name;
-}
+std::string ConfigSection::field(const std::string& key) const { return field_names()(key); }
 
-std::string ConfigSection::prefix() const { return reader_.source_ + ": " + name_; }
+util::FieldNames ConfigSection::field_names() const { return reader_.field_names(name_); }
+
+void ConfigSection::validate(
+    const std::function<void()>& check,
+    const std::vector<std::pair<std::string, std::string>>& key_names) const {
+  std::vector<std::pair<std::string, std::string>> dotted;
+  const std::string section = name_.empty() ? "" : name_ + ".";
+  for (const auto& [owner_prefix, key_prefix] : key_names)
+    dotted.emplace_back(owner_prefix, section + key_prefix);
+  dotted.emplace_back("", section);
+  reader_.validate(check, dotted);
+}
 
 void ConfigSection::require(bool ok, const std::string& key, const std::string& rule,
                             const std::string& value) const {
@@ -235,8 +291,7 @@ std::string ConfigSection::string(const std::string& key, const std::string& fal
 std::string ConfigSection::one_of(const std::string& key, const std::string& fallback,
                                   const std::vector<std::string>& names) {
   const std::string value = string(key, fallback);
-  require(util::is_listed(value, names), key, "must be " + util::quoted_alternatives(names),
-          "\"" + value + "\"");
+  validate([&] { util::require_listed(value, names, name_, key); });
   return value;
 }
 
@@ -253,16 +308,14 @@ std::string ConfigSection::one_of_or_boolean(const std::string& key, const std::
 
 double ConfigSection::positive_number(const std::string& key, double fallback) {
   const double value = number(key, fallback);
-  require(value > 0.0 && std::isfinite(value), key, "must be a positive number",
-          util::format_significant(value, 10));
+  validate([&] { util::require_positive(value, name_, key); });
   return value;
 }
 
 std::int64_t ConfigSection::integer_at_least(const std::string& key, std::int64_t fallback,
                                              std::int64_t minimum) {
   const std::int64_t value = integer(key, fallback);
-  require(value >= minimum, key, "must be an integer >= " + std::to_string(minimum),
-          std::to_string(value));
+  validate([&] { util::require_at_least(value, minimum, name_, key); });
   return value;
 }
 

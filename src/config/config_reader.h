@@ -8,11 +8,15 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "util/option_check.h"
 
 namespace bhpm::config {
 
@@ -51,6 +55,19 @@ class ConfigReader {
   /// Throws ConfigError naming the first key or section that nothing read.
   void reject_unknown_keys() const;
 
+  /// How messages name section.key: "--set section.key" when the command line set it, else
+  /// "<source>: section.key" (ConfigSection::field).
+  util::FieldNames field_names(const std::string& section) const;
+  /// The same for dotted names: "run.data" -> "--set run.data" or "<source>: run.data".
+  util::FieldNames field_names() const;
+
+  /// Runs `check` (an options' validate()) and turns its util::OptionError into ConfigError
+  /// "<field>: <rule> (got <value>)", the owner's key renamed to "section.key" by the first
+  /// entry of `key_names` (owner's prefix, dotted prefix) whose prefix it starts with:
+  /// {"t_end", "domain.t_end"}, {"", "solver."}.
+  void validate(const std::function<void()>& check,
+                const std::vector<std::pair<std::string, std::string>>& key_names) const;
+
   /// The resolved configuration (every value read, defaults included) as TOML text.
   std::string resolved_toml() const;
 
@@ -61,6 +78,7 @@ class ConfigReader {
   ConfigReader(toml::table table, std::string source);
   const toml::node* find(const std::string& section, const std::string& key) const;
   void record(const std::string& section, const std::string& key, toml::node&& value);
+  std::set<std::string> overridden_keys() const;  ///< "section.key" of every override
 
   toml::table input_;
   toml::table resolved_;
@@ -96,7 +114,9 @@ class ConfigSection {
                                 const std::vector<std::string>& names, const std::string& if_true,
                                 const std::string& if_false);
 
-  /// number() that must be positive and finite; integer() that must be >= minimum.
+  /// number() that must be positive and finite; integer() that must be >= minimum. For a key
+  /// whose options have a validate(), read the plain value and call validate() instead:
+  /// each rule is stated once, by its owner.
   double positive_number(const std::string& key, double fallback);
   std::int64_t integer_at_least(const std::string& key, std::int64_t fallback,
                                 std::int64_t minimum);
@@ -107,10 +127,19 @@ class ConfigSection {
   /// "source: section.key" for error messages; "--set section.key" when the command line
   /// set the key (`bhpm predict --samples 0` is `--set predict.samples=0`).
   std::string field(const std::string& key) const;
-  /// "source: section", the prefix of field().
-  std::string prefix() const;
+  /// field() as a function, for options that name their own fields in messages
+  /// (pde::EquationOptions::field_names): it outlives the reader.
+  util::FieldNames field_names() const;
 
-  /// Throws ConfigError "<field>: <rule> (got <value>)" unless `ok`.
+  /// Runs `check` (the validate() of the options this section's keys fill) and turns its
+  /// util::OptionError into ConfigError "<field(key)>: <rule> (got <value>)". `key_names`
+  /// maps the owner's names to this section's keys by prefix: {"pinn.", "pinn_"} names
+  /// PinnOptions' "pinn.iterations" "predict.pinn_iterations"; the first match applies.
+  void validate(const std::function<void()>& check,
+                const std::vector<std::pair<std::string, std::string>>& key_names = {}) const;
+
+  /// Throws ConfigError "<field>: <rule> (got <value>)" unless `ok`: a rule of the
+  /// configuration itself (one that no options' validate() owns).
   void require(bool ok, const std::string& key, const std::string& rule,
                const std::string& value) const;
 

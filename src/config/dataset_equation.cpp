@@ -18,7 +18,7 @@ pde::Equation read_dataset_equation(const std::string& path) {
   ConfigReader reader = ConfigReader::from_string(metadata.config, path + ":/config");
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   const SimulateConfig config = read_simulate_config(reader, base_dir);
-  // field_prefix is "<path>:/config: equation", so make_equation's errors name the file.
+  // The reader names fields "<path>:/config: equation.nu": make_equation's errors name the file.
   return pde::make_equation(config.equation);
 }
 

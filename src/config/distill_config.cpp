@@ -21,11 +21,7 @@ void read_weak_form(ConfigSection& section, DistillConfig& config) {
   config.weak_form = section.boolean("weak_form", config.weak_form);
   eval::WeakFormOptions& weak = config.weak;
   weak.space_factors = section.numbers("weak_space_factors", weak.space_factors);
-  section.require(!weak.space_factors.empty(), "weak_space_factors", "must not be empty", "[]");
-  for (double factor : weak.space_factors)
-    section.require(std::isfinite(factor) && factor > 0.0, "weak_space_factors",
-                    "every factor must be > 0", util::format_significant(factor, 10));
-  weak.time_factor = section.positive_number("weak_time_factor", weak.time_factor);
+  weak.time_factor = section.number("weak_time_factor", weak.time_factor);
   const std::vector<double> grid = section.numbers(
       "weak_grid",
       {static_cast<double>(config.weak_x_points), static_cast<double>(config.weak_t_points)});
@@ -37,6 +33,9 @@ void read_weak_form(ConfigSection& section, DistillConfig& config) {
   config.weak_t_points = static_cast<std::int64_t>(grid[1]);
   weak.samples = config.samples;
   weak.resample_experiments = config.resample_experiments;
+  // eval::validate owns the samples rule too: distill's samples are the weak form's.
+  section.validate([&] { eval::validate(weak); },
+                   {{"space_factors", "weak_space_factors"}, {"time_factor", "weak_time_factor"}});
 }
 
 }  // namespace
@@ -44,7 +43,7 @@ void read_weak_form(ConfigSection& section, DistillConfig& config) {
 DistillConfig read_distill_config(ConfigReader& reader) {
   DistillConfig config;
   ConfigSection section = reader.section("distill");
-  config.samples = section.integer_at_least("samples", config.samples, 2);
+  config.samples = section.integer("samples", config.samples);
   const std::int64_t degree = section.integer_at_least("degree", config.degree, 1);
   section.require(degree <= 5, "degree", "must be in [1, 5]", std::to_string(degree));
   config.degree = static_cast<int>(degree);
@@ -53,8 +52,7 @@ DistillConfig read_distill_config(ConfigReader& reader) {
       section.boolean("resample_experiments", config.resample_experiments);
   double& max_unexplained = config.options.max_unexplained;
   max_unexplained = section.number("max_unexplained", max_unexplained);
-  section.require(max_unexplained > 0.0 && max_unexplained < 1.0, "max_unexplained",
-                  "must be in (0, 1)", util::format_significant(max_unexplained, 10));
+  section.validate([&] { eval::validate(config.options); });
   read_weak_form(section, config);
   return config;
 }

@@ -117,7 +117,7 @@ PredictConfig read_predict_config(ConfigReader& reader);
 
 /// Algorithm 1's keys in `section` (new_points, monte_carlo_points, max_rounds,
 /// descent_steps), `refinement`'s values as defaults; shared by [predict] and
-/// [refinement_study].
+/// [refinement_study]. They are read only: solve::validate(RefinementOptions) owns their rules.
 void read_algorithm1_keys(ConfigSection& section, solve::RefinementOptions& refinement);
 
 }  // namespace bhpm::config

@@ -1,7 +1,5 @@
 #include "config/refinement_study_config.h"
 
-#include <stdexcept>
-
 #include "config/predict_config.h"
 
 namespace bhpm::config {
@@ -10,7 +8,7 @@ solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
                                                            std::uint64_t seed) {
   solve::RefinementStudyOptions o;
   ConfigSection section = reader.section("refinement_study");
-  // solve::validate below owns these keys' rules.
+  // Read only: solve::validate owns these keys' rules.
   o.tolerances = section.numbers("tolerances", o.tolerances);
   o.samples = section.integer("samples", o.samples);
   o.grid_points = section.integer("grid_points", o.grid_points);
@@ -19,11 +17,7 @@ solve::RefinementStudyOptions read_refinement_study_config(ConfigReader& reader,
   o.solver_tolerance = section.number("solver_tolerance", o.solver_tolerance);
   read_algorithm1_keys(section, o.refinement);
   o.refinement.seed = seed;
-  try {
-    solve::validate(o);
-  } catch (const std::invalid_argument& error) {
-    throw ConfigError(section.prefix() + ": " + error.what());
-  }
+  section.validate([&] { solve::validate(o); }, {{"refinement.", ""}});
   return o;
 }
 

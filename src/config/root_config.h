@@ -26,7 +26,8 @@ struct RootConfig {
 RootConfig read_root_config(ConfigReader& reader);
 
 /// Reads iterations, learning_rate, final_learning_rate and checkpoint_every of a
-/// training section into `schedule` (its values are the defaults).
+/// training section into `schedule` (its values are the defaults); the owner's validate()
+/// checks them.
 void read_schedule(ConfigSection& section, model::AdamSchedule& schedule);
 
 }  // namespace bhpm::config

@@ -24,6 +24,7 @@ RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
   config.given_sections = reader.given_sections();
   reader.reject_unknown_keys();
   config.resolved_toml = reader.resolved_toml();
+  config.field = reader.field_names();
   config.leaves.training.seed = config.simulate.seed;
   config.leaves.model.network.seed = config.simulate.seed;
   config.leaves.training.config = config.resolved_toml;

@@ -30,6 +30,8 @@ struct RunConfig {
   solve::RefinementStudyOptions refinement_study;  ///< [refinement_study]: the Fig. 3 stage
   std::set<std::string> given_sections;            ///< sections present before defaults
   std::string resolved_toml;                       ///< every value read, defaults included
+  /// "run.data" -> how messages name it: "--set run.data" or "<file>: run.data".
+  util::FieldNames field = util::section_fields("");
 };
 
 /// Reads `path` with "section.key=value" overrides applied; throws ConfigError naming the

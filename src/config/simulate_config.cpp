@@ -1,5 +1,6 @@
 #include "config/simulate_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -8,6 +9,7 @@
 #include "pde/dealiasing.h"
 #include "util/memory_limit.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::config {
 
@@ -24,7 +26,7 @@ void read_equation(ConfigReader& reader, SimulateConfig& config) {
   eq.delta = section.number("delta", 1.0);
   eq.linear = section.numbers("linear", {});
   eq.nonlinear = section.string("nonlinear", "");
-  eq.field_prefix = section.prefix();
+  eq.field_names = section.field_names();
   section.require(eq.linear.size() <= 7, "linear", "at most 7 coefficients (orders 0..6)",
                   std::to_string(eq.linear.size()));
   pde::make_equation(eq);  // its rules (finite coefficients, a nonlinear term that parses)
@@ -38,30 +40,24 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
   domain.require(
       std::isfinite(config.x_min) && std::isfinite(config.x_max) && config.x_max > config.x_min,
       "x_max", "must be finite and greater than domain.x_min", text(config.x_max));
-  config.solve.t_end = domain.positive_number("t_end", d.t_end);
+  config.solve.t_end = domain.number("t_end", d.t_end);
 
   ConfigSection solver = reader.section("solver");
   config.modes = solver.integer("modes", d.modes);
   solver.require(config.modes >= 4 && config.modes % 2 == 0, "modes",
                  "must be an even integer >= 4", text(config.modes));
-  config.solve.stepper.dt = solver.positive_number("dt", d.dt);
-  config.solve.output_dt = solver.positive_number("output_dt", d.output_dt);
-  const double ratio = config.solve.t_end / config.solve.output_dt;
-  solver.require(config.solve.output_dt <= config.solve.t_end &&
-                     std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio,
-                 "output_dt", "must divide domain.t_end = " + text(config.solve.t_end),
-                 text(config.solve.output_dt));
-  config.solve.tolerance = solver.number("tolerance", 0.0);
-  solver.require(std::isfinite(config.solve.tolerance) && config.solve.tolerance >= 0.0 &&
-                     config.solve.tolerance < 1.0,
-                 "tolerance", "must be in [0, 1) (0: fixed steps of solver.dt)",
-                 text(config.solve.tolerance));
-  config.solve.stepper.dealias =
+  pde::SolveOptions& solve = config.solve;
+  solve.stepper.dt = solver.number("dt", d.dt);
+  solve.output_dt = solver.number("output_dt", d.output_dt);
+  solve.tolerance = solver.number("tolerance", 0.0);
+  solve.stepper.dealias =
       solver.one_of_or_boolean("dealias", "pad", pde::dealiasing_names(), "truncate", "none");
-  const std::int64_t contour_points = solver.integer_at_least("contour_points", 64, 8);
-  solver.require(contour_points <= 4096, "contour_points", "must be <= 4096", text(contour_points));
-  config.solve.stepper.contour_points = static_cast<int>(contour_points);
-  config.solve.blowup_factor = solver.positive_number("blowup_factor", 1e3);
+  const std::int64_t contour_points = solver.integer("contour_points", 64);
+  solve.stepper.contour_points = static_cast<int>(
+      std::clamp<std::int64_t>(contour_points, 0, std::numeric_limits<int>::max()));
+  solve.blowup_factor = solver.number("blowup_factor", 1e3);
+  reader.validate([&] { pde::validate(solve); },
+                  {{"t_end", "domain.t_end"}, {"stepper.", "solver."}, {"", "solver."}});
 }
 
 void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
@@ -70,18 +66,16 @@ void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
   ConfigSection section = reader.section("initial_condition");
   auto& ic = config.initial_condition;
   ic.kind = section.one_of("kind", "gp", pde::initial_condition_kinds());
-  ic.gp.amplitude = section.positive_number("amplitude", d.ic_amplitude);
+  ic.gp.amplitude = section.number("amplitude", d.ic_amplitude);
   ic.gp.length_scale = section.number("length_scale", d.ic_length_scale);
-  section.require(ic.gp.length_scale >= pde::kMinLengthScale && std::isfinite(ic.gp.length_scale),
-                  "length_scale", "must be >= " + text(pde::kMinLengthScale),
-                  text(ic.gp.length_scale));
+  section.validate([&] { pde::validate(ic.gp); });
   ic.expression = section.string("expression", "-sin(pi*x/8)");
   ic.file = section.string("file", "");
   section.require(ic.kind != "file" || !ic.file.empty(), "file",
                   "must name a text file of grid values when kind = \"file\"", "\"\"");
   if (!ic.file.empty() && std::filesystem::path(ic.file).is_relative())
     ic.file = (std::filesystem::path(base_dir) / ic.file).string();
-  ic.field_prefix = section.prefix();
+  ic.field_names = section.field_names();
 }
 
 /// The simulated grids [E, T, n] (8 bytes a value) and the ETDRK4 coefficients' contour
@@ -96,26 +90,20 @@ void require_memory(const ConfigReader& reader, const SimulateConfig& config, st
   const std::string excess = util::memory_excess(
       bytes, text(config.train_experiments + config.test_experiments) + " experiments x " +
                  text(times) + " stored times x " + text(config.modes) + " points");
+  const util::FieldNames field = reader.field_names();
   if (!excess.empty())
-    throw ConfigError(reader.source() +
-                      ": solver.modes, data.train_experiments and data.test_experiments: the "
-                      "simulation " +
-                      excess);
+    throw ConfigError(field("solver.modes") + " (with data.train_experiments and " +
+                      "data.test_experiments): the simulation " + excess);
 }
 
 void read_data(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("data");
   config.train_experiments = section.integer_at_least("train_experiments", 10, 1);
   config.test_experiments = section.integer_at_least("test_experiments", 10, 0);
-  config.measurements.n_st = section.integer_at_least("n_st", 8192, 1);
+  config.measurements.n_st = section.integer("n_st", 8192);
   config.measurements.noise = section.number("noise", 0.0);
-  section.require(config.measurements.noise >= 0.0 && std::isfinite(config.measurements.noise),
-                  "noise", "must be a finite number >= 0", text(config.measurements.noise));
   const std::int64_t times = std::llround(config.solve.t_end / config.solve.output_dt) + 1;
-  section.require(config.measurements.n_st <= times * config.modes, "n_st",
-                  "must not exceed the grid's " + text(times) + " times x " + text(config.modes) +
-                      " points = " + text(times * config.modes),
-                  text(config.measurements.n_st));
+  section.validate([&] { pde::validate(config.measurements, times * config.modes); });
   require_memory(reader, config, times);
 }
 

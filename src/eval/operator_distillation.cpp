@@ -9,6 +9,7 @@
 
 #include "eval/root_predictive.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::eval {
 
@@ -17,6 +18,16 @@ namespace {
 void require(bool ok, const std::string& rule) {
   if (!ok) throw std::invalid_argument("distill: " + rule);
 }
+
+}  // namespace
+
+void validate(const DistillOptions& options) {
+  util::require_option(options.max_unexplained > 0.0 && options.max_unexplained < 1.0,
+                       "distillation", "max_unexplained", "must be in (0, 1)",
+                       util::option_value(options.max_unexplained));
+}
+
+namespace {
 
 void check_inputs(const DistillationInputs& in, const DistillOptions& options) {
   require(in.inputs.defined() && in.inputs.dim() == 2, "inputs must be [P, D]");
@@ -33,9 +44,7 @@ void check_inputs(const DistillationInputs& in, const DistillOptions& options) {
             "mean, variance and fold must be [P]");
   require(!in.truth.defined() || (in.truth.dim() == 1 && in.truth.size(0) == points),
           "truth must be [P] when given");
-  require(options.max_unexplained > 0.0 && options.max_unexplained < 1.0,
-          "max_unexplained must be in (0, 1) (got " +
-              util::format_significant(options.max_unexplained, 6) + ")");
+  validate(options);
 }
 
 /// The p-quantile of `values` by linear interpolation between order statistics.

@@ -52,6 +52,9 @@ struct DistillOptions {
   double max_unexplained = 0.05;
 };
 
+/// Throws util::OptionError naming the field, its value and the rule.
+void validate(const DistillOptions& options);
+
 struct DistilledTerm {
   std::string name;
   double inclusion = 0;  ///< fraction of samples whose fit keeps the term

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::eval {
@@ -16,10 +17,6 @@ namespace {
 
 /// b is at most T / 2.2: a support of 0.91 T, the widest the window holds with a margin.
 constexpr double kTimeFraction = 1 / 2.2;
-
-void require_weak_fit(bool ok, const std::string& rule) {
-  if (!ok) throw std::invalid_argument("weak-form distillation: " + rule);
-}
 
 /// A width is fitted only with at least this many test functions per library term: fewer
 /// leave the folds of the threshold's cross-validation with about as many rows as terms.
@@ -71,16 +68,14 @@ StackedSystem stacked_system(const std::vector<pde::GridField>& fields,
 }  // namespace
 
 void validate(const WeakFormOptions& options) {
-  require_weak_fit(!options.space_factors.empty(), "space_factors must not be empty");
+  const std::string owner = "weak-form distillation";
+  util::require_option(!options.space_factors.empty(), owner, "space_factors", "must not be empty",
+                       "[]");
   for (double factor : options.space_factors)
-    require_weak_fit(
-        std::isfinite(factor) && factor > 0,
-        "every space factor must be > 0 (got " + util::format_significant(factor, 4) + ")");
-  require_weak_fit(
-      std::isfinite(options.time_factor) && options.time_factor > 0,
-      "time_factor must be > 0 (got " + util::format_significant(options.time_factor, 4) + ")");
-  require_weak_fit(options.samples >= 2,
-                   "samples must be >= 2 (got " + std::to_string(options.samples) + ")");
+    util::require_option(std::isfinite(factor) && factor > 0, owner, "space_factors",
+                         "must each be > 0", util::option_value(factor));
+  util::require_positive(options.time_factor, owner, "time_factor");
+  util::require_at_least(options.samples, 2, owner, "samples");
 }
 
 WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& fields,

@@ -48,7 +48,7 @@ struct WeakFormOptions {
   SparseRegressionOptions regression;  ///< resample_folds is set per the rule above
 };
 
-/// Throws std::invalid_argument naming the field and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const WeakFormOptions& options);
 
 /// One width of the resampling.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gp/argument_checks.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::gp {
 
@@ -32,15 +32,11 @@ std::string jitter_list(const std::vector<double>& tried) {
 }  // namespace
 
 void validate(const CholeskyOptions& options) {
-  if (!(std::isfinite(options.first_jitter) && options.first_jitter > 0.0))
-    throw std::invalid_argument("cholesky: first_jitter must be finite and > 0 (got " +
-                                util::format_significant(options.first_jitter, 6) + ")");
-  if (!(std::isfinite(options.last_jitter) && options.last_jitter >= options.first_jitter))
-    throw std::invalid_argument("cholesky: last_jitter must be finite and >= first_jitter (got " +
-                                util::format_significant(options.last_jitter, 6) + ")");
-  if (!(std::isfinite(options.growth) && options.growth > 1.0))
-    throw std::invalid_argument("cholesky: growth must be finite and > 1 (got " +
-                                util::format_significant(options.growth, 6) + ")");
+  util::require_positive(options.first_jitter, "cholesky", "first_jitter");
+  util::require_option(
+      std::isfinite(options.last_jitter) && options.last_jitter >= options.first_jitter, "cholesky",
+      "last_jitter", "must be >= first_jitter", util::option_value(options.last_jitter));
+  util::require_above(options.growth, 1.0, "cholesky", "growth");
 }
 
 CholeskyFactor robust_cholesky(const at::Tensor& a, const std::string& name,

@@ -28,7 +28,7 @@ struct CholeskyOptions {
   double growth = 10.0;         ///< > 1: ratio of successive jitters
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const CholeskyOptions& options);
 
 struct CholeskyFactor {

@@ -10,25 +10,17 @@
 #include <vector>
 
 #include "gp/argument_checks.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::gp {
 
 void validate(const DiscrepancyOptions& options) {
-  const std::string where = "model discrepancy: ";
-  if (!std::isfinite(options.variance) || options.variance < 0.0)
-    throw std::invalid_argument(where + "variance must be >= 0 (got " +
-                                util::format_significant(options.variance, 6) + ")");
-  if (!std::isfinite(options.timescale) || options.timescale < 0.0)
-    throw std::invalid_argument(where + "timescale must be >= 0 (got " +
-                                util::format_significant(options.timescale, 6) + ")");
-  if (options.features < 1)
-    throw std::invalid_argument(where + "features must be >= 1 (got " +
-                                std::to_string(options.features) + ")");
-  if (options.inputs < 1)
-    throw std::invalid_argument(where + "inputs must be >= 1 (got " +
-                                std::to_string(options.inputs) + ")");
+  const std::string owner = "model discrepancy";
+  util::require_non_negative(options.variance, owner, "variance");
+  util::require_non_negative(options.timescale, owner, "timescale");
+  util::require_at_least(options.features, 1, owner, "features");
+  util::require_at_least(options.inputs, 1, owner, "inputs");
 }
 
 DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t count,

@@ -40,7 +40,7 @@ struct DiscrepancyOptions {
   std::uint64_t seed = 0;
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const DiscrepancyOptions& options);
 
 class DiscrepancyField {

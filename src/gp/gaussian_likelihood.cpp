@@ -10,6 +10,7 @@
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::gp {
 
@@ -27,11 +28,7 @@ void require_variance_above_floor(double variance, double floor) {
 }  // namespace
 
 void validate(const GaussianLikelihoodOptions& options) {
-  if (!(std::isfinite(options.variance_floor) && options.variance_floor >= 0.0))
-    throw std::invalid_argument(
-        "gaussian likelihood: variance_floor must be finite and >= 0 "
-        "(got " +
-        util::format_significant(options.variance_floor, 6) + ")");
+  util::require_non_negative(options.variance_floor, "gaussian likelihood", "variance_floor");
   require_variance_above_floor(options.variance, options.variance_floor);
 }
 

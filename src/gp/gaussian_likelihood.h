@@ -16,7 +16,7 @@ struct GaussianLikelihoodOptions {
   double variance_floor = 1e-8;  ///< lower bound of sigma^2 (>= 0, finite)
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const GaussianLikelihoodOptions& options);
 
 class GaussianLikelihoodImpl : public torch::nn::Module {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gp/argument_checks.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::gp {
@@ -69,13 +70,10 @@ at::Tensor update_centres(const at::Tensor& x, const at::Tensor& labels, const a
 }  // namespace
 
 void validate(const KMeansOptions& options, std::int64_t points) {
-  if (options.clusters < 1 || options.clusters > points)
-    throw std::invalid_argument("k-means: clusters must be >= 1 and <= the number of points " +
-                                std::to_string(points) + " (got " +
-                                std::to_string(options.clusters) + ")");
-  if (options.max_iterations < 0)
-    throw std::invalid_argument("k-means: max_iterations must be >= 0 (got " +
-                                std::to_string(options.max_iterations) + ")");
+  util::require_option(options.clusters >= 1 && options.clusters <= points, "k-means", "clusters",
+                       "must be >= 1 and <= the number of points " + std::to_string(points),
+                       util::option_value(options.clusters));
+  util::require_at_least(options.max_iterations, 0, "k-means", "max_iterations");
 }
 
 at::Tensor kmeans(const at::Tensor& x, const KMeansOptions& options) {

@@ -23,7 +23,7 @@ struct KMeansOptions {
   std::uint64_t seed = 0;             ///< seeds the k-means++ draws
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks
+/// Throws util::OptionError naming the field, its value and the rule it breaks
 /// (points = the number of rows of the data, for the rule k <= N).
 void validate(const KMeansOptions& options, std::int64_t points);
 

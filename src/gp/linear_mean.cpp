@@ -7,14 +7,12 @@
 #include <string>
 
 #include "gp/argument_checks.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::gp {
 
 void validate(const LinearMeanOptions& options) {
-  if (options.dimensions < 1)
-    throw std::invalid_argument("linear mean: dimensions must be >= 1 (got " +
-                                std::to_string(options.dimensions) + ")");
+  util::require_at_least(options.dimensions, 1, "linear mean", "dimensions");
 }
 
 LinearMeanImpl::LinearMeanImpl(const LinearMeanOptions& options) : options_(options) {

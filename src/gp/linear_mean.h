@@ -16,7 +16,7 @@ struct LinearMeanOptions {
   std::int64_t dimensions = 1;  ///< D (>= 1): input dimension
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const LinearMeanOptions& options);
 
 class LinearMeanImpl : public Mean {

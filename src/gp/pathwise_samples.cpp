@@ -11,17 +11,14 @@
 #include "gp/cholesky.h"
 #include "gp/rbf_kernel.h"
 #include "gp/rbf_quadratic_kernel.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::gp {
 
 void validate(const PathwiseOptions& options) {
-  if (options.features < 1)
-    throw std::invalid_argument("pathwise samples: features must be >= 1 (got " +
-                                std::to_string(options.features) + ")");
-  if (options.first_sample < 0)
-    throw std::invalid_argument("pathwise samples: first_sample must be >= 0 (got " +
-                                std::to_string(options.first_sample) + ")");
+  util::require_at_least(options.features, 1, "pathwise samples", "features");
+  util::require_at_least(options.first_sample, 0, "pathwise samples", "first_sample");
 }
 
 PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,

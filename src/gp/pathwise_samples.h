@@ -39,7 +39,7 @@ struct PathwiseOptions {
   std::int64_t first_sample = 0;  ///< >= 0: the index in the sequence of the first sample drawn
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const PathwiseOptions& options);
 
 class PathwiseSamples final : public FunctionSamples {

@@ -9,7 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::gp {
 
@@ -18,15 +18,9 @@ const char* const kWhere = "rbf kernel";
 }
 
 void validate(const RbfKernelOptions& options) {
-  if (options.dimensions < 1)
-    throw std::invalid_argument("rbf kernel: dimensions must be >= 1 (got " +
-                                std::to_string(options.dimensions) + ")");
-  if (!(std::isfinite(options.lengthscale) && options.lengthscale > 0.0))
-    throw std::invalid_argument("rbf kernel: lengthscale must be finite and > 0 (got " +
-                                util::format_significant(options.lengthscale, 6) + ")");
-  if (!(std::isfinite(options.signal_variance) && options.signal_variance > 0.0))
-    throw std::invalid_argument("rbf kernel: signal_variance must be finite and > 0 (got " +
-                                util::format_significant(options.signal_variance, 6) + ")");
+  util::require_at_least(options.dimensions, 1, "rbf kernel", "dimensions");
+  util::require_positive(options.lengthscale, "rbf kernel", "lengthscale");
+  util::require_positive(options.signal_variance, "rbf kernel", "signal_variance");
 }
 
 RbfKernelImpl::RbfKernelImpl(const RbfKernelOptions& options) : options_(options) {

@@ -20,7 +20,7 @@ struct RbfKernelOptions {
   double signal_variance = 1.0;  ///< initial s^2 (> 0, finite)
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const RbfKernelOptions& options);
 
 class RbfKernelImpl : public Kernel {

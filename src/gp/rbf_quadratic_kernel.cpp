@@ -9,7 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/softplus.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::gp {
 
@@ -19,10 +19,8 @@ const char* const kKernelName = "rbf+quadratic kernel";
 
 void validate(const RbfQuadraticKernelOptions& options) {
   validate(RbfKernelOptions{options.dimensions, options.lengthscale, options.signal_variance});
-  if (!(std::isfinite(options.polynomial_variance) && options.polynomial_variance > 0.0))
-    throw std::invalid_argument(
-        "rbf+quadratic kernel: polynomial_variance must be finite and > 0 (got " +
-        util::format_significant(options.polynomial_variance, 6) + ")");
+  util::require_positive(options.polynomial_variance, "rbf+quadratic kernel",
+                         "polynomial_variance");
 }
 
 RbfQuadraticKernelImpl::RbfQuadraticKernelImpl(const RbfQuadraticKernelOptions& options)

@@ -28,7 +28,7 @@ struct RbfQuadraticKernelOptions {
   double polynomial_variance = 1.0;  ///< initial c^2 (> 0, finite)
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const RbfQuadraticKernelOptions& options);
 
 class RbfQuadraticKernelImpl : public Kernel {

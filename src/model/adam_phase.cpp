@@ -14,6 +14,7 @@
 #include "util/error_message.h"
 #include "util/learning_rate_schedule.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::model {
 
@@ -100,21 +101,16 @@ void require_finite_parameters(const AdamPhase& phase, const AdamSchedule& sched
 }  // namespace
 
 void validate(const AdamSchedule& s, const std::string& phase) {
-  auto require = [&](bool ok, const std::string& rule, double value) {
-    if (!ok)
-      throw std::invalid_argument(phase + " training: " + rule + " (got " +
-                                  util::format_significant(value, 6) + ")");
-  };
-  require(s.iterations >= 0, "iterations must be >= 0", static_cast<double>(s.iterations));
-  require(s.learning_rate > 0 && std::isfinite(s.learning_rate), "learning_rate must be > 0",
-          s.learning_rate);
-  require(s.final_learning_rate < 0 ||
-              (s.final_learning_rate > 0 && std::isfinite(s.final_learning_rate)),
-          "final_learning_rate must be > 0, or < 0 for a constant rate", s.final_learning_rate);
-  require(s.checkpoint_every >= 1, "checkpoint_every must be >= 1",
-          static_cast<double>(s.checkpoint_every));
-  require(s.report_every >= 1, "report_every must be >= 1", static_cast<double>(s.report_every));
-  require(s.history_every >= 1, "history_every must be >= 1", static_cast<double>(s.history_every));
+  const std::string owner = phase + " training";
+  util::require_at_least(s.iterations, 0, owner, "iterations");
+  util::require_positive(s.learning_rate, owner, "learning_rate");
+  util::require_option(s.final_learning_rate < 0 ||
+                           (s.final_learning_rate > 0 && std::isfinite(s.final_learning_rate)),
+                       owner, "final_learning_rate", "must be > 0, or < 0 for a constant rate",
+                       util::option_value(s.final_learning_rate));
+  util::require_at_least(s.checkpoint_every, 1, owner, "checkpoint_every");
+  util::require_at_least(s.report_every, 1, owner, "report_every");
+  util::require_at_least(s.history_every, 1, owner, "history_every");
 }
 
 double learning_rate_at(const AdamSchedule& s, std::int64_t iteration) {

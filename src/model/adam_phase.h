@@ -50,7 +50,7 @@ struct AdamSchedule {
   std::string config;               ///< resolved configuration, stored in checkpoints
 };
 
-/// Throws std::invalid_argument naming `phase`, the field and the rule.
+/// Throws util::OptionError naming `phase`, the field and the rule.
 void validate(const AdamSchedule& schedule, const std::string& phase);
 
 /// Cosine annealing from learning_rate (step 0) to final_learning_rate (last step).

@@ -59,9 +59,7 @@ BhpmTrainingResult train_bhpm(const LeafData& host_data, const BhpmTrainingOptio
   const LeafData data = on_device(host_data, o.device);
   validate(o.root);
   validate(data, "training data");
-  if (o.exact_training.points < 1)
-    throw std::invalid_argument("exact_gp training: points must be >= 1 (got " +
-                                std::to_string(o.exact_training.points) + ")");
+  validate(o.exact_training);
   BhpmTrainingResult result;
   result.skipped_to_joint = !o.joint_training.checkpoint_path.empty() &&
                             std::filesystem::exists(o.joint_training.checkpoint_path);

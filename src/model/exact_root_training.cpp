@@ -3,8 +3,14 @@
 #include <ATen/ATen.h>
 
 #include "model/bhpm_model.h"
+#include "util/option_check.h"
 
 namespace bhpm::model {
+
+void validate(const ExactRootTrainingOptions& options) {
+  validate(static_cast<const AdamSchedule&>(options), "exact_gp");
+  util::require_at_least(options.points, 1, "exact_gp training", "points");
+}
 
 PhaseResult train_exact_root(gp::ExactGpImpl& root, const ExactRootTrainingOptions& options,
                              const TrainingCallback& progress) {

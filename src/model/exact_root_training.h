@@ -21,6 +21,10 @@ struct ExactRootTrainingOptions : AdamSchedule {
   std::int64_t points = 1024;  ///< rows of the root data the exact GP sees (>= 1)
 };
 
+/// Throws util::OptionError naming the field, its value and the rule (the schedule's as
+/// validate(AdamSchedule, "exact_gp")).
+void validate(const ExactRootTrainingOptions& options);
+
 /// Maximises log p(y | X) of `root` (its training data already set). Progress terms:
 /// "nlml" (-log p(y | X) per point), "sigma_f", the mean's weights. Throws as
 /// run_adam_phase; a failed Cholesky is reported as a TrainingError naming the iteration.

@@ -6,6 +6,7 @@
 
 #include "model/leaf_training.h"
 #include "model/root_gp.h"
+#include "util/option_check.h"
 
 namespace bhpm::model {
 
@@ -17,11 +18,14 @@ std::vector<std::pair<std::string, std::string>> joint_architecture(const BhpmMo
   return fields;
 }
 
+void validate(const JointTrainingOptions& options) {
+  validate(static_cast<const AdamSchedule&>(options), "joint");
+  util::require_at_least(options.batch_size, 0, "joint training", "batch_size");
+}
+
 PhaseResult train_joint(BhpmModelImpl& model, const LeafData& data,
                         const JointTrainingOptions& options, const TrainingCallback& progress) {
-  if (options.batch_size < 0)
-    throw std::invalid_argument("joint training: batch_size must be >= 0 (got " +
-                                std::to_string(options.batch_size) + ")");
+  validate(options);
   validate(data, "joint training data");
   if (data.leaves() != model.leaves().options().network.leaves)
     throw std::invalid_argument("joint training: the data hold " + std::to_string(data.leaves()) +

@@ -30,6 +30,10 @@ struct JointTrainingOptions : AdamSchedule {
 /// The configuration fields a joint checkpoint must agree on.
 std::vector<std::pair<std::string, std::string>> joint_architecture(const BhpmModelImpl& model);
 
+/// Throws util::OptionError naming the field, its value and the rule (the schedule's as
+/// validate(AdamSchedule, "joint")).
+void validate(const JointTrainingOptions& options);
+
 /// Trains `model` on `data` (validated first). Progress terms: "loss" (negative ELBO per
 /// measurement), "leaf_nll" (sum over leaves of the per-point NLL, as in phase 1),
 /// "root_ell" (expected log-likelihood per root point), "kl", "sigma_f", the mean's

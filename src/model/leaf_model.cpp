@@ -6,14 +6,17 @@
 #include <stdexcept>
 #include <string>
 
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::model {
 
+void validate(const LeafModelOptions& options) {
+  util::validate_nested("leaves", "", [&] { nn::validate(options.network); });
+  util::require_positive(options.initial_noise, "leaves", "initial_noise");
+}
+
 LeafModelImpl::LeafModelImpl(const LeafModelOptions& options) : options_(options) {
-  if (!(options.initial_noise > 0.0 && std::isfinite(options.initial_noise)))
-    throw std::invalid_argument("leaves.initial_noise: must be a positive number (got " +
-                                util::format_significant(options.initial_noise, 6) + ")");
+  validate(options);
   network_ = register_module("network", nn::SineMlp(options.network));
   log_noise_ = register_parameter(
       "log_noise",

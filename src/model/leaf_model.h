@@ -15,9 +15,13 @@ struct LeafModelOptions {
   double initial_noise = 0.1;  ///< sigma_i at the start (> 0)
 };
 
+/// Throws util::OptionError naming the field (the network's as nn::validate names them),
+/// its value and the rule.
+void validate(const LeafModelOptions& options);
+
 class LeafModelImpl : public torch::nn::Module {
  public:
-  /// Throws std::invalid_argument naming the field for bad options.
+  /// Throws as validate(options).
   explicit LeafModelImpl(const LeafModelOptions& options);
 
   /// sigma [L].

@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "model/leaf_early_stopping.h"
+#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::model {
 
@@ -15,8 +17,8 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
   return {{"leaves (number of experiments N)", std::to_string(n.leaves)},
           {"leaves.hidden_layers", std::to_string(n.hidden_layers)},
           {"leaves.width", std::to_string(n.width)},
-          {"leaves.first_omega", std::to_string(n.first_omega)},
-          {"leaves.hidden_omega", std::to_string(n.hidden_omega)}};
+          {"leaves.first_omega", util::format_significant(n.first_omega, 10)},
+          {"leaves.hidden_omega", util::format_significant(n.hidden_omega, 10)}};
 }
 
 void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms) {
@@ -25,20 +27,19 @@ void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms) {
     terms.emplace_back("sigma[" + std::to_string(i) + "]", sigma[i].item<double>());
 }
 
-namespace {
-
 void validate(const LeafTrainingOptions& options) {
-  const auto require = [](bool ok, const std::string& rule, std::int64_t value) {
-    if (!ok)
-      throw std::invalid_argument("leaves training: " + rule + " (got " + std::to_string(value) +
-                                  ")");
-  };
-  require(options.batch_size >= 0, "batch_size must be >= 0", options.batch_size);
-  require(options.validation_every_nth_point == 0 || options.validation_every_nth_point >= 2,
-          "validation_every_nth_point must be 0 (off) or >= 2", options.validation_every_nth_point);
-  require(options.validation_interval >= 1, "validation_interval must be >= 1",
-          options.validation_interval);
+  validate(static_cast<const AdamSchedule&>(options), "leaves");
+  const std::string owner = "leaves training";
+  util::require_at_least(options.batch_size, 0, owner, "batch_size");
+  util::require_option(
+      options.validation_every_nth_point == 0 || options.validation_every_nth_point >= 2, owner,
+      "validation_every_nth_point",
+      "must be 0 (no early stopping) or >= 2 (1 would keep every point back)",
+      util::option_value(options.validation_every_nth_point));
+  util::require_at_least(options.validation_interval, 1, owner, "validation_interval");
 }
+
+namespace {
 
 /// The per-leaf result of early stopping, read off its state.
 void record_stopping(const LeafEarlyStopping& stopping, LeafTrainingResult& result) {

@@ -54,6 +54,10 @@ void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms);
 at::Tensor profiled_noise_scale(const LeafModelImpl& model, const LeafData& data,
                                 std::int64_t chunk = 65536);
 
+/// Throws util::OptionError naming the field, its value and the rule (the schedule's as
+/// validate(AdamSchedule, "leaves")).
+void validate(const LeafTrainingOptions& options);
+
 /// Trains `model` on `data` (validated first; with early stopping on all but the kept-back
 /// points, and each leaf ends at its best score), then sets each sigma_i to
 /// profiled_noise_scale over all of `data` (docs/training.md, "Leaf noise scales": Adam on log

@@ -12,6 +12,7 @@
 #include "model/module_checkpoint.h"
 #include "nn/taylor_forward.h"
 #include "util/name_list.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::model {
@@ -30,15 +31,14 @@ std::pair<at::Tensor, double> least_squares_line(const at::Tensor& x, const at::
 }  // namespace
 
 void validate(const RootOptions& o) {
-  auto require = [](bool ok, const std::string& rule, std::int64_t value) {
-    if (!ok) throw std::invalid_argument("root: " + rule + " (got " + std::to_string(value) + ")");
-  };
-  require(o.order >= 0 && o.order <= nn::kMaxOrder,
-          "order K must be between 0 and " + std::to_string(nn::kMaxOrder), o.order);
-  require(o.inducing_points >= 1, "inducing_points must be >= 1", o.inducing_points);
-  require(o.kmeans_iterations >= 0, "kmeans_iterations must be >= 0", o.kmeans_iterations);
-  util::require_listed(o.kernel, gp::kernel_names(), "root", "kernel");
-  util::require_listed(o.input_noise, input_noise_names(), "root", "input_noise");
+  const std::string owner = "root";
+  util::require_option(o.order >= 0 && o.order <= nn::kMaxOrder, owner, "order",
+                       "must be in [0, " + std::to_string(nn::kMaxOrder) + "]",
+                       util::option_value(std::int64_t{o.order}));
+  util::require_at_least(o.inducing_points, 1, owner, "inducing_points");
+  util::require_at_least(o.kmeans_iterations, 0, owner, "kmeans_iterations");
+  util::require_listed(o.kernel, gp::kernel_names(), owner, "kernel");
+  util::require_listed(o.input_noise, input_noise_names(), owner, "input_noise");
 }
 
 const std::vector<std::string>& input_noise_names() {

@@ -34,7 +34,7 @@ const std::vector<std::string>& input_noise_names();
 /// The architecture field under which a joint checkpoint records the root's kernel.
 inline constexpr const char* kRootKernelField = "root.kernel";
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const RootOptions& options);
 
 /// The phase-2 exact GP on `data`, initialised from the data (the paper leaves the start

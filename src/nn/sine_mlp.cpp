@@ -10,6 +10,7 @@
 
 #include "util/name_list.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::nn {
@@ -17,18 +18,6 @@ namespace bhpm::nn {
 namespace {
 
 const auto kReal = at::TensorOptions().dtype(at::kDouble);
-
-void require_at_least_one(const std::string& field, std::int64_t value) {
-  if (value < 1)
-    throw std::invalid_argument("sine MLP: " + field + " must be >= 1 (got " +
-                                std::to_string(value) + ")");
-}
-
-void require_positive(const std::string& field, double value) {
-  if (!(std::isfinite(value) && value > 0.0))
-    throw std::invalid_argument("sine MLP: " + field + " must be finite and > 0 (got " +
-                                util::format_significant(value, 6) + ")");
-}
 
 /// Bounds of the uniform initial weights and biases of layer `layer` (0-based).
 struct UniformBounds {
@@ -100,13 +89,13 @@ std::string shape_text(const at::Tensor& tensor) {
 }  // namespace
 
 void validate(const SineMlpOptions& options) {
-  require_at_least_one("leaves", options.leaves);
-  require_at_least_one("hidden_layers", options.hidden_layers);
-  require_at_least_one("width", options.width);
-  require_positive("first_omega", options.first_omega);
-  require_positive("hidden_omega", options.hidden_omega);
-  util::require_listed(options.initialization, initialization_names(), "sine MLP",
-                       "initialization");
+  const std::string owner = "sine MLP";
+  util::require_at_least(options.leaves, 1, owner, "leaves");
+  util::require_at_least(options.hidden_layers, 1, owner, "hidden_layers");
+  util::require_at_least(options.width, 1, owner, "width");
+  util::require_positive(options.first_omega, owner, "first_omega");
+  util::require_positive(options.hidden_omega, owner, "hidden_omega");
+  util::require_listed(options.initialization, initialization_names(), owner, "initialization");
 }
 
 const std::vector<std::string>& initialization_names() {

@@ -56,7 +56,7 @@ struct SineMlpOptions {
   std::uint64_t seed = 0;                ///< weights of leaf i come from derive_seed(seed, ., i)
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks.
+/// Throws util::OptionError naming the field, its value and the rule it breaks.
 void validate(const SineMlpOptions& options);
 
 /// The initialisation schemes: "siren" (Sitzmann et al. 2020) and "glorot".

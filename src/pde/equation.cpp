@@ -28,9 +28,9 @@ void require_finite(double value, const std::string& field) {
 }  // namespace
 
 Equation make_equation(const EquationOptions& options) {
-  const std::string& prefix = options.field_prefix;
-  require_finite(options.nu, prefix + ".nu");
-  require_finite(options.delta, prefix + ".delta");
+  const util::FieldNames& field = options.field_names;
+  require_finite(options.nu, field("nu"));
+  require_finite(options.delta, field("delta"));
   const auto advection = std::make_shared<AdvectionTerm>();
   const std::string& name = options.name;
   if (name == "burgers") return {name, {0.0, 0.0, options.nu}, advection};
@@ -39,17 +39,17 @@ Equation make_equation(const EquationOptions& options) {
   if (name == "kuramoto_sivashinsky") return {name, {0.0, 0.0, -1.0, 0.0, -1.0}, advection};
   if (name == "general") {
     for (std::size_t m = 0; m < options.linear.size(); ++m)
-      require_finite(options.linear[m], prefix + ".linear[" + std::to_string(m) + "]");
+      require_finite(options.linear[m], field("linear") + "[" + std::to_string(m) + "]");
     std::shared_ptr<const NonlinearTerm> nonlinear;
     if (!options.nonlinear.empty())
-      nonlinear = std::make_shared<ExpressionTerm>(options.nonlinear, prefix + ".nonlinear");
+      nonlinear = std::make_shared<ExpressionTerm>(options.nonlinear, field("nonlinear"));
     if (options.linear.empty() && !nonlinear)
-      throw std::invalid_argument(prefix +
+      throw std::invalid_argument(field("name") +
                                   ": a general equation needs linear coefficients, "
                                   "a nonlinear expression, or both");
     return {name, options.linear, nonlinear};
   }
-  throw std::invalid_argument(prefix + ".name: unknown equation '" + name +
+  throw std::invalid_argument(field("name") + ": unknown equation '" + name +
                               "' (known: " + util::quoted_alternatives(equation_names()) + ")");
 }
 

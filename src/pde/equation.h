@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pde/nonlinear_term.h"
+#include "util/option_check.h"
 
 namespace bhpm::pde {
 
@@ -25,7 +26,9 @@ struct EquationOptions {
   double delta = 1.0;          ///< dispersion (kdv)
   std::vector<double> linear;  ///< general: c_m of d^m u/dx^m, m = 0, 1, ...
   std::string nonlinear;       ///< general: expression in u, u_x, u_xx, ... ("" for none)
-  std::string field_prefix = "equation";  ///< names fields in error messages
+  /// Names fields in error messages ("equation.nu"; a configuration reader's say which file
+  /// or --set gave the value).
+  util::FieldNames field_names = util::section_fields("equation");
 };
 
 struct Equation {

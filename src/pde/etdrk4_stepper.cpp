@@ -6,10 +6,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "pde/dealiasing.h"
 #include "pde/etdrk4_coefficients.h"
-#include "util/number_format.h"
+#include "util/name_list.h"
+#include "util/option_check.h"
 
 namespace bhpm::pde {
+
+void validate(const Etdrk4Options& options) {
+  util::require_positive(options.dt, "ETDRK4", "dt");
+  util::require_option(options.contour_points >= 8 && options.contour_points <= 4096, "ETDRK4",
+                       "contour_points", "must be in [8, 4096]",
+                       util::option_value(std::int64_t{options.contour_points}));
+  util::require_listed(options.dealias, dealiasing_names(), "ETDRK4", "dealias");
+}
 
 Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
                              const Etdrk4Options& options)
@@ -17,12 +27,7 @@ Etdrk4Stepper::Etdrk4Stepper(const PeriodicGrid& grid, Equation equation,
       equation_(std::move(equation)),
       dt_(options.dt),
       product_(grid, options.dealias) {
-  if (!(options.dt > 0.0 && std::isfinite(options.dt)))
-    throw std::invalid_argument("ETDRK4: time step must be positive (got " +
-                                util::format_significant(options.dt, 6) + ")");
-  if (options.contour_points < 8)
-    throw std::invalid_argument("ETDRK4: contour_points must be >= 8 (got " +
-                                std::to_string(options.contour_points) + ")");
+  validate(options);
   const at::Tensor z = dt_ * grid_.linear_symbol(equation_.linear);  // [modes]
   const Etdrk4Coefficients c = etdrk4_coefficients(z, dt_, options.contour_points);
   coefficients_ = {at::exp(z), at::exp(0.5 * z), c.q, c.f1, c.f2, c.f3};

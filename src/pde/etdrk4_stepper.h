@@ -26,15 +26,17 @@ struct Etdrk4StepCoefficients {
 
 struct Etdrk4Options {
   double dt = 1e-2;         ///< time step h (> 0)
-  int contour_points = 64;  ///< M, points on the contour (>= 8)
+  int contour_points = 64;  ///< M, points on the contour (8..4096)
   /// How N_hat is kept from aliasing: one of dealiasing_names() (pde/dealiasing.h).
   std::string dealias = "pad";
 };
 
+/// Throws util::OptionError naming the field, its value and the rule.
+void validate(const Etdrk4Options& options);
+
 class Etdrk4Stepper {
  public:
-  /// Precomputes the coefficients; throws std::invalid_argument for dt <= 0, M < 8 or an
-  /// unknown dealiasing method.
+  /// Precomputes the coefficients; throws as validate(options).
   Etdrk4Stepper(const PeriodicGrid& grid, Equation equation, const Etdrk4Options& options);
 
   /// One step from time t: v [B, n/2+1] complex -> [B, n/2+1] (N evaluated at the stage

@@ -5,18 +5,22 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::pde {
 
+void validate(const MeasurementOptions& options, std::int64_t grid_values) {
+  util::require_option(
+      options.n_st >= 1 && options.n_st <= grid_values, "measurements", "n_st",
+      "must be in [1, " + std::to_string(grid_values) + "] (the grid's stored times x points)",
+      util::option_value(options.n_st));
+  util::require_non_negative(options.noise, "measurements", "noise");
+}
+
 void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed) {
   const std::int64_t experiments = set.u.size(0), times = set.u.size(1), points = set.u.size(2);
-  if (options.n_st < 1 || options.n_st > times * points)
-    throw std::invalid_argument("measurements: n_st must be in [1, " +
-                                std::to_string(times * points) + "] (got " +
-                                std::to_string(options.n_st) + ")");
-  if (!(options.noise >= 0.0 && std::isfinite(options.noise)))
-    throw std::invalid_argument("measurements: noise must be finite and >= 0");
+  validate(options, times * points);
   set.noise = options.noise;
   set.sample_index = at::empty({experiments, options.n_st}, at::kLong);
   at::Tensor noise = at::empty({experiments, options.n_st}, at::kDouble);
@@ -47,11 +51,7 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
     throw std::invalid_argument("experiment set '" + options.name +
                                 "': number of experiments must be >= 1");
   const std::int64_t times = std::llround(options.solve.t_end / options.solve.output_dt) + 1;
-  if (options.measurements.n_st > times * grid.points())
-    throw std::invalid_argument("experiment set '" + options.name +
-                                "': n_st = " + std::to_string(options.measurements.n_st) +
-                                " exceeds the grid's " + std::to_string(times) + " x " +
-                                std::to_string(grid.points()) + " points");
+  validate(options.measurements, times * grid.points());  // before the solve, not after
   const at::Tensor u0 =
       make_initial_conditions(grid, options.initial_condition, options.experiments, options.seed,
                               options.name + "/initial_condition");

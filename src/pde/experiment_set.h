@@ -21,6 +21,10 @@ struct MeasurementOptions {
   double noise = 0.0;        ///< epsilon, standard deviation of the additive noise (>= 0)
 };
 
+/// Throws util::OptionError naming the field, its value and the rule; `grid_values` is the
+/// space-time grid's T x n values the points are drawn from without replacement.
+void validate(const MeasurementOptions& options, std::int64_t grid_values);
+
 struct ExperimentSetOptions {
   std::string name = "train";  ///< names the random streams and the HDF5 group
   std::int64_t experiments = 10;

@@ -9,22 +9,12 @@
 #include "pde/expression.h"
 #include "pde/periodicity.h"
 #include "util/name_list.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::pde {
 
 namespace {
-
-void validate(const PeriodicGpOptions& options) {
-  if (!(options.amplitude > 0.0 && std::isfinite(options.amplitude)))
-    throw std::invalid_argument("periodic GP: amplitude must be positive (got " +
-                                util::format_significant(options.amplitude, 6) + ")");
-  if (!(options.length_scale >= kMinLengthScale && std::isfinite(options.length_scale)))
-    throw std::invalid_argument(
-        "periodic GP: length_scale must be >= " + util::format_significant(kMinLengthScale, 6) +
-        " (got " + util::format_significant(options.length_scale, 6) + ")");
-}
 
 at::Tensor kernel_of_lag(const at::Tensor& lag, double period, const PeriodicGpOptions& o) {
   const at::Tensor s = at::sin(M_PI * lag / period);
@@ -32,6 +22,14 @@ at::Tensor kernel_of_lag(const at::Tensor& lag, double period, const PeriodicGpO
 }
 
 }  // namespace
+
+void validate(const PeriodicGpOptions& options) {
+  util::require_positive(options.amplitude, "periodic GP", "amplitude");
+  util::require_option(
+      options.length_scale >= kMinLengthScale && std::isfinite(options.length_scale), "periodic GP",
+      "length_scale", "must be >= " + util::option_value(kMinLengthScale),
+      util::option_value(options.length_scale));
+}
 
 at::Tensor periodic_kernel_matrix(const PeriodicGrid& grid, const PeriodicGpOptions& options) {
   validate(options);
@@ -121,7 +119,6 @@ const std::vector<std::string>& initial_condition_kinds() {
 at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialConditionOptions& options,
                                    std::int64_t count, std::uint64_t seed,
                                    const std::string& stream) {
-  const std::string& prefix = options.field_prefix;
   if (options.kind == "gp") {
     std::vector<at::Tensor> samples;
     for (std::int64_t e = 0; e < count; ++e)
@@ -131,11 +128,12 @@ at::Tensor make_initial_conditions(const PeriodicGrid& grid, const InitialCondit
   }
   at::Tensor u0;
   if (options.kind == "expression")
-    u0 = initial_condition_from_expression(grid, options.expression, prefix + ".expression");
+    u0 = initial_condition_from_expression(grid, options.expression,
+                                           options.field_names("expression"));
   else if (options.kind == "file")
-    u0 = initial_condition_from_file(grid, options.file, prefix + ".file");
+    u0 = initial_condition_from_file(grid, options.file, options.field_names("file"));
   else
-    util::require_listed(options.kind, initial_condition_kinds(), prefix, "kind");
+    util::require_listed(options.kind, initial_condition_kinds(), "initial condition", "kind");
   return u0.unsqueeze(0).expand({count, grid.points()}).contiguous();
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "pde/periodic_grid.h"
+#include "util/option_check.h"
 
 namespace bhpm::pde {
 
@@ -33,6 +34,9 @@ struct PeriodicGpOptions {
 
 /// Smallest length scale: below it e^{-a} I_p(a), a = 1/l^2, overflows in double.
 constexpr double kMinLengthScale = 0.05;
+
+/// Throws util::OptionError naming the field, its value and the rule.
+void validate(const PeriodicGpOptions& options);
 
 /// Eigenvalues lambda_j [n/2+1] of the grid covariance matrix (exact up to rounding).
 at::Tensor periodic_kernel_eigenvalues(const PeriodicGrid& grid, const PeriodicGpOptions& options);
@@ -68,7 +72,9 @@ struct InitialConditionOptions {
   PeriodicGpOptions gp;     ///< kind "gp": one independent sample per experiment
   std::string expression;   ///< kind "expression": the same u0 for every experiment
   std::string file;         ///< kind "file": the same u0 for every experiment
-  std::string field_prefix = "initial_condition";  ///< names fields in error messages
+  /// Names fields in error messages ("initial_condition.file"; a configuration reader's say
+  /// which file or --set gave the value).
+  util::FieldNames field_names = util::section_fields("initial_condition");
 };
 
 /// u0 [count, n]; experiment e of a GP set uses util::derive_seed(seed, stream, e).

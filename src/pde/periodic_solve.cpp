@@ -7,7 +7,7 @@
 
 #include "pde/divergence_guard.h"
 #include "pde/member_steps.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::pde {
 
@@ -15,29 +15,26 @@ std::int64_t steps_per_output(double output_dt, double dt) {
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(output_dt / dt - 1e-9)));
 }
 
+void validate(const SolveOptions& options) {
+  const std::string owner = "solve";
+  util::require_positive(options.t_end, owner, "t_end");
+  util::require_option(options.output_dt > 0.0 && options.output_dt <= options.t_end, owner,
+                       "output_dt", "must be in (0, t_end]", util::option_value(options.output_dt));
+  const double ratio = options.t_end / options.output_dt;
+  util::require_option(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio, owner, "output_dt",
+                       "must divide t_end = " + util::option_value(options.t_end),
+                       util::option_value(options.output_dt));
+  util::validate_nested(owner, "stepper.", [&] { validate(options.stepper); });
+  util::require_unit_interval(options.tolerance, owner, "tolerance", "(0: fixed steps of dt)");
+  util::require_positive(options.blowup_factor, owner, "blowup_factor");
+  util::require_at_least(options.check_every, 1, owner, "check_every");
+}
+
 namespace {
 
 std::int64_t output_intervals(const SolveOptions& options) {
-  if (!(options.t_end > 0.0 && std::isfinite(options.t_end)))
-    throw std::invalid_argument("solve: t_end must be positive (got " +
-                                util::format_significant(options.t_end, 6) + ")");
-  if (!(options.output_dt > 0.0 && options.output_dt <= options.t_end))
-    throw std::invalid_argument("solve: output_dt must be in (0, t_end] (got " +
-                                util::format_significant(options.output_dt, 6) + ")");
-  if (!(options.stepper.dt > 0.0 && std::isfinite(options.stepper.dt)))
-    throw std::invalid_argument("solve: time step must be positive (got " +
-                                util::format_significant(options.stepper.dt, 6) + ")");
-  if (options.check_every < 1) throw std::invalid_argument("solve: check_every must be >= 1");
-  if (!(options.tolerance >= 0.0 && options.tolerance < 1.0))
-    throw std::invalid_argument("solve: tolerance must be in [0, 1) (got " +
-                                util::format_significant(options.tolerance, 6) + ")");
-  const double ratio = options.t_end / options.output_dt;
-  const auto intervals = static_cast<std::int64_t>(std::llround(ratio));
-  if (std::abs(ratio - static_cast<double>(intervals)) > 1e-9 * ratio)
-    throw std::invalid_argument(
-        "solve: output_dt (" + util::format_significant(options.output_dt, 6) +
-        ") must divide t_end (" + util::format_significant(options.t_end, 6) + ")");
-  return intervals;
+  validate(options);
+  return std::llround(options.t_end / options.output_dt);
 }
 
 }  // namespace

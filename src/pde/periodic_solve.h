@@ -48,6 +48,10 @@ struct SolveOptions {
   bool drop_diverged = false;
 };
 
+/// Throws util::OptionError naming the field (the stepper's as "stepper.dt"), its value and
+/// the rule.
+void validate(const SolveOptions& options);
+
 struct Solution {
   at::Tensor t;                     ///< [T] output times
   at::Tensor u;                     ///< [B, T, n] snapshots

@@ -11,19 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::solve {
 
 namespace {
-
-void require(bool ok, const std::string& field, const std::string& rule, double value) {
-  if (!ok)
-    throw std::invalid_argument("refinement: " + field + " " + rule + " (got " +
-                                util::format_significant(value, 6) + ")");
-}
 
 /// `count` rows of v [N, D] drawn uniformly without replacement (all rows when N <= count).
 at::Tensor monte_carlo_rows(const at::Tensor& v, std::int64_t count, util::Rng& rng) {
@@ -48,18 +42,15 @@ at::Tensor greedy_inputs(const gp::ConditionedGp& current, const at::Tensor& v,
 }  // namespace
 
 void validate(const RefinementOptions& options) {
-  require(std::isfinite(options.tolerance) && options.tolerance > 0.0, "tolerance",
-          "must be finite and > 0", options.tolerance);
-  require(options.new_points >= 1, "new_points", "must be >= 1", options.new_points);
-  require(options.monte_carlo_points >= 1, "monte_carlo_points", "must be >= 1",
-          options.monte_carlo_points);
-  require(options.max_rounds >= 1, "max_rounds", "must be >= 1", options.max_rounds);
-  require(options.descent_steps >= 0, "descent_steps", "must be >= 0", options.descent_steps);
-  require(std::isfinite(options.descent_rate) && options.descent_rate > 0.0, "descent_rate",
-          "must be finite and > 0", options.descent_rate);
-  require(std::isfinite(options.time_budget) && options.time_budget >= 0.0, "time_budget",
-          "must be finite and >= 0 (0: no limit)", options.time_budget);
-  require(options.first_member >= 0, "first_member", "must be >= 0", options.first_member);
+  const std::string owner = "Algorithm 1";
+  util::require_positive(options.tolerance, owner, "tolerance");
+  util::require_at_least(options.new_points, 1, owner, "new_points");
+  util::require_at_least(options.monte_carlo_points, 1, owner, "monte_carlo_points");
+  util::require_at_least(options.max_rounds, 1, owner, "max_rounds");
+  util::require_at_least(options.descent_steps, 0, owner, "descent_steps");
+  util::require_positive(options.descent_rate, owner, "descent_rate");
+  util::require_non_negative(options.time_budget, owner, "time_budget", "(0: no limit)");
+  util::require_at_least(options.first_member, 0, owner, "first_member");
 }
 
 EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {

@@ -52,7 +52,7 @@ struct RefinementOptions {
   std::int64_t first_member = 0;
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const RefinementOptions& options);
 
 /// One pass of the loop: the conditioning set's size when the IBVP was solved, and L_c.

@@ -13,6 +13,7 @@
 #include "nn/taylor_forward.h"
 #include "util/learning_rate_schedule.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 #include "util/tensor_checks.h"
 
@@ -24,18 +25,6 @@ const auto kReal = at::TensorOptions().dtype(at::kDouble);
 
 /// Points per output evaluation chunk (per member), bounding its memory.
 constexpr std::int64_t kOutputChunkPoints = 1 << 16;
-
-void require_count(const std::string& field, std::int64_t value) {
-  if (value < 1)
-    throw std::invalid_argument("PINN: " + field + " must be >= 1 (got " + std::to_string(value) +
-                                ")");
-}
-
-void require_rate(const std::string& field, double value) {
-  if (!(std::isfinite(value) && value > 0.0))
-    throw std::invalid_argument("PINN: " + field + " must be finite and > 0 (got " +
-                                util::format_significant(value, 6) + ")");
-}
 
 /// K from the samples' input dimension D = K + 1; checks S >= 1 and 1 <= K <= kMaxOrder.
 int derivative_order(const gp::FunctionSamples& samples) {
@@ -213,26 +202,23 @@ at::Tensor evaluate_on_grid(const nn::SineMlpImpl& net, const at::Tensor& grid_x
 }  // namespace
 
 void validate(const PinnOptions& options) {
+  const std::string owner = "PINN";
   nn::SineMlpOptions network = options.network;
   network.leaves = 1;  // set by the solver
-  try {
-    nn::validate(network);
-  } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument(std::string("PINN network: ") + error.what());
-  }
-  require_count("iterations", options.iterations);
-  require_count("collocation_points", options.collocation_points);
-  require_count("boundary_points", options.boundary_points);
-  require_count("initial_points", options.initial_points);
-  require_rate("learning_rate", options.learning_rate);
-  require_rate("final_learning_rate", options.final_learning_rate);
+  util::validate_nested(owner, "network.", [&] { nn::validate(network); });
+  util::require_at_least(options.iterations, 1, owner, "iterations");
+  util::require_at_least(options.collocation_points, 1, owner, "collocation_points");
+  util::require_at_least(options.boundary_points, 1, owner, "boundary_points");
+  util::require_at_least(options.initial_points, 1, owner, "initial_points");
+  util::require_positive(options.learning_rate, owner, "learning_rate");
+  util::require_positive(options.final_learning_rate, owner, "final_learning_rate");
 }
 
 EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::FunctionSamples& samples,
                                      const PinnOptions& options, const PinnProgress& progress,
                                      std::int64_t report_every) {
   validate(options);
-  require_count("report_every", report_every);
+  util::require_at_least(report_every, 1, "PINN", "report_every");
   const int order = derivative_order(samples);
   check_problem(problem);
   const at::AutoGradMode training(true);  // callers may run under a NoGradGuard

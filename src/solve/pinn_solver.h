@@ -60,8 +60,9 @@ struct PinnOptions {
   std::uint64_t seed = 0;
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule it breaks
-/// (network fields as nn::validate, `leaves` and `seed` excepted).
+/// Throws util::OptionError naming the field, its value and the rule it breaks (the
+/// network's fields as nn::validate names them, prefixed "network."; `leaves` and `seed`
+/// excepted).
 void validate(const PinnOptions& options);
 
 /// One IBVP: u(x, 0) = u0 on a periodic grid, solution wanted at times t.

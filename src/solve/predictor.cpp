@@ -19,6 +19,7 @@
 #include "solve/well_posedness.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::solve {
@@ -238,41 +239,30 @@ const util::NameTable<Sampler>& sampler_table() {
 }  // namespace
 
 void validate(const PredictorOptions& options) {
-  if (options.samples < 1)
-    throw std::invalid_argument("predict: samples must be >= 1 (got " +
-                                std::to_string(options.samples) + ")");
-  util::require_listed(options.sampler, sampler_names(), "predict", "sampler");
-  util::require_listed(options.solver, solver_names(), "predict", "solver");
-  util::require_listed(options.ill_posed, ill_posed_treatments(), "predict", "ill_posed");
-  gp::validate(options.pathwise);
-  validate(options.refinement);
-  validate(options.pinn);
-  if (!std::isfinite(options.discrepancy_variance) || options.discrepancy_variance < 0.0)
-    throw std::invalid_argument("predict: discrepancy_variance must be >= 0 (got " +
-                                util::format_significant(options.discrepancy_variance, 6) + ")");
-  if (!std::isfinite(options.discrepancy_timescale) || options.discrepancy_timescale < 0.0)
-    throw std::invalid_argument("predict: discrepancy_timescale must be >= 0 (got " +
-                                util::format_significant(options.discrepancy_timescale, 6) + ")");
-  if (!std::isfinite(options.spread_inflation) || options.spread_inflation <= 0.0)
-    throw std::invalid_argument("predict: spread_inflation must be > 0 (got " +
-                                util::format_significant(options.spread_inflation, 6) + ")");
-  if (options.spread_inflation != 1.0 && options.discrepancy_variance > 0.0)
-    throw std::invalid_argument(
-        "predict: spread_inflation (" + util::format_significant(options.spread_inflation, 6) +
-        ") and discrepancy_variance (" + util::format_significant(options.discrepancy_variance, 6) +
-        ") are two forms of the model discrepancy: set one of them");
+  const std::string owner = "predict";
+  util::require_at_least(options.samples, 1, owner, "samples");
+  util::require_listed(options.sampler, sampler_names(), owner, "sampler");
+  util::require_listed(options.solver, solver_names(), owner, "solver");
+  util::require_listed(options.ill_posed, ill_posed_treatments(), owner, "ill_posed");
+  util::validate_nested(owner, "pathwise.", [&] { gp::validate(options.pathwise); });
+  util::validate_nested(owner, "refinement.", [&] { validate(options.refinement); });
+  util::validate_nested(owner, "pinn.", [&] { validate(options.pinn); });
+  util::require_non_negative(options.discrepancy_variance, owner, "discrepancy_variance");
+  util::require_non_negative(options.discrepancy_timescale, owner, "discrepancy_timescale");
+  util::require_at_least(options.discrepancy_order, 0, owner, "discrepancy_order");
+  util::require_positive(options.spread_inflation, owner, "spread_inflation");
+  util::require_option(options.spread_inflation == 1.0 || options.discrepancy_variance == 0.0,
+                       owner, "spread_inflation",
+                       "is the other form of the model discrepancy: give it or "
+                       "discrepancy_variance, not both",
+                       util::option_value(options.spread_inflation));
+  util::require_above(options.max_amplification, 1.0, owner, "max_amplification");
   if (options.first_member < 0 || options.first_member >= options.samples ||
       options.member_count < 0 || options.first_member + options.member_count > options.samples)
     throw std::invalid_argument(
         "predict: members " + std::to_string(options.first_member) + ".." +
         std::to_string(options.first_member + std::max<std::int64_t>(options.member_count, 1) - 1) +
         " asked for, of samples 0.." + std::to_string(options.samples - 1));
-  if (options.discrepancy_order < 0)
-    throw std::invalid_argument("predict: discrepancy_order must be >= 0 (got " +
-                                std::to_string(options.discrepancy_order) + ")");
-  if (!std::isfinite(options.max_amplification) || options.max_amplification <= 1.0)
-    throw std::invalid_argument("predict: max_amplification must be > 1 (got " +
-                                util::format_significant(options.max_amplification, 6) + ")");
 }
 
 namespace {

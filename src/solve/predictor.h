@@ -91,7 +91,8 @@ struct PredictorOptions {
 /// The members this process solves: member_count, or S - first_member when it is 0.
 std::int64_t members_solved(const PredictorOptions& options);
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field (nested options as "pinn.iterations",
+/// "pathwise.features", "refinement.max_rounds"), its value and the rule.
 void validate(const PredictorOptions& options);
 
 /// The samplers: "conditioned" (Algorithm 1) and "pathwise" (Wilson et al. 2020).

@@ -12,7 +12,7 @@
 #include "gp/rbf_kernel.h"
 #include "pde/initial_condition.h"
 #include "solve/spectral_ensemble.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 #include "util/random.h"
 
 namespace bhpm::solve {
@@ -29,31 +29,24 @@ gp::ConditionedGp heat_operator_prior() {
 }
 
 void validate(const RefinementStudyOptions& options) {
-  if (options.tolerances.empty()) throw std::invalid_argument("refinement study: no tolerance");
+  const std::string owner = "refinement study";
+  util::require_option(!options.tolerances.empty(), owner, "tolerances",
+                       "must be positive and decreasing", "[]");
   for (std::size_t r = 0; r < options.tolerances.size(); ++r) {
     const double tolerance = options.tolerances[r];
-    if (!(std::isfinite(tolerance) && tolerance > 0.0) ||
-        (r > 0 && tolerance >= options.tolerances[r - 1]))
-      throw std::invalid_argument(
-          "refinement study: tolerances must be positive and decreasing (got " +
-          util::format_significant(tolerance, 6) + " at position " + std::to_string(r) + ")");
+    util::require_option(std::isfinite(tolerance) && tolerance > 0.0 &&
+                             (r == 0 || tolerance < options.tolerances[r - 1]),
+                         owner, "tolerances", "must be positive and decreasing",
+                         util::option_value(tolerance) + " at position " + std::to_string(r));
   }
-  if (options.samples < 1)
-    throw std::invalid_argument("refinement study: samples must be >= 1 (got " +
-                                std::to_string(options.samples) + ")");
-  if (options.grid_points < 4 || options.grid_points % 2 != 0)
-    throw std::invalid_argument("refinement study: grid_points must be even and >= 4 (got " +
-                                std::to_string(options.grid_points) + ")");
-  if (!(options.t_end > 0.0 && std::isfinite(options.t_end)))
-    throw std::invalid_argument("refinement study: t_end must be > 0 (got " +
-                                util::format_significant(options.t_end, 6) + ")");
-  if (!(options.dt > 0.0 && std::isfinite(options.dt)))
-    throw std::invalid_argument("refinement study: dt must be > 0 (got " +
-                                util::format_significant(options.dt, 6) + ")");
-  if (!(options.solver_tolerance >= 0.0 && options.solver_tolerance < 1.0))
-    throw std::invalid_argument("refinement study: solver_tolerance must be in [0, 1) (got " +
-                                util::format_significant(options.solver_tolerance, 6) + ")");
-  validate(options.refinement);
+  util::require_at_least(options.samples, 1, owner, "samples");
+  util::require_option(options.grid_points >= 4 && options.grid_points % 2 == 0, owner,
+                       "grid_points", "must be even and >= 4",
+                       util::option_value(options.grid_points));
+  util::require_positive(options.t_end, owner, "t_end");
+  util::require_positive(options.dt, owner, "dt");
+  util::require_unit_interval(options.solver_tolerance, owner, "solver_tolerance");
+  util::validate_nested(owner, "refinement.", [&] { validate(options.refinement); });
 }
 
 RefinementStudy run_refinement_study(const RefinementStudyOptions& options,

@@ -34,7 +34,7 @@ struct RefinementStudyOptions {
   RefinementOptions refinement;  ///< tolerance is overwritten per stage
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const RefinementStudyOptions& options);
 
 /// The study's operator prior: GP(0.1 u_xx, 0.1^2 exp(-|v - v'|^2)) conditioned on

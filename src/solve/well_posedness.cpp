@@ -10,22 +10,15 @@
 #include "solve/sampled_operator.h"
 #include "solve/spectral_ensemble.h"
 #include "util/name_list.h"
-#include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::solve {
 
 void validate(const WellPosednessOptions& options) {
-  if (!std::isfinite(options.t_end) || options.t_end <= 0.0)
-    throw std::invalid_argument("well-posedness check: t_end must be finite and > 0 (got " +
-                                util::format_significant(options.t_end, 6) + ")");
-  if (!std::isfinite(options.amplification_limit) || options.amplification_limit <= 1.0)
-    throw std::invalid_argument(
-        "well-posedness check: amplification_limit must be finite and > 1 (got " +
-        util::format_significant(options.amplification_limit, 6) + ")");
-  if (!util::is_listed(options.dealias, pde::dealiasing_names()))
-    throw std::invalid_argument("well-posedness check: dealias must be " +
-                                util::quoted_alternatives(pde::dealiasing_names()) + " (got \"" +
-                                options.dealias + "\")");
+  const std::string owner = "well-posedness check";
+  util::require_positive(options.t_end, owner, "t_end");
+  util::require_above(options.amplification_limit, 1.0, owner, "amplification_limit");
+  util::require_listed(options.dealias, pde::dealiasing_names(), owner, "dealias");
 }
 
 namespace {

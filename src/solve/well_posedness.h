@@ -47,7 +47,7 @@ struct WellPosedness {
   double limit_e_folds = 0;  ///< ln(amplification_limit)
 };
 
-/// Throws std::invalid_argument naming the field, its value and the rule.
+/// Throws util::OptionError naming the field, its value and the rule.
 void validate(const WellPosednessOptions& options);
 
 /// The check for every sample along u0 [n] on `grid`.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "util/option_check.h"
+
 namespace bhpm::util {
 
 std::string quoted_alternatives(const std::vector<std::string>& names) {
@@ -20,9 +22,8 @@ bool is_listed(const std::string& name, const std::vector<std::string>& names) {
 
 void require_listed(const std::string& name, const std::vector<std::string>& names,
                     const std::string& where, const std::string& field) {
-  if (!is_listed(name, names))
-    throw std::invalid_argument(where + ": " + field + " must be " + quoted_alternatives(names) +
-                                " (got \"" + name + "\")");
+  require_option(is_listed(name, names), where, field, "must be " + quoted_alternatives(names),
+                 "\"" + name + "\"");
 }
 
 }  // namespace bhpm::util

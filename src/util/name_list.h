@@ -16,7 +16,7 @@ std::string quoted_alternatives(const std::vector<std::string>& names);
 /// Whether `name` is one of `names`.
 bool is_listed(const std::string& name, const std::vector<std::string>& names);
 
-/// Throws std::invalid_argument "<where>: <field> must be <alternatives> (got \"name\")"
+/// Throws util::OptionError "<where>: <field> must be <alternatives> (got \"name\")"
 /// when `name` is not one of `names`.
 void require_listed(const std::string& name, const std::vector<std::string>& names,
                     const std::string& where, const std::string& field);

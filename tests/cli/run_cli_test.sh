@@ -94,7 +94,7 @@ refused() {  # refused NAME PATTERN ARGS...: exit 1, the message, no folder left
   [ "$code" -eq 1 ] && grep -q "$pattern" "$work/out" && [ ! -e "$work/bad" ]
   check "refused before any work: $name" $?
 }
-refused "n_st larger than the grid" "data.n_st: must not exceed the grid's 11 times x 32 points = 352" \
+refused "n_st larger than the grid" "data.n_st: must be in \[1, 352\] (the grid's stored times x points)" \
   "$work/run.toml" --set data.n_st=1000
 printf 'seed = 1\n[data]\nn_st = 10\n' > "$work/no-equation.toml"
 refused "a missing section" "missing section \[equation\]" "$work/no-equation.toml"

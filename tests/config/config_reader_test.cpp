@@ -152,6 +152,47 @@ TEST(ConfigReader, errors_in_overridden_keys_name_the_command_line) {
   EXPECT_EQ(solver.field("dt"), "file.toml: solver.dt");
 }
 
+TEST(ConfigReader, an_owners_rule_is_reported_with_the_fields_source_and_section_key) {
+  ConfigReader reader = ConfigReader::from_string("[predict]\nsamples = 0\n", "file.toml");
+  reader.apply_override("predict.pinn_iterations=0");
+  auto predict = reader.section("predict");
+  // The owner names its nested options by their path; the section maps them to its keys.
+  const auto owner_check = [](const std::string& key) {
+    return [key] { bhpm::util::require_at_least(0, 1, "predict", key); };
+  };
+  EXPECT_EQ(config_error([&] { predict.validate(owner_check("samples")); }),
+            "file.toml: predict.samples: must be >= 1 (got 0)");
+  EXPECT_EQ(
+      config_error([&] {
+        predict.validate(owner_check("pinn.iterations"), {{"refinement.", ""}, {"pinn.", "pinn_"}});
+      }),
+      "--set predict.pinn_iterations: must be >= 1 (got 0)");
+  EXPECT_EQ(config_error([&] {
+              predict.validate(owner_check("refinement.max_rounds"), {{"refinement.", ""}});
+            }),
+            "file.toml: predict.max_rounds: must be >= 1 (got 0)");
+  // A key of another section, named in full by the reader's mapping.
+  EXPECT_EQ(config_error([&] {
+              reader.validate(owner_check("t_end"), {{"t_end", "domain.t_end"}, {"", "solver."}});
+            }),
+            "file.toml: domain.t_end: must be >= 1 (got 0)");
+  EXPECT_NO_THROW(predict.validate([] {}));
+}
+
+TEST(ConfigReader, field_names_outlive_the_reader_and_say_where_a_value_came_from) {
+  bhpm::util::FieldNames section_names, dotted_names;
+  {
+    ConfigReader reader = ConfigReader::from_string("[run]\ndata = \"a.h5\"\n", "file.toml");
+    reader.apply_override("run.predict_experiments=[1]");
+    section_names = reader.section("run").field_names();
+    dotted_names = reader.field_names();
+  }
+  EXPECT_EQ(section_names("data"), "file.toml: run.data");
+  EXPECT_EQ(section_names("predict_experiments"), "--set run.predict_experiments");
+  EXPECT_EQ(dotted_names("run.predict_experiments"), "--set run.predict_experiments");
+  EXPECT_EQ(dotted_names("seed"), "file.toml: seed");
+}
+
 TEST(ConfigReader, overrides_of_unread_keys_are_still_rejected) {
   ConfigReader reader = ConfigReader::from_string("[solver]\nmodes = 16\n", "over.toml");
   reader.apply_override("solver.mode=3");

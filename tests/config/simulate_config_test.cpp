@@ -122,8 +122,8 @@ TEST(SimulateConfig, sizes_beyond_the_memory_are_refused_with_the_estimate) {
   // 1e9 modes x 201 stored times x 20 experiments x 8 bytes: 3.2e13 bytes, past any machine
   // this runs on; the default grid is far inside.
   EXPECT_THAT(error_for("[solver]\nmodes = 1000000000\n"),
-              AllOf(HasSubstr("sim.toml: solver.modes, data.train_experiments and "
-                              "data.test_experiments: the simulation needs about"),
+              AllOf(HasSubstr("sim.toml: solver.modes (with data.train_experiments and "
+                              "data.test_experiments): the simulation needs about"),
                     HasSubstr("x 1000000000 points"), HasSubstr("of memory")));
   EXPECT_THAT(error_for("[data]\ntrain_experiments = 1000000000000\n"), HasSubstr("needs about"));
   EXPECT_NO_THROW(read(""));

@@ -262,10 +262,10 @@ TEST(SineMlp, bad_options_throw_naming_the_field) {
   EXPECT_THAT(message_of(o), HasSubstr("width"));
   o = {};
   o.first_omega = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THAT(message_of(o), HasSubstr("first_omega must be finite and > 0"));
+  EXPECT_THAT(message_of(o), HasSubstr("sine MLP: first_omega must be > 0"));
   o = {};
   o.hidden_omega = -1.0;
-  EXPECT_THAT(message_of(o), HasSubstr("hidden_omega must be finite and > 0 (got -1"));
+  EXPECT_THAT(message_of(o), HasSubstr("hidden_omega must be > 0 (got -1"));
   o = {};
   o.initialization = "xavier";
   EXPECT_THAT(message_of(o),

@@ -50,7 +50,7 @@ TEST(Equation, general_expression_reads_only_the_derivatives_it_uses) {
 
 TEST(Equation, errors_name_the_field) {
   EquationOptions options;
-  options.field_prefix = "run.toml: equation";
+  options.field_names = [](const std::string& key) { return "run.toml: equation." + key; };
   options.name = "burger";
   try {
     make_equation(options);

@@ -226,11 +226,11 @@ TEST(PinnSolver, rejects_bad_options) {
   EXPECT_THAT(fails_with([](auto& o) { o.initial_points = 0; }),
               HasSubstr("initial_points must be >= 1 (got 0)"));
   EXPECT_THAT(fails_with([](auto& o) { o.learning_rate = 0; }),
-              HasSubstr("learning_rate must be finite and > 0 (got 0)"));
+              HasSubstr("PINN: learning_rate must be > 0 (got 0)"));
   EXPECT_THAT(fails_with([](auto& o) { o.final_learning_rate = std::nan(""); }),
-              HasSubstr("final_learning_rate must be finite and > 0 (got nan)"));
+              HasSubstr("final_learning_rate must be > 0 (got nan)"));
   EXPECT_THAT(fails_with([](auto& o) { o.network.width = 0; }),
-              HasSubstr("PINN network: sine MLP: width must be >= 1 (got 0)"));
+              HasSubstr("PINN: network.width must be >= 1 (got 0)"));
   EXPECT_THAT(
       error_message([&] { solve::solve_pinn_ensemble(problem, samples, quick_options(1), {}, 0); }),
       HasSubstr("report_every must be >= 1 (got 0)"));
