@@ -23,8 +23,8 @@ namespace bhpm::model {
 class LeafModelImpl;
 
 /// 1 % of the variation of u: a leaf's own errors move its spatial mean by less on the
-/// data it fits (0.47 % on the quickstart's Burgers leaves), a damping or a source term of
-/// a few per cent over the horizon by more.
+/// data it fits, a damping or a source term of a few per cent over the horizon by more
+/// (docs/calibration.md, "Conserved mean", has the quickstart's figure).
 constexpr double kConservedMeanTolerance = 0.01;
 
 struct MeanDrift {

@@ -34,15 +34,10 @@
 ///      equals its error in ratio, in every experiment and bin as nearly as one tau^2 can
 ///      make it. Off the data a leave-one-out ensemble spreads as far as the prior
 ///      extrapolates, which no discrepancy corrects and which a new initial condition,
-///      predicted by the posterior of every training experiment, meets far less often (on a
-///      quickstart trained with seed 7, the training experiment farthest from the others
-///      left the coverage on 6-9 % of its path and its plain spread's variance reached 14x
-///      its squared error; the others' fell 4-40x short; docs/calibration.md, "Spread
-///      inflation"). (Pooling the
-///      variances over the experiments instead let one experiment whose plain spread
-///      exceeded its error cancel the others' deficit: tau^2 = 0 and bands holding 13-44 %
-///      of the truth on a quickstart trained with seed 7; docs/calibration.md, "Model
-///      discrepancy");
+///      predicted by the posterior of every training experiment, meets far less often
+///      (docs/calibration.md, "Spread inflation"). Pooling the variances over the
+///      experiments instead would let one experiment whose plain spread exceeded its error
+///      cancel the others' deficit (docs/calibration.md, "Model discrepancy");
 ///   4. T is the candidate whose spread best follows the error over the experiments and
 ///      time bins: the least misfit(T, tau^2(T)) (the first candidate, T = 0, when no
 ///      tau^2 is positive). A discrepancy constant in time (T = 0) moves a solution
