@@ -98,8 +98,8 @@ struct CalibrationExperiment {
 
 /// The candidate timescales of step 1 as fractions of the longest training horizon; 0
 /// (constant in time) first. A timescale as long as the horizon behaves nearly as the
-/// constant one (on the quickstart: misfit 3.11 against 3.94, and 1.05 for a quarter), so
-/// it is not a candidate: each one costs an ensemble per training experiment.
+/// constant one (docs/calibration.md, "Model discrepancy"), so it is not a candidate: each
+/// one costs an ensemble per training experiment.
 inline const std::vector<double> kTimescaleFractions = {0.0, 0.25, 0.0625};
 /// The time bins of step 2: equal parts of (0, t_end].
 constexpr std::int64_t kTimeBins = 5;
