@@ -52,20 +52,16 @@ double mean_noise_variance(const std::vector<pde::MeasuredExperiment>& measured)
 
 }  // namespace
 
-solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run_dir,
-                                                          const TrainedRun& run,
-                                                          const std::string& data_path,
-                                                          std::int64_t order) {
-  const std::string refusal = operator_calibration_refusal(data_path);
-  if (!refusal.empty()) throw std::invalid_argument("calibrate: " + refusal);
-  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data_path, "train");
+solve::DiscrepancyCalibration calibrate_from_measurements(
+    const TrainedRun& run, const model::LeafModel& leaves,
+    const std::vector<pde::MeasuredExperiment>& measured, const std::string& source,
+    std::int64_t order) {
   const auto count = static_cast<std::int64_t>(measured.size());
   const model::LeafData data = model::leaf_data_from_measurements(
-      measured, count, model::fewest_points(measured, count), data_path + ":/train");
+      measured, count, model::fewest_points(measured, count), source);
   gp::SparseVariationalGp root = gp::copy_with_shared_prior(*run.root);
   const model::RootOptions& options = run.config.root.root;
-  model::BhpmModel model(trained_leaves(run_dir, run.config, count), root, options.order,
-                         options.input_noise == "laplace");
+  model::BhpmModel model(leaves, root, options.order, options.input_noise == "laplace");
   gp::PathwiseOptions pathwise = run.config.predict.options.pathwise;
   pathwise.seed = run.config.predict.options.seed;
   const solve::OperatorCalibration fit = solve::calibrate_operator(

@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "model/leaf_model.h"
+#include "pde/measured_experiment.h"
 #include "pipeline/run_folder.h"
 #include "solve/discrepancy_calibration.h"
 
@@ -23,15 +26,15 @@ std::string resolved_calibration_method(const std::string& choice, const std::st
 /// than 2 experiments: leaving one out leaves nothing), or "" when it can.
 std::string operator_calibration_refusal(const std::string& data_path);
 
-/// The operator calibration of the trained run in `run_dir` on the training set of
-/// `data_path` (the leaves' measurements as in training: each experiment's first n_st
-/// points, n_st the fewest any experiment holds; predict.calibration_samples pathwise
-/// samples of predict.features features, seeded by the run's seed), with discrepancy order
-/// `order` recorded.
-/// Throws std::invalid_argument with operator_calibration_refusal's reason.
-solve::DiscrepancyCalibration calibrate_from_measurements(const std::string& run_dir,
-                                                          const TrainedRun& run,
-                                                          const std::string& data_path,
-                                                          std::int64_t order);
+/// The operator calibration of the trained run (its root and trained `leaves`) on its
+/// training experiments' `measured` points, read from `source` (the leaves' measurements as
+/// in training: each experiment's first n_st points, n_st the fewest any experiment holds;
+/// predict.calibration_samples pathwise samples of predict.features features, seeded by the
+/// run's seed), with discrepancy order `order` recorded. The caller checks
+/// operator_calibration_refusal first.
+solve::DiscrepancyCalibration calibrate_from_measurements(
+    const TrainedRun& run, const model::LeafModel& leaves,
+    const std::vector<pde::MeasuredExperiment>& measured, const std::string& source,
+    std::int64_t order);
 
 }  // namespace bhpm::pipeline

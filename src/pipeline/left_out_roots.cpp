@@ -27,7 +27,7 @@ gp::SparseVariationalGp posterior_without(const TrainedRun& run, const model::Le
 
 }  // namespace
 
-void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
+void attach_left_out_roots(const TrainedRun& run, const model::LeafModel& leaves,
                            const pde::ExperimentSet& set, const std::string& source, bool transfer,
                            std::vector<solve::CalibrationExperiment>& experiments) {
   const auto count = static_cast<std::int64_t>(experiments.size());
@@ -38,7 +38,6 @@ void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
         static_cast<long long>(count));
     return;
   }
-  const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
   const model::LeafData data = model::leaf_data_from_measurements(
       pde::measured_experiments(set), count, set.sample_u.size(1), source);
   for (std::int64_t e = 0; e < count; ++e) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/leaf_model.h"
 #include "pde/experiment_set.h"
 #include "pipeline/run_folder.h"
 #include "solve/discrepancy_calibration.h"
@@ -17,7 +18,8 @@ namespace bhpm::pipeline {
 /// trajectory the root was fitted along (needs 2 experiments), and, with `transfer` and 3
 /// experiments or more, the one without its rows and those of experiment (e + 1) mod N
 /// for the transfer check (solve/discrepancy_calibration.h, step 6). Says what it did.
-void attach_left_out_roots(const std::string& run_dir, const TrainedRun& run,
+/// `leaves` are the run's trained leaves, one per experiment of `set`.
+void attach_left_out_roots(const TrainedRun& run, const model::LeafModel& leaves,
                            const pde::ExperimentSet& set, const std::string& source, bool transfer,
                            std::vector<solve::CalibrationExperiment>& experiments);
 

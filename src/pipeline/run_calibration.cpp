@@ -1,6 +1,7 @@
 #include "pipeline/run_calibration.h"
 
 #include <cstdio>
+#include <stdexcept>
 #include <vector>
 
 #include "model/leaf_data.h"
@@ -12,14 +13,6 @@
 namespace bhpm::pipeline {
 
 namespace {
-
-/// The training leaves' drift of the spatial mean over their boxes.
-model::MeanDrift training_mean_drift(const std::string& run_dir, const config::RunConfig& config,
-                                     const std::vector<nn::DomainBox>& boxes) {
-  const model::LeafModel leaves =
-      trained_leaves(run_dir, config, static_cast<std::int64_t>(boxes.size()));
-  return model::leaf_mean_drift(*leaves, boxes);
-}
 
 /// Each training experiment of `set` as an initial-value problem with its measurements.
 std::vector<solve::CalibrationExperiment> training_experiments(const config::RunConfig& config,
@@ -35,11 +28,14 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
 
 RunCalibration calibrate_by_operator(const std::string& run_dir, const TrainedRun& run,
                                      const std::string& data_path) {
-  RunCalibration result{
-      calibrate_from_measurements(run_dir, run, data_path,
-                                  run.config.predict.options.discrepancy_order),
-      training_mean_drift(run_dir, run.config,
-                          model::domain_boxes(pde::read_measured_set(data_path, "train")))};
+  const std::string refusal = operator_calibration_refusal(data_path);
+  if (!refusal.empty()) throw std::invalid_argument("calibrate: " + refusal);
+  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data_path, "train");
+  const model::LeafModel leaves =
+      trained_leaves(run_dir, run.config, static_cast<std::int64_t>(measured.size()));
+  RunCalibration result{calibrate_from_measurements(run, leaves, measured, data_path + ":/train",
+                                                    run.config.predict.options.discrepancy_order),
+                        model::leaf_mean_drift(*leaves, model::domain_boxes(measured))};
   result.calibration.mean_drift = result.drift.relative();
   result.calibration.conserve_mean = result.drift.conserved();
   return result;
@@ -53,13 +49,14 @@ RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun&
   predictor.samples = run.config.predict.calibration_samples;
   const pde::ExperimentSet set = pde::read_experiment_set(data_path, "train");
   const auto count = static_cast<std::size_t>(set.u.size(0));
-  const model::MeanDrift drift = training_mean_drift(
-      run_dir, run.config,
-      std::vector<nn::DomainBox>(count, model::domain_box(pde::grid_window(set))));
+  const model::LeafModel leaves =
+      trained_leaves(run_dir, run.config, static_cast<std::int64_t>(count));
+  const model::MeanDrift drift = model::leaf_mean_drift(
+      *leaves, std::vector<nn::DomainBox>(count, model::domain_box(pde::grid_window(set))));
   if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
   std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
   if (run.config.predict.calibration_leave_one_out)
-    attach_left_out_roots(run_dir, run, set, data_path + ":/train",
+    attach_left_out_roots(run, leaves, set, data_path + ":/train",
                           run.config.predict.calibration_transfer, experiments);
   else
     std::printf(
