@@ -21,7 +21,7 @@
 ///                               end past it stop unconverged (solve/operator_refinement.h)
 ///   descent_steps = 50          Adam steps on the new conditioning inputs per round
 ///   features = 1024             random Fourier features of a pathwise sample
-///   step_tolerance = 1e-6       each sample's solve takes adaptive steps of its own whose
+///   step_tolerance = 1e-4       each sample's solve takes adaptive steps of its own whose
 ///                               estimated local error is at most this (pde/member_steps.h;
 ///                               docs/predictions.md, "Speed of predictions"); 0: fixed steps of dt
 ///   dt = 0                      spectral time step (with step_tolerance > 0 the first one
@@ -80,7 +80,7 @@ struct PredictConfig {
   solve::PredictorOptions options;  ///< refinement.tolerance unset: see relative_tolerance
   double relative_tolerance = 1e-4;
   double dt = 0.0;               ///< 0: the simulation's time step
-  double step_tolerance = 1e-6;  ///< the samples' local error per step; 0: fixed steps
+  double step_tolerance = 1e-4;  ///< the samples' local error per step; 0: fixed steps
   /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
