@@ -9,10 +9,12 @@
 #include <torch/nn/module.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gp/hyperparameter.h"
+#include "gp/random_features.h"
 
 namespace bhpm::gp {
 
@@ -40,6 +42,11 @@ class Kernel : public torch::nn::Module {
   virtual at::Tensor input_scales() const = 0;
   /// The constrained hyperparameters, for files and progress lines.
   virtual std::vector<Hyperparameter> hyperparameters() const = 0;
+  /// Random features of k at its current hyperparameters (gp/random_features.h): about
+  /// `count` random Fourier features of its stationary part, drawn from `seed`, plus the
+  /// exact features of any finite-rank part; what pathwise samples need.
+  virtual std::shared_ptr<const RandomFeatures> random_features(std::int64_t count,
+                                                                std::uint64_t seed) const = 0;
 };
 
 }  // namespace bhpm::gp

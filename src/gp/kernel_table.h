@@ -1,10 +1,10 @@
 #pragma once
 /// The kernels a root GP can be built with, by name: the one table that configuration
 /// checks, checkpoint restores and "unknown kernel" errors read. A new kernel implements
-/// kernel.h, gets a line in kernel_table.cpp and random features of its prior in
-/// pathwise_samples.cpp (`bhpm distill` always samples pathwise;
-/// PathwiseSamples.exist_for_every_kernel_of_the_table fails for a kernel of the table
-/// without them); nothing outside gp/ changes.
+/// kernel.h (random features of its prior included: `bhpm distill` always samples pathwise)
+/// and gets a line in kernel_table.cpp; nothing else changes. Two contract tests run over
+/// every name of the table (tests/gp/rbf_kernel_test.cpp, KernelTable.every_kernel_gives_*,
+/// and PathwiseSamples.exist_for_every_kernel_of_the_table).
 
 #include <ATen/core/Tensor.h>
 

@@ -9,8 +9,6 @@
 
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
-#include "gp/rbf_kernel.h"
-#include "gp/rbf_quadratic_kernel.h"
 #include "util/option_check.h"
 #include "util/random.h"
 
@@ -28,25 +26,10 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   if (count < 1)
     throw std::invalid_argument("pathwise samples: count must be >= 1 (got " +
                                 std::to_string(count) + ")");
-  quadratic_ = std::dynamic_pointer_cast<const RbfQuadraticKernelImpl>(kernel_);
-  const auto* rbf =
-      quadratic_ ? &quadratic_->rbf() : dynamic_cast<const RbfKernelImpl*>(kernel_.get());
-  if (rbf == nullptr)
-    throw std::invalid_argument(
-        "pathwise samples: random Fourier features need the rbf or rbf+quadratic kernel (got " +
-        kernel_->name() + ")");
   const at::NoGradGuard no_grad;
   inducing_inputs_ = gp.inducing_inputs().detach().clone();
-  const std::int64_t d = inducing_inputs_.size(1);
-  const std::int64_t f = options.features;
-
-  util::Rng feature_rng(util::derive_seed(options.seed, "pathwise_features", 0));
-  frequencies_ = util::normal_tensor(feature_rng, {d, f}, inducing_inputs_.device()) /
-                 rbf->lengthscales().detach().unsqueeze(1);
-  phases_ = 2.0 * M_PI * util::uniform_tensor(feature_rng, {f}, inducing_inputs_.device());
-  feature_scale_ = std::sqrt(rbf->signal_variance().item<double>() * 2.0 / static_cast<double>(f));
-  const std::int64_t polynomial_features =
-      quadratic_ ? quadratic_->polynomial_features(inducing_inputs_.slice(0, 0, 1)).size(1) : 0;
+  features_ = kernel_->random_features(options.features,
+                                       util::derive_seed(options.seed, "pathwise_features", 0));
 
   // u_s - mu(Z) = L_zz (m + L_S xi_s) in the whitened parametrisation.
   const at::Tensor lower_zz =
@@ -60,8 +43,7 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   for (std::int64_t s = 0; s < count; ++s) {
     util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
                                     static_cast<std::uint64_t>(options.first_sample + s)));
-    const at::Tensor w =
-        util::normal_tensor(rng, {f + polynomial_features}, inducing_inputs_.device());
+    const at::Tensor w = util::normal_tensor(rng, {features_->count()}, inducing_inputs_.device());
     const at::Tensor data_part = at::linalg_solve_triangular(  // K_zz^{-1} (u_s - mu(Z))
         lower_zz.t(), gp.draw_whitened(rng).unsqueeze(1), /*upper=*/true);
     const at::Tensor prior_part =  // K_zz^{-1} phi(Z) w_s
@@ -71,16 +53,6 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   }
   weights_ = at::stack(weights);              // [S, F]
   update_ = at::stack(updates).contiguous();  // [S, M]
-}
-
-at::Tensor PathwiseSamples::features(const at::Tensor& v) const {
-  // phases + v W as a sum over the D inputs, elementwise: each row's value does not depend
-  // on how many rows are evaluated together (a matrix product's rounding may).
-  at::Tensor angles = phases_.expand({v.size(0), -1}).clone();
-  for (std::int64_t d = 0; d < v.size(1); ++d)
-    angles.addcmul_(v.select(1, d).unsqueeze(1), frequencies_[d].unsqueeze(0));
-  const at::Tensor fourier = feature_scale_ * at::cos(angles);
-  return quadratic_ ? at::cat({fourier, quadratic_->polynomial_features(v)}, 1) : fourier;
 }
 
 at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {

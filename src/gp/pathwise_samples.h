@@ -3,13 +3,11 @@
 /// Mostowsky and Deisenroth 2020, "Efficiently sampling functions from Gaussian process
 /// posteriors", Eq. 13): a sample is a prior draw plus a data-driven update,
 ///   f_s(v) = mu(v) + phi(v) . w_s + k(v, Z) K_zz^{-1} (u_s - mu(Z) - phi(Z) . w_s),
-/// with u_s ~ q(u) the inducing outputs and phi . w_s, w_s ~ N(0, I_F), a random Fourier
-/// feature draw of the zero-mean prior (Rahimi and Recht 2007): for the ARD RBF kernel
-///   phi_j(v) = s sqrt(2 / F) cos(omega_j . v + b_j),  omega_j ~ N(0, diag(1 / l^2)),
-///   b_j ~ U[0, 2 pi),  j = 1..F,
-/// so phi(v) . phi(v') -> k(v, v') as F grows (error O(F^{-1/2})). For the rbf+quadratic
-/// kernel phi(v) also holds the quadratic part's P exact features
-/// (RbfQuadraticKernelImpl::polynomial_features), so w_s ~ N(0, I_{F+P}). Each sample is a
+/// with u_s ~ q(u) the inducing outputs and phi . w_s, w_s ~ N(0, I), a random-feature
+/// draw of the zero-mean prior (Rahimi and Recht 2007), phi the kernel's own
+/// (Kernel::random_features, gp/random_features.h): for the ARD RBF kernel F random Fourier
+/// features (gp/fourier_features.h); for rbf+quadratic those and the quadratic part's P exact
+/// features, so w_s ~ N(0, I_{F+P}). Each sample is a
 /// whole function, evaluated in O(F + M) per point, with no conditioning loop; its
 /// distribution matches q(f) up to the feature approximation of the prior.
 ///
@@ -31,10 +29,8 @@
 
 namespace bhpm::gp {
 
-class RbfQuadraticKernelImpl;
-
 struct PathwiseOptions {
-  std::int64_t features = 1024;  ///< F (>= 1): random Fourier features of the prior
+  std::int64_t features = 1024;  ///< F (>= 1): random features of the prior
   std::uint64_t seed = 0;
   std::int64_t first_sample = 0;  ///< >= 0: the index in the sequence of the first sample drawn
 };
@@ -44,8 +40,8 @@ void validate(const PathwiseOptions& options);
 
 class PathwiseSamples final : public FunctionSamples {
  public:
-  /// `count` (>= 1) draws from q(f) of `gp`, whose kernel must be rbf or rbf+quadratic.
-  /// Throws std::invalid_argument otherwise, CholeskyError when K_zz cannot be factored.
+  /// `count` (>= 1) draws from q(f) of `gp`, with its kernel's random features. Throws
+  /// CholeskyError when K_zz cannot be factored.
   PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
                   const PathwiseOptions& options);
   std::int64_t count() const override { return weights_.size(0); }
@@ -55,19 +51,15 @@ class PathwiseSamples final : public FunctionSamples {
   /// The same features and data with members' weights and updates.
   std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
   /// phi(v) [N, F (+ P)] for v [N, D].
-  at::Tensor features(const at::Tensor& v) const;
+  at::Tensor features(const at::Tensor& v) const { return features_->evaluate(v); }
 
  private:
   std::shared_ptr<Mean> mean_;
   std::shared_ptr<Kernel> kernel_;
-  at::Tensor inducing_inputs_;  ///< Z [M, D]
-  at::Tensor frequencies_;      ///< omega [D, F]
-  at::Tensor phases_;           ///< b [F]
-  double feature_scale_ = 0;    ///< s sqrt(2 / F)
-  /// The kernel when it is rbf+quadratic (its exact quadratic features join phi), else null.
-  std::shared_ptr<const RbfQuadraticKernelImpl> quadratic_;
-  at::Tensor weights_;  ///< w [S, F (+ P)]
-  at::Tensor update_;   ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]
+  at::Tensor inducing_inputs_;                      ///< Z [M, D]
+  std::shared_ptr<const RandomFeatures> features_;  ///< phi, shared by the S samples
+  at::Tensor weights_;                              ///< w [S, F (+ P)]
+  at::Tensor update_;  ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]
 };
 
 }  // namespace bhpm::gp

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gp/argument_checks.h"
+#include "gp/fourier_features.h"
 #include "gp/softplus.h"
 #include "util/option_check.h"
 
@@ -101,6 +102,13 @@ void RbfKernelImpl::set_lengthscales(double lengthscale) {
 void RbfKernelImpl::set_signal_variance(double signal_variance) {
   const at::NoGradGuard no_grad;
   raw_signal_variance_.fill_(inverse_softplus(signal_variance, "rbf kernel: signal_variance"));
+}
+
+std::shared_ptr<const RandomFeatures> RbfKernelImpl::random_features(std::int64_t count,
+                                                                     std::uint64_t seed) const {
+  const at::NoGradGuard no_grad;
+  return std::make_shared<FourierFeatures>(lengthscales().detach(),
+                                           signal_variance().item<double>(), count, seed);
 }
 
 }  // namespace bhpm::gp

@@ -42,6 +42,9 @@ class RbfKernelImpl : public Kernel {
   at::Tensor input_scales() const override { return lengthscales(); }
   /// "lengthscales" [D] and "signal_variance" [].
   std::vector<Hyperparameter> hyperparameters() const override;
+  /// `count` random Fourier features (gp/fourier_features.h) at the current l and s^2.
+  std::shared_ptr<const RandomFeatures> random_features(std::int64_t count,
+                                                        std::uint64_t seed) const override;
 
   /// l [D], differentiable with respect to raw_lengthscale.
   at::Tensor lengthscales() const;

@@ -4,14 +4,40 @@
 #include <ATen/core/grad_mode.h>
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "gp/argument_checks.h"
+#include "gp/random_features.h"
 #include "gp/softplus.h"
 #include "util/option_check.h"
 
 namespace bhpm::gp {
+
+namespace {
+
+/// The RBF part's Fourier features, then the quadratic part's exact features.
+class FourierAndQuadraticFeatures : public RandomFeatures {
+ public:
+  FourierAndQuadraticFeatures(std::shared_ptr<const RandomFeatures> fourier,
+                              std::shared_ptr<const RbfQuadraticKernelImpl> kernel)
+      : fourier_(std::move(fourier)), kernel_(std::move(kernel)) {}
+  at::Tensor evaluate(const at::Tensor& v) const override {
+    return at::cat({fourier_->evaluate(v), kernel_->polynomial_features(v)}, 1);
+  }
+  std::int64_t count() const override {
+    const std::int64_t d = kernel_->dimensions();
+    return fourier_->count() + 1 + 2 * d + d * (d - 1) / 2;  // P, polynomial_features
+  }
+
+ private:
+  std::shared_ptr<const RandomFeatures> fourier_;
+  std::shared_ptr<const RbfQuadraticKernelImpl> kernel_;
+};
+
+}  // namespace
 
 namespace {
 const char* const kKernelName = "rbf+quadratic kernel";
@@ -105,6 +131,13 @@ void RbfQuadraticKernelImpl::set_polynomial_scales(const at::Tensor& scales) {
   require_vector(scales, options_.dimensions, kKernelName, "polynomial_scales");
   const at::NoGradGuard no_grad;
   raw_polynomial_scale_.copy_(inverse_softplus(scales, "rbf+quadratic kernel: polynomial_scales"));
+}
+
+std::shared_ptr<const RandomFeatures> RbfQuadraticKernelImpl::random_features(
+    std::int64_t count, std::uint64_t seed) const {
+  return std::make_shared<FourierAndQuadraticFeatures>(
+      rbf_->random_features(count, seed),
+      std::static_pointer_cast<const RbfQuadraticKernelImpl>(shared_from_this()));
 }
 
 }  // namespace bhpm::gp

@@ -51,6 +51,11 @@ class RbfQuadraticKernelImpl : public Kernel {
   at::Tensor input_scales() const override { return rbf_->lengthscales(); }
   /// The RBF part's, then "polynomial_scales" [D] and "polynomial_variance" [].
   std::vector<Hyperparameter> hyperparameters() const override;
+  /// The RBF part's `count` random Fourier features followed by the quadratic part's P
+  /// exact ones (polynomial_features): F = count + P. The features keep this kernel alive
+  /// and read its current a and c^2.
+  std::shared_ptr<const RandomFeatures> random_features(std::int64_t count,
+                                                        std::uint64_t seed) const override;
 
   /// The exact features of the quadratic part, phi(x) [N, P] with P = 1 + 2D + D(D-1)/2
   /// and phi(x_i) . phi(x'_j) = c^2 (1 + (x_i / a) . (x'_j / a))^2: c (1, sqrt(2) w_k,

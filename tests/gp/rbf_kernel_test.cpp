@@ -17,6 +17,7 @@
 #include "gp/gaussian_likelihood.h"
 #include "gp/kernel_table.h"
 #include "gp/linear_mean.h"
+#include "gp/random_features.h"
 #include "gp/rbf_kernel.h"
 #include "gp/rbf_quadratic_kernel.h"
 #include "support/tensors.h"
@@ -153,6 +154,27 @@ TEST(KernelTable, builds_a_kernel_by_name_and_lists_the_names_it_knows) {
   } catch (const std::invalid_argument& e) {
     EXPECT_THAT(e.what(),
                 HasSubstr("kernel: name must be \"rbf\" or \"rbf+quadratic\" (got \"matern\")"));
+  }
+}
+
+// The kernel contract (gp/kernel.h): every kernel of the table gives random features whose
+// inner products approach it. With F = 1e5 Fourier features an entry's error has standard
+// deviation at most 2 s^2 / sqrt(F) = 0.0127 for s^2 = 2 (each feature pair's product of
+// cosines lies in [-1, 1] twice over; a finite-rank part is exact), so 0.065 is five of them.
+// A row's features do not depend on the rows evaluated with it.
+TEST(KernelTable, every_kernel_gives_random_features_whose_products_approach_it) {
+  const at::NoGradGuard no_grad;
+  const at::Tensor x = at::linspace(-1.5, 2.0, 18, kReal).view({6, 3});
+  for (const std::string& name : kernel_names()) {
+    const std::shared_ptr<Kernel> kernel =
+        bhpm::gp::make_kernel(name, {at::tensor({0.5, 1.5, 3.0}, kReal), 2.0});
+    const std::shared_ptr<const RandomFeatures> features = kernel->random_features(100000, 9);
+    const at::Tensor phi = features->evaluate(x);
+    EXPECT_EQ(phi.size(1), features->count()) << name;
+    const double error = (phi.mm(phi.t()) - kernel->matrix(x, x)).abs().max().item<double>();
+    EXPECT_LT(error, 0.065) << name;
+    EXPECT_TRUE(at::equal(features->evaluate(x.slice(0, 2, 3)), phi.slice(0, 2, 3))) << name;
+    EXPECT_TRUE(at::equal(kernel->random_features(100000, 9)->evaluate(x), phi)) << name;
   }
 }
 
