@@ -41,6 +41,7 @@ const std::vector<std::string>& calibration_method_choices() {
 void apply_time_steps(const PredictConfig& config, pde::SolveOptions& solve) {
   if (config.dt > 0.0) solve.stepper.dt = config.dt;
   solve.tolerance = config.step_tolerance;
+  solve.max_interval_steps = config.max_interval_steps;
 }
 
 namespace {
@@ -99,6 +100,11 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   section.validate([&] {
     util::require_unit_interval(config.step_tolerance, "predict", "step_tolerance",
                                 "(0: fixed steps of predict.dt)");
+  });
+  config.max_interval_steps = section.integer("max_interval_steps", config.max_interval_steps);
+  section.validate([&] {
+    util::require_non_negative(static_cast<double>(config.max_interval_steps), "predict",
+                               "max_interval_steps", "(0: no bound)");
   });
   return config;
 }

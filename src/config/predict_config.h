@@ -24,6 +24,10 @@
 ///   step_tolerance = 1e-4       each sample's solve takes adaptive steps of its own whose
 ///                               estimated local error is at most this (pde/member_steps.h;
 ///                               docs/predictions.md, "Speed of predictions"); 0: fixed steps of dt
+///   max_interval_steps = 100    adaptive steps (kept and rejected) a sample may try within
+///                               one output interval; one that needs more is dropped as
+///                               diverged, which bounds a prediction's cost (docs/predictions.md,
+///                               "Cost of a prediction"); 0: no bound
 ///   dt = 0                      spectral time step (with step_tolerance > 0 the first one
 ///                               tried); 0: the data's [solver] dt
 ///   discrepancy = "calibrated"  model-discrepancy variance tau^2 of the samples:
@@ -81,6 +85,9 @@ struct PredictConfig {
   double relative_tolerance = 1e-4;
   double dt = 0.0;               ///< 0: the simulation's time step
   double step_tolerance = 1e-4;  ///< the samples' local error per step; 0: fixed steps
+  /// Adaptive steps a sample may try within one output interval before it is dropped as
+  /// diverged (pde::SolveOptions::max_interval_steps); 0: no bound.
+  std::int64_t max_interval_steps = 100;
   /// Where tau^2 and T (options.discrepancy_variance, discrepancy_timescale) come
   /// from: one of discrepancy_sources().
   std::string discrepancy = "calibrated";
@@ -109,7 +116,8 @@ const std::vector<std::string>& conservation_choices();
 const std::vector<std::string>& calibration_method_choices();
 
 /// The samples' time steps from the data's `solve` options: the first or fixed step dt
-/// where given, and adaptive steps to step_tolerance (0: fixed).
+/// where given, and adaptive steps to step_tolerance (0: fixed), at most max_interval_steps
+/// per output interval.
 void apply_time_steps(const PredictConfig& config, pde::SolveOptions& solve);
 
 /// Reads [predict]; throws ConfigError naming the field and the rule.

@@ -90,6 +90,7 @@ const std::vector<std::string>& calibrated_solver_keys() {
                                                 "predict.features",
                                                 "predict.dt",
                                                 "predict.step_tolerance",
+                                                "predict.max_interval_steps",
                                                 "predict.max_amplification",
                                                 "predict.ill_posed",
                                                 "predict.conservation"};

@@ -47,9 +47,11 @@ at::Tensor Etdrk4Stepper::nonlinear_spectral(const at::Tensor& v, const at::Tens
 }
 
 at::Tensor Etdrk4Stepper::advance(const at::Tensor& v, const Etdrk4StepCoefficients& c,
-                                  const StageTimes& times, const NonlinearTerm* term) const {
+                                  const StageTimes& times, const NonlinearTerm* term,
+                                  const at::Tensor& nv_known) const {
   if (!term) return c.e * v;
-  const at::Tensor nv = nonlinear_spectral(v, times.start, *term);
+  const at::Tensor nv =
+      nv_known.defined() ? nv_known : nonlinear_spectral(v, times.start, *term);
   const at::Tensor e2v = c.e2 * v;
   const at::Tensor a = e2v + c.q * nv;
   const at::Tensor& midpoint = times.middle;
@@ -72,9 +74,15 @@ at::Tensor Etdrk4Stepper::step(const at::Tensor& v, double t) const {
 at::Tensor Etdrk4Stepper::step_members(const at::Tensor& v,
                                        const Etdrk4StepCoefficients& coefficients,
                                        const at::Tensor& t, const at::Tensor& h,
-                                       const NonlinearTerm* term) const {
+                                       const NonlinearTerm* term,
+                                       const at::Tensor& first_stage) const {
   const at::Tensor start = t.unsqueeze(1), step = h.unsqueeze(1);
-  return advance(v, coefficients, {start, start + 0.5 * step, start + step}, term);
+  return advance(v, coefficients, {start, start + 0.5 * step, start + step}, term, first_stage);
+}
+
+at::Tensor Etdrk4Stepper::first_stage(const at::Tensor& v, const at::Tensor& t,
+                                      const NonlinearTerm* term) const {
+  return term ? nonlinear_spectral(v, t.unsqueeze(1), *term) : at::Tensor();
 }
 
 }  // namespace bhpm::pde

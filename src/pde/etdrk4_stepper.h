@@ -47,10 +47,15 @@ class Etdrk4Stepper {
   /// t and h [B] double, `coefficients` [B, n/2+1] those of the steps h (gathered from
   /// steppers of those sizes; [n/2+1] when all are one size), `term` the explicit part for
   /// these B members (null: none).
-  /// The same grid, dealiasing and linear part as this stepper's.
+  /// The same grid, dealiasing and linear part as this stepper's. `first_stage`, when
+  /// defined, is N_hat(v) at t (first_stage() below), which steps of several sizes from the
+  /// same v share.
   at::Tensor step_members(const at::Tensor& v, const Etdrk4StepCoefficients& coefficients,
-                          const at::Tensor& t, const at::Tensor& h,
-                          const NonlinearTerm* term) const;
+                          const at::Tensor& t, const at::Tensor& h, const NonlinearTerm* term,
+                          const at::Tensor& first_stage = {}) const;
+  /// N_hat(v) [B, n/2+1] of `term` at each member's time t [B] (undefined when term is null).
+  at::Tensor first_stage(const at::Tensor& v, const at::Tensor& t,
+                         const NonlinearTerm* term) const;
 
   double dt() const { return dt_; }
   /// This step size's coefficients, each [n/2+1].
@@ -70,8 +75,9 @@ class Etdrk4Stepper {
     at::Tensor start, middle, end;
   };
   /// The step above with coefficients c at those stage times.
+  /// `nv_known`: N_hat(v) at times.start when already known (else undefined).
   at::Tensor advance(const at::Tensor& v, const Etdrk4StepCoefficients& c, const StageTimes& times,
-                     const NonlinearTerm* term) const;
+                     const NonlinearTerm* term, const at::Tensor& nv_known = {}) const;
   /// N_hat of `term` at v [B, n/2+1] and times t (a 0-dim or [B, 1] double tensor):
   /// derivatives in physical space (on the product's points), N pointwise, back to Fourier
   /// space.

@@ -43,6 +43,7 @@ MemberSteps::MemberSteps(const PeriodicGrid& grid, const Equation& equation,
       interval_(options.output_dt),
       tolerance_(options.tolerance),
       t_end_(options.t_end),
+      max_interval_steps_(options.max_interval_steps),
       check_every_(options.check_every),
       floor_level_(
           static_cast<int>(std::floor(std::log2(options.output_dt / (1e-12 * options.t_end))))),
@@ -50,7 +51,8 @@ MemberSteps::MemberSteps(const PeriodicGrid& grid, const Equation& equation,
              level_at_most(options.output_dt, options.stepper.dt)),
       ticks_(static_cast<std::size_t>(members), 0),
       accepted_(static_cast<std::size_t>(members), 0),
-      rejected_(static_cast<std::size_t>(members), 0) {
+      rejected_(static_cast<std::size_t>(members), 0),
+      interval_trials_(static_cast<std::size_t>(members), 0) {
   floor_level_ = std::min(floor_level_, kTickBits - 1);
   for (int& a : level_) a = std::min(a, floor_level_);
 }
@@ -136,9 +138,11 @@ void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pendi
   const at::Tensor half_step = double_tensor(halves, real);
   const Etdrk4Stepper& any = stepper(levels.front());
   const Etdrk4StepCoefficients half_coefficients = coefficients(halves_levels);
-  const at::Tensor whole =
-      any.step_members(start, coefficients(levels), t, double_tensor(steps, real), term);
-  const at::Tensor first = any.step_members(start, half_coefficients, t, half_step, term);
+  const at::Tensor shared_stage = any.first_stage(start, t, term);  // N(v) at t, used by both
+  const at::Tensor whole = any.step_members(start, coefficients(levels), t,
+                                            double_tensor(steps, real), term, shared_stage);
+  const at::Tensor first =
+      any.step_members(start, half_coefficients, t, half_step, term, shared_stage);
   const at::Tensor two_halves =
       any.step_members(first, half_coefficients, double_tensor(middles, real), half_step, term);
   const std::vector<double> error = relative_differences(whole, two_halves);
@@ -147,6 +151,7 @@ void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pendi
   for (std::size_t j = 0; j < pending.size(); ++j) {
     const auto i = static_cast<std::size_t>(pending[j]);
     accept[j] = std::isfinite(error[j]) && error[j] <= tolerance_;
+    ++interval_trials_[i];
     if (accept[j]) {
       ticks_[i] += kWholeInterval >> level_[i];
       ++accepted_[i];
@@ -162,18 +167,33 @@ void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pendi
 
   for (std::size_t j = 0; j < pending.size(); ++j) {
     const auto i = static_cast<std::size_t>(pending[j]);
-    if (level_[i] <= floor_level_) continue;
-    std::ostringstream why;
-    why << "blew up by t = " << times[j] << ": the adaptive step fell below " << 1e-12 * t_end_
-        << " (error estimate " << error[j] << " against tolerance " << tolerance_
-        << ") in batch member " << pending[j];
-    guard.drop(v, pending[j], why.str(), times[j], output);
+    const std::string why = stop_reason(i, times[j], error[j]);
+    if (!why.empty())
+      guard.drop(v, pending[j], why + " in batch member " + std::to_string(pending[j]), times[j],
+                 output);
   }
+}
+
+std::string MemberSteps::stop_reason(std::size_t i, double t, double error) const {
+  std::ostringstream why;
+  if (level_[i] > floor_level_) {
+    why << "blew up by t = " << t << ": the adaptive step fell below " << 1e-12 * t_end_
+        << " (error estimate " << error << " against tolerance " << tolerance_ << ")";
+  } else if (max_interval_steps_ > 0 && ticks_[i] < kWholeInterval &&
+             interval_trials_[i] >= max_interval_steps_) {
+    why << "stopped at t = " << t << ": " << interval_trials_[i]
+        << " adaptive steps tried within one output interval (the most allowed) with steps "
+           "down to "
+        << std::ldexp(interval_, -level_[i]) << " (error estimate " << error
+        << " against tolerance " << tolerance_ << ")";
+  }
+  return why.str();
 }
 
 void MemberSteps::advance(at::Tensor& v, double t_from, std::int64_t output,
                           DivergenceGuard& guard) {
   std::fill(ticks_.begin(), ticks_.end(), 0);
+  std::fill(interval_trials_.begin(), interval_trials_.end(), 0);
   for (std::int64_t trial = 1;; ++trial) {
     const at::Tensor dropped = guard.dropped().to(at::kCPU);
     const bool* is_dropped = dropped.data_ptr<bool>();

@@ -12,13 +12,16 @@
 /// (gathered by level) and stage times, through the nonlinear term restricted to them
 /// (NonlinearTerm::select_members): a member that needs small steps, or is blowing up, costs
 /// its own steps and does not make the others take them. A member whose step would fall
-/// below 1e-12 t_end is blowing up: it is dropped (DivergenceGuard) and the others go on.
+/// below 1e-12 t_end is blowing up: it is dropped (DivergenceGuard) and the others go on, and
+/// so is a member that has tried more than SolveOptions::max_interval_steps steps within one
+/// output interval (when set): its cost is bounded whatever its dynamics do.
 
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "pde/divergence_guard.h"
@@ -64,6 +67,7 @@ class MemberSteps {
   const Equation& equation_;
   Etdrk4Options stepper_options_;
   double interval_, tolerance_, t_end_;
+  std::int64_t max_interval_steps_;  ///< 0: no bound
   int check_every_;  ///< trials between non-finite checks of the whole batch
   int floor_level_;  ///< the finest level allowed: H / 2^floor_level >= 1e-12 t_end
   std::map<int, Etdrk4Stepper> steppers_;
@@ -71,6 +75,10 @@ class MemberSteps {
   std::vector<int> level_;           ///< a_b, kept from one output interval to the next
   std::vector<std::int64_t> ticks_;  ///< b's time within the interval, in H / 2^52
   std::vector<std::int64_t> accepted_, rejected_;
+  std::vector<std::int64_t> interval_trials_;  ///< [B] trials within the current interval
+  /// Why member i, just stepped from t with error estimate `error`, cannot go on ("" if it
+  /// can): its step below the floor, or its trials in this interval at the bound.
+  std::string stop_reason(std::size_t i, double t, double error) const;
 };
 
 }  // namespace bhpm::pde

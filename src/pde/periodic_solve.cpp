@@ -26,6 +26,8 @@ void validate(const SolveOptions& options) {
                        util::option_value(options.output_dt));
   util::validate_nested(owner, "stepper.", [&] { validate(options.stepper); });
   util::require_unit_interval(options.tolerance, owner, "tolerance", "(0: fixed steps of dt)");
+  util::require_non_negative(static_cast<double>(options.max_interval_steps), owner,
+                             "max_interval_steps", "(0: no bound)");
   util::require_positive(options.blowup_factor, owner, "blowup_factor");
   util::require_at_least(options.check_every, 1, owner, "check_every");
 }

@@ -39,6 +39,10 @@ struct SolveOptions {
   /// batch member (L2, before the two half steps are kept), is at most this, each member
   /// choosing its own steps (pde/member_steps.h); 0: fixed step.
   double tolerance = 0.0;
+  /// Adaptive: the most step trials (kept and rejected) a member may take within one output
+  /// interval; a member that needs more is treated as blowing up (SolverDivergence, or
+  /// dropped with drop_diverged), so that no member's cost is unbounded. 0: no bound.
+  std::int64_t max_interval_steps = 0;
   double blowup_factor = 1e3;  ///< stop when max|u| > factor * max(1, max|u0|)
   int check_every = 16;        ///< steps between non-finite checks inside an output interval
   /// false: a blow-up of any batch member stops the solve (SolverDivergence). true: the

@@ -165,6 +165,7 @@ RANGE_ERRORS = [
     ("predict", "relative_tolerance", ["0.0"]),
     ("predict", "max_rounds", ["0"]),
     ("predict", "step_tolerance", ["1.0"]),
+    ("predict", "max_interval_steps", ["-1"]),
     ("predict", "discrepancy", ['"maybe"']),
     ("predict", "spread_inflation", ["0.0"]),
     ("predict", "ill_posed", ['"ignore"']),

@@ -104,7 +104,7 @@ TEST(ConfigDifferences, refuses_a_stored_text_that_is_not_toml) {
               HasSubstr("root.h5: stored configuration is not TOML"));
 }
 
-TEST(PredictConfig, samples_take_adaptive_steps_unless_step_tolerance_is_zero) {
+TEST(PredictConfig, samples_take_bounded_adaptive_steps_unless_step_tolerance_is_zero) {
   const auto steps = [](const std::string& text) {
     ConfigReader reader = ConfigReader::from_string(text, "run.toml");
     bhpm::pde::SolveOptions solve;
@@ -114,6 +114,11 @@ TEST(PredictConfig, samples_take_adaptive_steps_unless_step_tolerance_is_zero) {
   };
   EXPECT_EQ(steps("").tolerance, 1e-4);
   EXPECT_EQ(steps("").stepper.dt, 5e-3);
+  EXPECT_EQ(steps("").max_interval_steps, 100);
+  EXPECT_EQ(steps("[predict]\nmax_interval_steps = 0\n").max_interval_steps, 0);
+  EXPECT_THAT(bhpm::testing_support::error_message<ConfigError>(
+                  [&] { steps("[predict]\nmax_interval_steps = -1\n"); }),
+              HasSubstr("run.toml: predict.max_interval_steps: must be >= 0 (0: no bound)"));
   const bhpm::pde::SolveOptions fixed = steps("[predict]\nstep_tolerance = 0\ndt = 0.02\n");
   EXPECT_EQ(fixed.tolerance, 0.0);
   EXPECT_EQ(fixed.stepper.dt, 0.02);

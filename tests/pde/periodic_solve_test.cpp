@@ -351,6 +351,39 @@ TEST(PeriodicSolve, a_member_that_needs_small_steps_does_not_make_the_others_tak
   EXPECT_LT(max_abs(together.u[0] - alone.u[0]), 1e-15);
 }
 
+// A bound on the steps a member may try within an output interval bounds its cost: in
+// u_t = u^2 the member from 2 reaches it on its way to the blow-up at t = 0.5 and is dropped
+// there, before its step collapses, and the sound member is solved as alone. Without drop
+// mode the bound ends the solve.
+TEST(PeriodicSolve, a_member_over_the_step_bound_of_an_interval_is_dropped_alone) {
+  EquationOptions equation;
+  equation.name = "general";
+  equation.nonlinear = "u^2";
+  const Equation growth = make_equation(equation);
+  const PeriodicGrid grid(0.0, 1.0, 8);
+  const at::Tensor sound = at::full({8}, 0.1, at::kDouble);
+  const at::Tensor both = at::stack({sound, at::full({8}, 2.0, at::kDouble)});
+  SolveOptions options = solve_options(2.0, 0.25, 0.25);
+  options.tolerance = 1e-10;
+  options.drop_diverged = true;
+  options.max_interval_steps = 12;
+  const Solution alone = solve_periodic(grid, growth, sound, options);
+  const Solution bounded = solve_periodic(grid, growth, both, options);
+  EXPECT_TRUE(bounded.diverged[1].item<bool>());
+  EXPECT_THAT(bounded.failures[1], HasSubstr("12 adaptive steps tried within one output interval"));
+  EXPECT_LE(bounded.member_steps[1], 12 * 2);  // dropped within the first two intervals
+  EXPECT_EQ(bounded.member_steps[0], alone.member_steps[0]);
+  EXPECT_LT(max_abs(bounded.u[0] - alone.u[0]), 1e-15);
+  options.max_interval_steps = 0;  // the same member without the bound: far more steps
+  EXPECT_GT(solve_periodic(grid, growth, both, options).member_steps[1], 12 * 2);
+
+  options.max_interval_steps = 12;
+  options.drop_diverged = false;
+  EXPECT_THROW(solve_periodic(grid, growth, both, options), SolverDivergence);
+  options.max_interval_steps = -1;
+  EXPECT_THROW(solve_periodic(grid, growth, both, options), std::invalid_argument);
+}
+
 // Per-member stage times: N = cos(omega t) u solved adaptively matches
 // u_k(t) = u_k(0) exp(sin(omega t) / omega - nu k^2 t) for members whose steps differ
 // (amplitudes do not change a linear problem's relative error, so the members start at
