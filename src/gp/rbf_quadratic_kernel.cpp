@@ -28,8 +28,7 @@ class FourierAndQuadraticFeatures : public RandomFeatures {
     return at::cat({fourier_->evaluate(v), kernel_->polynomial_features(v)}, 1);
   }
   std::int64_t count() const override {
-    const std::int64_t d = kernel_->dimensions();
-    return fourier_->count() + 1 + 2 * d + d * (d - 1) / 2;  // P, polynomial_features
+    return fourier_->count() + kernel_->polynomial_feature_count();
   }
 
  private:
@@ -106,6 +105,11 @@ at::Tensor RbfQuadraticKernelImpl::diagonal(const at::Tensor& x) const {
 at::Tensor RbfQuadraticKernelImpl::polynomial_features(const at::Tensor& x) const {
   require_matrix(x, -1, options_.dimensions, kKernelName, "x");
   return feature_map(x);
+}
+
+std::int64_t RbfQuadraticKernelImpl::polynomial_feature_count() const {
+  const std::int64_t d = options_.dimensions;
+  return 1 + 2 * d + d * (d - 1) / 2;  // 1, w_k, w_k^2, w_k w_m (k < m): feature_map's columns
 }
 
 at::Tensor RbfQuadraticKernelImpl::feature_map(const at::Tensor& x) const {

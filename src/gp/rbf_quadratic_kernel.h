@@ -61,6 +61,8 @@ class RbfQuadraticKernelImpl : public Kernel {
   /// and phi(x_i) . phi(x'_j) = c^2 (1 + (x_i / a) . (x'_j / a))^2: c (1, sqrt(2) w_k,
   /// w_k^2, sqrt(2) w_k w_m for k < m) with w = x / a.
   at::Tensor polynomial_features(const at::Tensor& x) const;
+  /// P = 1 + 2D + D(D-1)/2, the number of polynomial_features.
+  std::int64_t polynomial_feature_count() const;
   /// The RBF part.
   const RbfKernelImpl& rbf() const { return *rbf_; }
   RbfKernelImpl& rbf() { return *rbf_; }

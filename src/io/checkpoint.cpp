@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 #include "io/atomic_file.h"
 #include "io/zip_archive.h"
@@ -61,14 +62,17 @@ void save_checkpoint(const std::string& path, const Checkpoint& checkpoint) {
 Checkpoint load_checkpoint(const std::string& path) {
   if (!std::filesystem::is_regular_file(path))
     throw CheckpointError(path + ": checkpoint file does not exist");
+  std::vector<unsigned char> contents;
   try {  // LibTorch's reader checks no CRC: a flipped bit would load as a wrong value
-    ZipArchive(path, "checkpoint").verify();
+    const ZipArchive zip(path, "checkpoint");
+    zip.verify();
+    contents = zip.contents();
   } catch (const std::invalid_argument& error) {
     throw CheckpointError(error.what());
   }
   torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path);
+  try {  // the bytes verified, not a second read of the file
+    archive.load_from(reinterpret_cast<const char*>(contents.data()), contents.size());
   } catch (const std::exception& error) {
     throw CheckpointError(path + ": not a readable checkpoint: " + util::error_message(error));
   }

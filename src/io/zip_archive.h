@@ -26,6 +26,8 @@ class ZipArchive {
   std::vector<unsigned char> bytes(const std::string& name) const;
   /// Reads every member (bytes): throws at the first that is damaged.
   void verify() const;
+  /// The whole archive as read from the file.
+  const std::vector<unsigned char>& contents() const { return bytes_; }
 
  private:
   struct Member {

@@ -249,6 +249,7 @@ TEST(RbfQuadraticKernel, exact_features_reproduce_the_quadratic_part) {
   const at::Tensor x1 = at::randn({6, 3}, kReal), x2 = at::randn({7, 3}, kReal);
   const at::Tensor phi1 = kernel->polynomial_features(x1);
   ASSERT_EQ(phi1.sizes(), (std::vector<std::int64_t>{6, 1 + 2 * 3 + 3}));
+  EXPECT_EQ(kernel->polynomial_feature_count(), phi1.size(1));
   const at::Tensor quadratic = kernel->matrix(x1, x2) - kernel->rbf().matrix(x1, x2);
   EXPECT_LT(
       (at::mm(phi1, kernel->polynomial_features(x2).t()) - quadratic).abs().max().item<double>(),
