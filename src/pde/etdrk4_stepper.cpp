@@ -50,8 +50,7 @@ at::Tensor Etdrk4Stepper::advance(const at::Tensor& v, const Etdrk4StepCoefficie
                                   const StageTimes& times, const NonlinearTerm* term,
                                   const at::Tensor& nv_known) const {
   if (!term) return c.e * v;
-  const at::Tensor nv =
-      nv_known.defined() ? nv_known : nonlinear_spectral(v, times.start, *term);
+  const at::Tensor nv = nv_known.defined() ? nv_known : nonlinear_spectral(v, times.start, *term);
   const at::Tensor e2v = c.e2 * v;
   const at::Tensor a = e2v + c.q * nv;
   const at::Tensor& midpoint = times.middle;

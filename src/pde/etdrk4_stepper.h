@@ -54,8 +54,7 @@ class Etdrk4Stepper {
                           const at::Tensor& t, const at::Tensor& h, const NonlinearTerm* term,
                           const at::Tensor& first_stage = {}) const;
   /// N_hat(v) [B, n/2+1] of `term` at each member's time t [B] (undefined when term is null).
-  at::Tensor first_stage(const at::Tensor& v, const at::Tensor& t,
-                         const NonlinearTerm* term) const;
+  at::Tensor first_stage(const at::Tensor& v, const at::Tensor& t, const NonlinearTerm* term) const;
 
   double dt() const { return dt_; }
   /// This step size's coefficients, each [n/2+1].

@@ -68,8 +68,8 @@ class MemberSteps {
   Etdrk4Options stepper_options_;
   double interval_, tolerance_, t_end_;
   std::int64_t max_interval_steps_;  ///< 0: no bound
-  int check_every_;  ///< trials between non-finite checks of the whole batch
-  int floor_level_;  ///< the finest level allowed: H / 2^floor_level >= 1e-12 t_end
+  int check_every_;                  ///< trials between non-finite checks of the whole batch
+  int floor_level_;                  ///< the finest level allowed: H / 2^floor_level >= 1e-12 t_end
   std::map<int, Etdrk4Stepper> steppers_;
   std::map<std::vector<std::int64_t>, std::shared_ptr<const NonlinearTerm>> terms_;
   std::vector<int> level_;           ///< a_b, kept from one output interval to the next

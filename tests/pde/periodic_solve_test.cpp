@@ -42,6 +42,22 @@ SolveOptions solve_options(double t_end, double output_dt, double dt) {
 
 using bhpm::testing_support::max_abs;
 
+/// u_t = u^2, solved by u0 / (1 - u0 t): from 2 it blows up at t = 0.5, from 0.1 it lives on.
+Equation quadratic_growth() {
+  EquationOptions options;
+  options.name = "general";
+  options.nonlinear = "u^2";
+  return make_equation(options);
+}
+
+/// [0, 2] with outputs every 0.25, adaptive steps to 1e-10, members that fail dropped.
+SolveOptions dropping_adaptive_options() {
+  SolveOptions options = solve_options(2.0, 0.25, 0.25);
+  options.tolerance = 1e-10;
+  options.drop_diverged = true;
+  return options;
+}
+
 /// N(u, t) = cos(omega t) u: with L = nu d^2/dx^2 every Fourier mode solves
 /// u_k' = (cos(omega t) - nu k^2) u_k, so u_k(t) = u_k(0) exp(sin(omega t) / omega - nu k^2 t).
 class ModulatedGrowth final : public NonlinearTerm {
@@ -297,17 +313,15 @@ TEST(PeriodicSolve, rejects_inconsistent_times_and_shapes) {
 // at 0.1 lives on. Dropping keeps the sound member exact and names when the other failed;
 // without dropping the whole solve stops.
 TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
-  EquationOptions equation;
-  equation.name = "general";
-  equation.nonlinear = "u^2";
+  const Equation growth = quadratic_growth();
   const PeriodicGrid grid(0.0, 1.0, 8);
   const at::Tensor u0 =
       at::stack({at::full({8}, 0.1, at::kDouble), at::full({8}, 2.0, at::kDouble)});
   SolveOptions options = solve_options(2.0, 0.25, 1e-3);
-  EXPECT_THROW(solve_periodic(grid, make_equation(equation), u0, options), SolverDivergence);
+  EXPECT_THROW(solve_periodic(grid, growth, u0, options), SolverDivergence);
 
   options.drop_diverged = true;
-  const Solution solution = solve_periodic(grid, make_equation(equation), u0, options);
+  const Solution solution = solve_periodic(grid, growth, u0, options);
   EXPECT_FALSE(solution.diverged[0].item<bool>());
   EXPECT_TRUE(solution.diverged[1].item<bool>());
   EXPECT_TRUE(solution.failures[0].empty());
@@ -320,7 +334,7 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
   // Adaptive steps: the blowing-up member's own step shrinks until it collapses or the
   // member passes the limit; either way it alone is dropped and the other stays exact.
   options.tolerance = 1e-10;
-  const Solution adaptive = solve_periodic(grid, make_equation(equation), u0, options);
+  const Solution adaptive = solve_periodic(grid, growth, u0, options);
   EXPECT_FALSE(adaptive.diverged[0].item<bool>());
   EXPECT_TRUE(adaptive.diverged[1].item<bool>());
   EXPECT_THAT(adaptive.failures[1], HasSubstr("blew up by t = 0.5"));
@@ -331,15 +345,10 @@ TEST(PeriodicSolve, drops_a_member_that_blows_up_and_keeps_the_others) {
 // blow-up at t = 0.5, the one from 0.1 does not. Solved together, the sound member takes
 // exactly the steps it takes alone and ends where it ends alone.
 TEST(PeriodicSolve, a_member_that_needs_small_steps_does_not_make_the_others_take_them) {
-  EquationOptions equation;
-  equation.name = "general";
-  equation.nonlinear = "u^2";
-  const Equation growth = make_equation(equation);
+  const Equation growth = quadratic_growth();
   const PeriodicGrid grid(0.0, 1.0, 8);
   const at::Tensor sound = at::full({8}, 0.1, at::kDouble);
-  SolveOptions options = solve_options(2.0, 0.25, 0.25);
-  options.tolerance = 1e-10;
-  options.drop_diverged = true;
+  const SolveOptions options = dropping_adaptive_options();
   const Solution alone = solve_periodic(grid, growth, sound, options);
   const Solution together =
       solve_periodic(grid, growth, at::stack({sound, at::full({8}, 2.0, at::kDouble)}), options);
@@ -356,16 +365,11 @@ TEST(PeriodicSolve, a_member_that_needs_small_steps_does_not_make_the_others_tak
 // there, before its step collapses, and the sound member is solved as alone. Without drop
 // mode the bound ends the solve.
 TEST(PeriodicSolve, a_member_over_the_step_bound_of_an_interval_is_dropped_alone) {
-  EquationOptions equation;
-  equation.name = "general";
-  equation.nonlinear = "u^2";
-  const Equation growth = make_equation(equation);
+  const Equation growth = quadratic_growth();
   const PeriodicGrid grid(0.0, 1.0, 8);
   const at::Tensor sound = at::full({8}, 0.1, at::kDouble);
   const at::Tensor both = at::stack({sound, at::full({8}, 2.0, at::kDouble)});
-  SolveOptions options = solve_options(2.0, 0.25, 0.25);
-  options.tolerance = 1e-10;
-  options.drop_diverged = true;
+  SolveOptions options = dropping_adaptive_options();
   options.max_interval_steps = 12;
   const Solution alone = solve_periodic(grid, growth, sound, options);
   const Solution bounded = solve_periodic(grid, growth, both, options);
