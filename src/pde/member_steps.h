@@ -13,8 +13,8 @@
 /// (NonlinearTerm::select_members): a member that needs small steps, or is blowing up, costs
 /// its own steps and does not make the others take them. A member whose step would fall
 /// below 1e-12 t_end is blowing up: it is dropped (DivergenceGuard) and the others go on, and
-/// so is a member that has tried more than SolveOptions::max_interval_steps steps within one
-/// output interval (when set): its cost is bounded whatever its dynamics do.
+/// so is a member that has tried SolveOptions::max_interval_steps steps within one output
+/// interval without reaching its end (when set): its cost is bounded whatever its dynamics do.
 
 #include <ATen/core/Tensor.h>
 
