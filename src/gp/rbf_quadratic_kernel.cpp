@@ -36,11 +36,9 @@ class FourierAndQuadraticFeatures : public RandomFeatures {
   std::shared_ptr<const RbfQuadraticKernelImpl> kernel_;
 };
 
-}  // namespace
-
-namespace {
 const char* const kKernelName = "rbf+quadratic kernel";
-}
+
+}  // namespace
 
 void validate(const RbfQuadraticKernelOptions& options) {
   validate(RbfKernelOptions{options.dimensions, options.lengthscale, options.signal_variance});
