@@ -114,6 +114,8 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   solve::PredictorOptions predictor =
       pipeline::predictor_options(run, options.run_dir, job.rank() == 0);
   share_members(job, config, predictor);
+  if (predictor.shift && job.rank() == 0)
+    std::printf("equation terms: %s\n", predictor.shift->description.c_str());
   const double prior_variance = root->kernel()->prior_variance().item<double>();
   use_threads(0);
 
@@ -146,14 +148,17 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const double outside = solve::fraction_outside_coverage(record.operator_std, prior_variance);
   record.truth = problem.truth;
   record.comparison = comparison;
-  record.attributes = {{"run_dir", options.run_dir},
-                       {"initial_condition", problem.description},
-                       {"operator", config.predict.operator_source},
-                       {"sampler", distilled ? "none" : predictor.sampler},
-                       {"solver", predictor.solver},
-                       {"band", pipeline::band_calibration(run, options.run_dir)},
-                       {"config", config.resolved_toml},
-                       {"created_by", "bhpm " BHPM_VERSION}};
+  record.attributes = {
+      {"run_dir", options.run_dir},
+      {"initial_condition", problem.description},
+      {"operator", config.predict.operator_source},
+      {"sampler", distilled ? "none" : predictor.sampler},
+      {"solver", predictor.solver},
+      {"band", pipeline::band_calibration(run, options.run_dir)},
+      {"equation_terms",
+       predictor.shift ? "weak form: " + predictor.shift->description : std::string("root")},
+      {"config", config.resolved_toml},
+      {"created_by", "bhpm " BHPM_VERSION}};
   record.outside_coverage = outside;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison, job);

@@ -23,6 +23,11 @@ const std::vector<std::string>& operator_sources() {
   return sources;
 }
 
+const std::vector<std::string>& equation_term_sources() {
+  static const std::vector<std::string> sources = {"weak-form", "root"};
+  return sources;
+}
+
 const std::vector<std::string>& conservation_choices() {
   static const std::vector<std::string> choices = {"auto", "mean", "none"};
   return choices;
@@ -93,6 +98,8 @@ PredictConfig read_predict_config(ConfigReader& reader) {
   config.calibration_transfer =
       section.boolean("calibration_transfer", config.calibration_transfer);
   config.conservation = section.one_of("conservation", config.conservation, conservation_choices());
+  config.equation_terms =
+      section.one_of("equation_terms", config.equation_terms, equation_term_sources());
   config.dt = section.number("dt", config.dt);
   section.validate(
       [&] { util::require_non_negative(config.dt, "predict", "dt", "(0: the data's time step)"); });

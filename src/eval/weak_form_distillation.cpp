@@ -126,20 +126,16 @@ WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& f
   return result;
 }
 
-std::optional<WeakFormDistillation> weak_form_beside(const std::vector<pde::GridField>& fields,
-                                                     int max_order, int degree,
-                                                     const WeakFormOptions& options,
-                                                     const Distillation& pointwise,
-                                                     std::string& why) {
-  std::optional<WeakFormDistillation> weak;
+std::optional<WeakFormDistillation> fit_weak_form(const std::vector<pde::GridField>& fields,
+                                                  int max_order, int degree,
+                                                  const WeakFormOptions& options,
+                                                  std::string& why) {
   try {
-    weak = weak_form_distillation(fields, weak_library(max_order, degree), options);
+    return weak_form_distillation(fields, weak_library(max_order, degree), options);
   } catch (const WeakFormUnfitted& error) {
     why = error.what();
     return std::nullopt;
   }
-  attach_truth(*weak, pointwise);
-  return weak;
 }
 
 std::string weak_form_settings(const WeakFormDistillation& w, std::int64_t experiments,

@@ -83,14 +83,11 @@ WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& f
                                             const std::vector<WeakTerm>& library,
                                             const WeakFormOptions& options);
 
-/// The weak form of the library of derivative order max_order and `degree` on `fields`,
-/// with the truths of `pointwise` attached (attach_truth): what `bhpm distill` fits beside
-/// the root's samples. No fit, with the reason in `why`, when no width can be fitted.
-std::optional<WeakFormDistillation> weak_form_beside(const std::vector<pde::GridField>& fields,
-                                                     int max_order, int degree,
-                                                     const WeakFormOptions& options,
-                                                     const Distillation& pointwise,
-                                                     std::string& why);
+/// weak_form_distillation of the library of derivative order max_order and `degree`
+/// (weak_library); none, with the reason in `why`, when no width can be fitted.
+std::optional<WeakFormDistillation> fit_weak_form(const std::vector<pde::GridField>& fields,
+                                                  int max_order, int degree,
+                                                  const WeakFormOptions& options, std::string& why);
 
 /// "64 fits on the 4 training leaves' u (256 x 128 grids over their windows), derivatives
 /// moved onto test functions of half-width a = 1.75 ell (168 test functions in 4

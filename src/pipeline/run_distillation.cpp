@@ -15,15 +15,10 @@
 
 namespace bhpm::pipeline {
 
-namespace {
-
-/// The weak form beside `pointwise`, on the training leaves' u over the windows that
-/// `windows` (a dataset) holds; none, with the reason in `why`, when it cannot be fitted.
-std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
-                                                    const std::string& windows,
-                                                    const TrainedRun& run, std::int64_t dimensions,
-                                                    const eval::Distillation& pointwise,
-                                                    std::string& why) {
+std::optional<eval::WeakFormDistillation> training_weak_form(const std::string& run_dir,
+                                                             const std::string& windows,
+                                                             const TrainedRun& run,
+                                                             std::string& why) {
   if (!std::filesystem::exists(windows)) {
     why = "it reads the training experiments' windows from " + windows +
           ", which does not exist (pass the training dataset with --data)";
@@ -36,12 +31,11 @@ std::optional<eval::WeakFormDistillation> weak_form(const std::string& run_dir,
       trained_leaves(run_dir, run.config, static_cast<std::int64_t>(boxes.size()));
   eval::WeakFormOptions options = settings.weak;
   options.regression.seed = util::derive_seed(run.config.predict.options.seed, "distill_weak", 0);
-  return eval::weak_form_beside(
+  const auto max_order = static_cast<int>(run.root->kernel()->dimensions()) - 1;
+  return eval::fit_weak_form(
       model::leaf_grid_fields(*leaves, boxes, settings.weak_x_points, settings.weak_t_points),
-      static_cast<int>(dimensions) - 1, settings.degree, options, pointwise, why);
+      max_order, settings.degree, options, why);
 }
-
-}  // namespace
 
 RunDistillation distill_run(const std::string& run_dir, const std::string& data_option,
                             const TrainedRun& run) {
@@ -66,11 +60,13 @@ RunDistillation distill_run(const std::string& run_dir, const std::string& data_
       inputs, pde::make_term_library(model::root_variable_names(dimensions), settings.degree),
       options);
   // The training windows come from the run's own dataset, which --data may not be.
-  if (settings.weak_form)
-    result.weak_form = weak_form(
+  if (settings.weak_form) {
+    result.weak_form = training_weak_form(
         run_dir,
         std::filesystem::exists(layout.data()) || data_option.empty() ? layout.data() : data_option,
-        run, dimensions, result.pointwise, result.weak_form_missing);
+        run, result.weak_form_missing);
+    if (result.weak_form) eval::attach_truth(*result.weak_form, result.pointwise);
+  }
 
   eval::DistillationSettings& record = result.record;
   record.run_dir = run_dir;

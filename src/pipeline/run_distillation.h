@@ -28,6 +28,16 @@ struct RunDistillation {
   eval::DistillationSettings record;  ///< what distill.json stores of the settings
 };
 
+/// The weak form of the equation on `run`'s training leaves' u over the windows of the
+/// dataset `windows` (distill.degree's library to the root's derivative order, the
+/// [distill] weak settings, seeded from the top-level seed): what `bhpm distill` fits and what
+/// `bhpm predict` takes the equation's terms from (pipeline/weak_form_shift.h). None,
+/// with the reason in `why`, when `windows` does not exist or no width can be fitted.
+std::optional<eval::WeakFormDistillation> training_weak_form(const std::string& run_dir,
+                                                             const std::string& windows,
+                                                             const TrainedRun& run,
+                                                             std::string& why);
+
 /// Both fits of `run` (its folder `run_dir`); the truth from `data_option` (distill's --data)
 /// or the run's own dataset (truth_dataset), the training windows of the weak form from the
 /// run's own dataset, else `data_option`. Throws as distill_points and the fits.

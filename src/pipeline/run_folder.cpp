@@ -9,6 +9,7 @@
 #include "io/checkpoint.h"
 #include "model/module_checkpoint.h"
 #include "model/root_gp.h"
+#include "pipeline/weak_form_shift.h"
 #include "solve/discrepancy_calibration.h"
 
 namespace bhpm::pipeline {
@@ -108,6 +109,22 @@ bool conserves_mean(const config::PredictConfig& predict,
   return stored && stored->conserve_mean;
 }
 
+/// predict.equation_terms = "weak-form": the weak form's shift (pipeline/weak_form_shift.h),
+/// or none with a warning (when `warn`) saying why it could not be fitted.
+std::shared_ptr<const solve::OperatorShift> equation_shift(const TrainedRun& run,
+                                                           const std::string& run_dir, bool warn) {
+  const config::PredictConfig& predict = run.config.predict;
+  if (predict.equation_terms != "weak-form" || predict.operator_source != "gp") return nullptr;
+  std::string why;
+  std::shared_ptr<const solve::OperatorShift> shift = weak_form_shift(run_dir, run, why);
+  if (!shift && warn)
+    std::fprintf(stderr,
+                 "warning: predict.equation_terms = \"weak-form\": no weak form (%s); the "
+                 "equation's terms keep the root's coefficients\n",
+                 why.c_str());
+  return shift;
+}
+
 }  // namespace
 
 solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir,
@@ -122,6 +139,7 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
       run.config.predict.discrepancy == "calibrated")
     warn_of_other_solver_settings(*stored, run.config.resolved_toml, run_dir);
   options.conserve_mean = conserves_mean(run.config.predict, stored);
+  options.shift = equation_shift(run, run_dir, warn);
   solve::validate(options);
   return options;
 }

@@ -41,7 +41,8 @@ model::LeafModel trained_leaves(const std::string& run_dir, const config::RunCon
 /// "none" tau = 0, "calibrated" RUN_DIR/discrepancy.json's (`bhpm calibrate`), or tau = 0
 /// with a warning on stderr (when `warn`) when the run has none; and conserve_mean of
 /// predict.conservation: "auto" the decision stored in RUN_DIR/discrepancy.json (false without
-/// one).
+/// one); with predict.equation_terms = "weak-form" and the root's samples, the shift of
+/// pipeline/weak_form_shift.h (none, with a warning when `warn`, where it cannot be fitted).
 solve::PredictorOptions predictor_options(const TrainedRun& run, const std::string& run_dir,
                                           bool warn = true);
 

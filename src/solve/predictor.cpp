@@ -81,7 +81,9 @@ Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const Predi
     samples = std::make_shared<gp::SamplesWithDiscrepancy>(
         std::move(samples), std::move(discrepancy),
         at::arange(options.first_member, options.first_member + count, at::kLong));
-  return {solve(std::move(samples)), {}};
+  Prediction prediction;
+  prediction.ensemble = solve(std::move(samples));
+  return prediction;
 }
 
 /// Progress lines of Algorithm 1: one per sample and round, one per round with the time.
@@ -307,6 +309,25 @@ Solver with_narrowed_spread(Solver solve, const gp::SparseVariationalGpImpl& roo
       };
 }
 
+/// `solve` under the samples moved by `shift` (solve/shifted_samples.h); `solve` itself
+/// without one.
+Solver with_shift(Solver solve, std::shared_ptr<const OperatorShift> shift) {
+  if (!shift) return solve;
+  return [solve = std::move(solve),
+          shift = std::move(shift)](std::shared_ptr<const gp::FunctionSamples> samples) {
+    return solve(std::make_shared<ShiftedSamples>(std::move(samples), shift));
+  };
+}
+
+/// The root's posterior mean, moved by `shift` when there is one: what the linear part is
+/// taken from.
+std::shared_ptr<const gp::FunctionSamples> shifted_mean(
+    const gp::SparseVariationalGpImpl& root, const std::shared_ptr<const OperatorShift>& shift) {
+  auto mean = std::make_shared<const gp::PosteriorMean>(root);
+  if (!shift) return mean;
+  return std::make_shared<const ShiftedSamples>(std::move(mean), shift);
+}
+
 }  // namespace
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
@@ -314,10 +335,12 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProgress& progress) {
   const at::NoGradGuard no_grad;
   validate(problem, options);
-  const std::vector<double> linear = linear_part(problem.grid, gp::PosteriorMean(root), problem.u0);
+  const std::vector<double> linear =
+      linear_part(problem.grid, *shifted_mean(root, options.shift), problem.u0);
   const double kappa = options.spread_inflation;  // the rule: PredictorOptions::spread_inflation
-  const Solver solve =
-      with_narrowed_spread(checked_solver(problem, options, linear, progress), root, kappa);
+  // Spread scaled first, then shifted: g moves the centre, not the spread.
+  const Solver solve = with_narrowed_spread(
+      with_shift(checked_solver(problem, options, linear, progress), options.shift), root, kappa);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
   gp::SparseVariationalGp drawn_from = nullptr;
   if (kappa > 1.0) drawn_from = gp::inflated_posterior(root, kappa);
@@ -328,6 +351,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.discrepancy_order = options.discrepancy_order;
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
+  if (options.shift) prediction.shift = options.shift->description;
   return prediction;
 }
 
@@ -342,7 +366,8 @@ Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> sampl
   validate(problem, all);
   const std::vector<double> linear = linear_part(problem.grid, *samples, problem.u0);
   const Solver solve = checked_solver(problem, all, linear, progress);
-  Prediction prediction{solve(std::move(samples)), {}};
+  Prediction prediction;
+  prediction.ensemble = solve(std::move(samples));
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
   return prediction;
 }

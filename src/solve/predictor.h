@@ -32,6 +32,7 @@
 #include "solve/ensemble_solution.h"
 #include "solve/operator_refinement.h"
 #include "solve/pinn_solver.h"
+#include "solve/shifted_samples.h"
 
 namespace bhpm::solve {
 
@@ -76,6 +77,10 @@ struct PredictorOptions {
   /// u_t = f_s(v) - <f_s(v)>_x (solve/sampled_operator.h), for data whose spatial mean is
   /// conserved (docs/calibration.md, "Conserved mean"); the PINN solver ignores it.
   bool conserve_mean = false;
+  /// g added to every sample after its spread is scaled (solve/shifted_samples.h): the
+  /// equation terms' coefficients moved to another estimate's (pipeline/weak_form_shift.h);
+  /// null: none. Also in the linear part that ETDRK4 treats exactly.
+  std::shared_ptr<const OperatorShift> shift;
   std::uint64_t seed = 0;  ///< drives every draw
   /// This process draws and solves members first_member, .., first_member + member_count
   /// - 1 of the S (member_count 0: all from first_member on). Member s is drawn from its
@@ -127,6 +132,7 @@ struct Prediction {
   std::int64_t discrepancy_order = 0;        ///< the highest derivative it depends on
   double spread_inflation = 1;               ///< kappa: the posterior spread's scale in variance
   bool conserve_mean = false;                ///< the samples were projected to conserve <u>_x
+  std::string shift;                         ///< what the shift g moved ("": none)
 };
 
 /// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").

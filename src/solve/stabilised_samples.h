@@ -14,27 +14,23 @@
 #include <memory>
 
 #include "gp/function_samples.h"
+#include "solve/added_term_samples.h"
 
 namespace bhpm::solve {
 
-class StabilisedSamples final : public gp::FunctionSamples {
+class StabilisedSamples final : public AddedTermSamples {
  public:
   /// Adds diffusion [S] (finite, >= 0) times u_xx to each of `samples`. Throws
   /// std::invalid_argument for null samples, a diffusion of another size, a negative or
   /// non-finite entry, or a positive one where the samples take no u_xx (D < 3).
   StabilisedSamples(std::shared_ptr<const gp::FunctionSamples> samples, at::Tensor diffusion);
-  std::int64_t count() const override { return samples_->count(); }
-  std::int64_t dimensions() const override { return samples_->dimensions(); }
-  at::Tensor evaluate(const at::Tensor& v) const override;
-  at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
   /// The members of the underlying samples with their added diffusion.
   std::shared_ptr<const gp::FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   /// a_s v_sp2 [S, P] for v [S, P, D].
-  at::Tensor added_diffusion(const at::Tensor& v) const;
+  at::Tensor added_term(const at::Tensor& v) const override;
 
-  std::shared_ptr<const gp::FunctionSamples> samples_;
   at::Tensor diffusion_;  ///< a [S, 1] double
 };
 

@@ -64,6 +64,13 @@ for e in 0 1; do
   e2e_prediction_file "$work/run/prediction-test-$e.h5"
   e2e_expect prediction "relative_l2<0.1" "band_95>0.4" "diverged<1"
 done
+"$python" - "$work/run/prediction-test-0.h5" <<'PY'
+import h5py, sys
+terms = h5py.File(sys.argv[1], "r").attrs["equation_terms"]
+terms = terms.decode() if isinstance(terms, bytes) else terms
+assert terms.startswith("weak form: ") and "u_xx" in terms and "u*u_x" in terms, terms
+PY
+check "the predictions took u_xx's and u*u_x's coefficients from the weak form" $?
 
 report="$work/run/report"
 for figure in datasets root-inputs distill prediction-test-0 prediction-test-0-std prediction-test-1 \

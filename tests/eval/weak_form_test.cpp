@@ -7,6 +7,7 @@
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/autograd/autograd.h>
 
 #include <cmath>
 #include <vector>
@@ -14,7 +15,9 @@
 #include "eval/sparse_regression.h"
 #include "eval/weak_form.h"
 #include "eval/weak_form_distillation.h"
+#include "eval/weak_term_expansion.h"
 #include "pde/grid_field.h"
+#include "pde/term_library.h"
 
 using bhpm::eval::WeakTerm;
 using bhpm::pde::GridField;
@@ -103,6 +106,46 @@ TEST(WeakForm, library_names_the_pointwise_monomials) {
   EXPECT_GE(index_of(library, "u_xxx"), 0);
   EXPECT_GE(index_of(library, "(u^2)_xx"), 0);
   EXPECT_THROW(bhpm::eval::weak_library(0, 2), std::invalid_argument);
+}
+
+namespace {
+
+/// d^m y / dx^m by nested autograd (y elementwise in x).
+at::Tensor nth_derivative(at::Tensor y, const at::Tensor& x, int m) {
+  for (int k = 0; k < m; ++k)
+    y = torch::autograd::grad({y.sum()}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+  return y;
+}
+
+}  // namespace
+
+TEST(WeakTermExpansion, pointwise_forms_equal_the_derivatives_of_powers_of_a_field) {
+  // u = 0.5 + sin x + 0.3 cos 2x; each weak term d^m (u^p)/dx^m (scaled) against nested
+  // autograd, from its expansion over the monomials of (u, u_x, u_xx, u_xxx).
+  const at::Tensor x = at::linspace(-3.0, 3.0, 41, at::kDouble).requires_grad_(true);
+  const at::Tensor u = 0.5 + x.sin() + 0.3 * (2.0 * x).cos();
+  std::vector<at::Tensor> derivatives;
+  for (int m = 0; m <= 3; ++m) derivatives.push_back(nth_derivative(u, x, m).detach());
+  const at::Tensor v = at::stack(derivatives, 1);  // [P, 4]
+  const bhpm::pde::TermLibrary library =
+      bhpm::pde::make_term_library({"u", "u_x", "u_xx", "u_xxx"}, 3);
+  const std::vector<WeakTerm> terms = bhpm::eval::weak_library(3, 3);
+  const at::Tensor pointwise =
+      at::matmul(library.evaluate(v), bhpm::eval::pointwise_expansions(terms, library).t());
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const WeakTerm& term = terms[k];
+    const at::Tensor exact = term.scale * nth_derivative(u.pow(term.power), x, term.order);
+    EXPECT_LT((pointwise.select(1, static_cast<std::int64_t>(k)) - exact.detach())
+                  .abs()
+                  .max()
+                  .item<double>(),
+              1e-12)
+        << term.name;
+  }
+  const bhpm::pde::TermLibrary short_library = bhpm::pde::make_term_library({"u", "u_x"}, 3);
+  EXPECT_THROW(bhpm::eval::pointwise_expansion(
+                   terms[static_cast<std::size_t>(index_of(terms, "u_xx"))], short_library),
+               std::invalid_argument);
 }
 
 TEST(WeakForm, an_exact_burgers_front_gives_its_coefficients_to_quadrature_accuracy) {

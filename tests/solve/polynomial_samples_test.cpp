@@ -13,6 +13,7 @@
 #include "pde/term_library.h"
 #include "solve/polynomial_samples.h"
 #include "solve/predictor.h"
+#include "solve/shifted_samples.h"
 #include "support/error_message.h"
 
 using namespace bhpm;
@@ -79,4 +80,44 @@ TEST(PolynomialSamples, solved_as_heat_equations_they_decay_as_the_exact_solutio
       EXPECT_LT((ensemble.u[s][k] - exact).abs().max().item<double>(), 1e-10)
           << "sample " << s << ", t = " << t;
     }
+}
+
+TEST(ShiftedSamples, move_every_sample_to_the_target_coefficients_and_keep_the_rest) {
+  // f_0 = 0.1 u_xx - (u u_x + u^2), f_1 = 0.5 - 2 u^2; the terms u_xx and u u_x + u^2 (a
+  // combination of monomials, as a weak term's pointwise form is): f_0 lies in their span,
+  // so its least-squares coefficients are (0.1, -1) exactly.
+  at::Tensor xi = two_polynomials();
+  xi[0][kLibrary.find("u^2")] = -1.0;
+  const solve::PolynomialSamples samples(kLibrary, xi);
+  at::Tensor terms = at::zeros({2, kLibrary.size()}, at::kDouble);
+  terms[0][kLibrary.find("u_xx")] = 1.0;
+  terms[1][kLibrary.find("u*u_x")] = 1.0;
+  terms[1][kLibrary.find("u^2")] = 1.0;
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(2);
+  const at::Tensor v = at::randn({64, 3}, generator, at::kDouble);
+  const at::Tensor values = samples.evaluate(v.unsqueeze(0).expand({2, 64, 3}))[0];
+  const at::Tensor beta = solve::term_coefficients(kLibrary, terms, v, values);
+  EXPECT_NEAR(beta[0].item<double>(), 0.1, 1e-12);
+  EXPECT_NEAR(beta[1].item<double>(), -1.0, 1e-12);
+
+  // g = (xi - beta) T with xi = (0.12, -0.97): every sample moves by the same g, so f_0 + g
+  // is 0.12 u_xx - 0.97 (u u_x + u^2) and f_1 + g keeps f_1 - f_0's difference.
+  const at::Tensor target = at::tensor({0.12, -0.97}, at::kDouble);
+  auto shift = std::make_shared<solve::OperatorShift>();
+  shift->library = kLibrary;
+  shift->coefficients = at::matmul(target - beta, terms);
+  const auto plain = std::make_shared<solve::PolynomialSamples>(kLibrary, xi);
+  const solve::ShiftedSamples shifted(plain, shift);
+  const at::Tensor w = at::randn({1, 9, 3}, generator, at::kDouble).expand({2, 9, 3});  // same rows
+  const at::Tensor f = shifted.evaluate(w);
+  const at::Tensor u = w.select(2, 0), ux = w.select(2, 1), uxx = w.select(2, 2);
+  EXPECT_LT(
+      (f[0] - (0.12 * uxx[0] - 0.97 * (u[0] * ux[0] + u[0] * u[0]))).abs().max().item<double>(),
+      1e-12);
+  const at::Tensor unshifted = plain->evaluate(w);
+  EXPECT_LT(((f[1] - f[0]) - (unshifted[1] - unshifted[0])).abs().max().item<double>(), 1e-12);
+  const at::Tensor second = shifted.select(at::tensor({1}, at::kLong))->evaluate(w.narrow(0, 1, 1));
+  EXPECT_LT((second[0] - f[1]).abs().max().item<double>(), 1e-14);
+  shift->coefficients = at::zeros({3}, at::kDouble);
+  EXPECT_THAT(error_message([&] { solve::ShiftedSamples(plain, shift); }), HasSubstr("[10]"));
 }
