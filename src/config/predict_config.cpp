@@ -24,7 +24,7 @@ const std::vector<std::string>& operator_sources() {
 }
 
 const std::vector<std::string>& equation_term_sources() {
-  static const std::vector<std::string> sources = {"weak-form", "root"};
+  static const std::vector<std::string> sources = {"root", "weak-form"};
   return sources;
 }
 

@@ -64,12 +64,12 @@
 ///                               the spatial mean of u when the training leaves do
 ///                               (RUN_DIR/discrepancy.json, `bhpm calibrate`; model/mean_drift.h),
 ///                               "mean": always, "none": never (spectral solver only)
-///   equation_terms = "weak-form"  where the coefficients of the equation's terms come from:
-///                               "weak-form" moves every sample by the one polynomial that
-///                               takes the posterior mean's coefficients on the terms the weak
-///                               form keeps to the weak form's medians (pipeline/weak_form_shift.h;
-///                               docs/calibration.md, "Equation terms from the weak form");
-///                               "root": the root's samples as they are
+///   equation_terms = "root"     where the coefficients of the equation's terms come from:
+///                               "root": the root's samples as they are; "weak-form" moves
+///                               every sample by the one polynomial that takes the posterior
+///                               mean's coefficients on the terms the weak form keeps to the
+///                               weak form's medians (pipeline/weak_form_shift.h;
+///                               docs/calibration.md, "Equation terms from the weak form")
 ///   pinn_iterations = 50000, pinn_collocation_points = 4096, pinn_boundary_points = 256,
 ///   pinn_initial_points = 256, pinn_learning_rate = 1e-3, pinn_final_learning_rate = 1e-4
 
@@ -108,13 +108,13 @@ struct PredictConfig {
   /// Which operator the samples come from: one of operator_sources().
   std::string operator_source = "gp";
   /// Where the equation terms' coefficients come from: one of equation_term_sources().
-  std::string equation_terms = "weak-form";
+  std::string equation_terms = "root";
 };
 
 /// "gp", "distilled".
 const std::vector<std::string>& operator_sources();
 
-/// "weak-form", "root".
+/// "root", "weak-form".
 const std::vector<std::string>& equation_term_sources();
 
 /// "calibrated", "fixed", "none".

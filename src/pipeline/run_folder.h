@@ -49,7 +49,8 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
 /// What the width of a prediction's band rests on (the prediction file's attribute "band"):
 /// "calibrated (trajectories)" or "calibrated (operator)" (RUN_DIR/discrepancy.json's
 /// method), "fixed by the configuration", or "uncalibrated: ..." with the reason (no
-/// discrepancy.json; predict.discrepancy = "none").
+/// discrepancy.json; predict.discrepancy = "none"; the distilled equation's samples, which
+/// carry no model discrepancy).
 std::string band_calibration(const TrainedRun& run, const std::string& run_dir);
 
 /// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the

@@ -64,13 +64,18 @@ for e in 0 1; do
   e2e_prediction_file "$work/run/prediction-test-$e.h5"
   e2e_expect prediction "relative_l2<0.1" "band_95>0.4" "diverged<1"
 done
-"$python" - "$work/run/prediction-test-0.h5" <<'PY'
+"$bhpm" predict "$work/run" --ic-from "$work/run/data.h5:test/0" --samples 4 -q \
+  --set predict.equation_terms=weak-form -o "$work/weak-form.h5" > "$work/weak-form.out" 2>&1 &&
+  "$python" - "$work/weak-form.h5" "$work/run/prediction-test-0.h5" <<'PY'
 import h5py, sys
-terms = h5py.File(sys.argv[1], "r").attrs["equation_terms"]
-terms = terms.decode() if isinstance(terms, bytes) else terms
-assert terms.startswith("weak form: ") and "u_xx" in terms and "u*u_x" in terms, terms
+shifted, plain = (h5py.File(path, "r") for path in sys.argv[1:3])
+text = lambda f: f.attrs["equation_terms"] if isinstance(f.attrs["equation_terms"], str) else f.attrs["equation_terms"].decode()
+assert text(shifted).startswith("weak form: ") and "u_xx" in text(shifted), text(shifted)
+assert text(plain) == "root", text(plain)
+mean, truth = shifted["statistics/mean"][()], shifted["truth/u"][()]
+assert ((mean - truth) ** 2).sum() ** 0.5 / (truth ** 2).sum() ** 0.5 < 0.1
 PY
-check "the predictions took u_xx's and u*u_x's coefficients from the weak form" $?
+check "predict.equation_terms=weak-form takes u_xx's and u*u_x's coefficients from the weak form" $?
 
 report="$work/run/report"
 for figure in datasets root-inputs distill prediction-test-0 prediction-test-0-std prediction-test-1 \

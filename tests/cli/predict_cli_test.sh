@@ -239,6 +239,7 @@ import h5py, sys
 f = h5py.File(sys.argv[1], "r")
 assert f.attrs["operator"] == "distilled" and f.attrs["sampler"] == "none", dict(f.attrs)
 assert f.attrs["discrepancy_variance"] == 0
+assert f.attrs["band"].startswith("uncalibrated: the distilled equation"), f.attrs["band"]
 assert f["samples/u"].shape == (4, 11, 32)
 PY
 check "the distilled ensemble's file says what it solved" $?

@@ -104,13 +104,13 @@ TEST(ConfigDifferences, refuses_a_stored_text_that_is_not_toml) {
               HasSubstr("root.h5: stored configuration is not TOML"));
 }
 
-TEST(PredictConfig, equation_terms_come_from_the_weak_form_unless_asked_for_the_root) {
+TEST(PredictConfig, equation_terms_come_from_the_root_unless_asked_for_the_weak_form) {
   const auto terms = [](const std::string& text) {
     ConfigReader reader = ConfigReader::from_string(text, "run.toml");
     return bhpm::config::read_predict_config(reader).equation_terms;
   };
-  EXPECT_EQ(terms(""), "weak-form");
-  EXPECT_EQ(terms("[predict]\nequation_terms = \"root\"\n"), "root");
+  EXPECT_EQ(terms(""), "root");
+  EXPECT_EQ(terms("[predict]\nequation_terms = \"weak-form\"\n"), "weak-form");
   EXPECT_THAT(bhpm::testing_support::error_message<ConfigError>(
                   [&] { terms("[predict]\nequation_terms = \"pointwise\"\n"); }),
               HasSubstr("run.toml: predict.equation_terms"));
