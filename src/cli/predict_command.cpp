@@ -57,7 +57,8 @@ void setup_predict(CLI::App& app) {
   add_setting_flag(*command, options->flag_overrides, "--device", "compute.device",
                    "Where the samples are drawn and solved: cpu, cuda or cuda:N");
   add_flag("--operator", "operator",
-           "gp (samples of the root's posterior) or distilled (RUN_DIR/distill.json)");
+           "gp (samples of the root's posterior), distilled or weak-form (RUN_DIR/distill.json's "
+           "pointwise or weak-form equation)");
   add_flag("--sampler", "sampler", "conditioned (Algorithm 1) or pathwise");
   add_flag("--solver", "solver", "spectral or pinn");
   add_flag("--tolerance", "relative_tolerance",
@@ -84,9 +85,9 @@ namespace {
 void share_members(const MpiJob& job, const config::RunConfig& config,
                    solve::PredictorOptions& predictor) {
   if (!job.several()) return;
-  if (config.predict.operator_source == "distilled")
-    throw std::invalid_argument(
-        "predict: --operator distilled is solved by one process; start it without mpirun");
+  if (config.predict.operator_source != "gp")
+    throw std::invalid_argument("predict: --operator " + config.predict.operator_source +
+                                " is solved by one process; start it without mpirun");
   const MemberShare share = member_share(predictor.samples, job.rank(), job.size());
   predictor.first_member = share.first;
   predictor.member_count = share.count;
@@ -123,7 +124,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const auto progress = [quiet](const std::string& line) {
     if (!quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
-  const bool distilled = config.predict.operator_source == "distilled";
+  const bool distilled = config.predict.operator_source != "gp";  // an equation's samples
   const solve::Prediction prediction = gather_prediction(
       job, distilled ? solve::predict_with_samples(
                            pipeline::distilled_samples(options.run_dir, config, predictor.samples),

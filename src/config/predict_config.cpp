@@ -19,7 +19,7 @@ const std::vector<std::string>& discrepancy_sources() {
 }
 
 const std::vector<std::string>& operator_sources() {
-  static const std::vector<std::string> sources = {"gp", "distilled"};
+  static const std::vector<std::string> sources = {"gp", "distilled", "weak-form"};
   return sources;
 }
 

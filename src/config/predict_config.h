@@ -5,7 +5,8 @@
 ///   operator = "gp"             "gp": samples of the root's posterior; "distilled": the
 ///                               first S coefficient samples of RUN_DIR/distill.json
 ///                               (`bhpm distill`), polynomials solved without a sampler or
-///                               model discrepancy (solve/polynomial_samples.h)
+///                               model discrepancy (solve/polynomial_samples.h); "weak-form":
+///                               the first S of its weak form's, the same way
 ///   sampler = "conditioned"     "conditioned" (Algorithm 1) | "pathwise" (Wilson et al.)
 ///   solver = "spectral"         "spectral" (ETDRK4) | "pinn" (appendix C)
 ///   relative_tolerance = 1e-4   Algorithm 1 stops when L_c < relative_tolerance * s^2,
@@ -111,7 +112,7 @@ struct PredictConfig {
   std::string equation_terms = "root";
 };
 
-/// "gp", "distilled".
+/// "gp", "distilled", "weak-form".
 const std::vector<std::string>& operator_sources();
 
 /// "root", "weak-form".

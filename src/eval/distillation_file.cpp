@@ -156,8 +156,19 @@ DistillationFile read_distillation_file(const std::string& path) {
                                std::to_string(file.names.size()) + " terms");
   file.equation = field<std::string>(j, "equation", path);
   const auto weak = j.find("weak_form");
-  if (weak != j.end() && !weak->is_null())
-    file.weak_equation = field<std::string>(*weak, "equation", path + ": weak_form");
+  if (weak != j.end() && !weak->is_null()) {
+    const std::string where = path + ": weak_form";
+    file.weak_equation = field<std::string>(*weak, "equation", where);
+    for (const json& term : field<json>(*weak, "terms", where))
+      file.weak_names.push_back(field<std::string>(term, "name", where + ": terms"));
+    file.weak_samples =
+        field<std::vector<std::vector<double>>>(*weak, "coefficient_samples", where);
+    for (const auto& row : file.weak_samples)
+      if (row.size() != file.weak_names.size())
+        throw std::runtime_error(where + ": a row of \"coefficient_samples\" has " +
+                                 std::to_string(row.size()) + " values for " +
+                                 std::to_string(file.weak_names.size()) + " terms");
+  }
   file.explained = field<double>(j, "explained", path);
   file.warning = !j["warning"].is_null();
   file.config = field<std::string>(j, "config", path);

@@ -42,7 +42,9 @@ struct DistillationFile {
   std::vector<std::vector<double>> samples;  ///< xi [S][J], one row per operator sample
   std::vector<DistilledTerm> terms;          ///< [J]
   std::string equation;
-  std::string weak_equation;  ///< the weak form's equation ("" when none was fitted)
+  std::string weak_equation;            ///< the weak form's equation ("" when none was fitted)
+  std::vector<std::string> weak_names;  ///< its terms [K] (eval/weak_form.h names)
+  std::vector<std::vector<double>> weak_samples;  ///< its coefficient samples [S][K]
   double explained = 0;
   bool warning = false;
   std::string config;

@@ -145,7 +145,7 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
 }
 
 std::string band_calibration(const TrainedRun& run, const std::string& run_dir) {
-  if (run.config.predict.operator_source == "distilled")
+  if (run.config.predict.operator_source != "gp")
     return "uncalibrated: the distilled equation's coefficient samples (no model discrepancy)";
   const std::string& source = run.config.predict.discrepancy;
   if (source == "fixed") return "fixed by the configuration";

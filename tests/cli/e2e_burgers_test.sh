@@ -76,6 +76,17 @@ mean, truth = shifted["statistics/mean"][()], shifted["truth/u"][()]
 assert ((mean - truth) ** 2).sum() ** 0.5 / (truth ** 2).sum() ** 0.5 < 0.1
 PY
 check "predict.equation_terms=weak-form takes u_xx's and u*u_x's coefficients from the weak form" $?
+"$bhpm" predict "$work/run" --ic-from "$work/run/data.h5:test/0" --samples 8 -q \
+  --operator weak-form -o "$work/weak-form-equation.h5" > "$work/weak-form-equation.out" 2>&1 &&
+  grep -q "operator: the weak form's first 8 coefficient samples" "$work/weak-form-equation.out" &&
+  "$python" - "$work/weak-form-equation.h5" <<'PY'
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["operator"] == "weak-form" and f.attrs["band"].startswith("uncalibrated"), dict(f.attrs)
+mean, truth = f["statistics/mean"][()], f["truth/u"][()]
+assert ((mean - truth) ** 2).sum() ** 0.5 / (truth ** 2).sum() ** 0.5 < 0.05
+PY
+check "predict --operator weak-form solves the weak form's equation close to the truth" $?
 
 report="$work/run/report"
 for figure in datasets root-inputs distill prediction-test-0 prediction-test-0-std prediction-test-1 \
