@@ -5,7 +5,7 @@
 ///   d/dx prod_k v_k^{e_k} = sum_k e_k v_k^{e_k - 1} v_{k+1} prod_{l != k} v_l^{e_l},
 /// e.g. (u^2)_xx = 2 u_x^2 + 2 u u_xx and u*u_x = (u^2)_x / 2. This is how a weak-form
 /// coefficient acts on the operator a spectral solve evaluates pointwise
-/// (solve/equation_correction.h).
+/// (pipeline/weak_form_shift.h, pipeline/distilled_operator.h).
 
 #include <ATen/core/Tensor.h>
 

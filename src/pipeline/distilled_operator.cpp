@@ -18,6 +18,13 @@ namespace bhpm::pipeline {
 
 namespace {
 
+/// rows [S][K] as a double [S, K] tensor.
+at::Tensor row_tensor(const std::vector<std::vector<double>>& rows, std::int64_t columns) {
+  std::vector<double> values;
+  for (const auto& row : rows) values.insert(values.end(), row.begin(), row.end());
+  return at::tensor(values, at::kDouble).reshape({static_cast<std::int64_t>(rows.size()), columns});
+}
+
 /// The weak form's coefficient samples [S, K] of `file` as rows over `library` [S, J]: each
 /// weak term by its pointwise form (eval/weak_term_expansion.h).
 at::Tensor weak_form_rows(const eval::DistillationFile& file, const pde::TermLibrary& library,
@@ -36,10 +43,8 @@ at::Tensor weak_form_rows(const eval::DistillationFile& file, const pde::TermLib
                                " is not in the weak library of its variables and degree");
     terms.push_back(*term);
   }
-  std::vector<double> values;
-  for (const auto& row : file.weak_samples) values.insert(values.end(), row.begin(), row.end());
-  const at::Tensor xi = at::tensor(values, at::kDouble)
-                            .reshape({static_cast<std::int64_t>(file.weak_samples.size()), -1});
+  const at::Tensor xi =
+      row_tensor(file.weak_samples, static_cast<std::int64_t>(file.weak_names.size()));
   return at::matmul(xi, eval::pointwise_expansions(terms, library));
 }
 
@@ -62,12 +67,8 @@ std::shared_ptr<const gp::FunctionSamples> distilled_samples(const std::string& 
   if (library.names != file.names)
     throw std::runtime_error(path + ": its terms are not the library of degree " +
                              std::to_string(file.degree) + " of its variables");
-  std::vector<double> values;
-  for (const auto& row : file.samples) values.insert(values.end(), row.begin(), row.end());
   const at::Tensor all =
-      weak ? weak_form_rows(file, library, path)
-           : at::tensor(values, at::kDouble)
-                 .reshape({static_cast<std::int64_t>(file.samples.size()), library.size()});
+      weak ? weak_form_rows(file, library, path) : row_tensor(file.samples, library.size());
   if (all.size(0) < count)
     throw std::invalid_argument(flag + ": " + path + " holds " + std::to_string(all.size(0)) +
                                 " coefficient samples, predict.samples asks for " +

@@ -351,7 +351,6 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.discrepancy_order = options.discrepancy_order;
   prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
-  if (options.shift) prediction.shift = options.shift->description;
   return prediction;
 }
 

@@ -132,7 +132,6 @@ struct Prediction {
   std::int64_t discrepancy_order = 0;        ///< the highest derivative it depends on
   double spread_inflation = 1;               ///< kappa: the posterior spread's scale in variance
   bool conserve_mean = false;                ///< the samples were projected to conserve <u>_x
-  std::string shift;                         ///< what the shift g moved ("": none)
 };
 
 /// Progress lines for the user ("sample 3: L_c = 2.1e-7 with 128 conditioning points").
