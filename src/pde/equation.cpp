@@ -78,6 +78,10 @@ int Equation::order() const {
 }
 
 at::Tensor Equation::right_hand_side(const at::Tensor& derivatives) const {
+  return right_hand_side(derivatives, at::Tensor());
+}
+
+at::Tensor Equation::right_hand_side(const at::Tensor& derivatives, const at::Tensor& t) const {
   if (derivatives.dim() < 1 || derivatives.size(0) <= order())
     throw std::invalid_argument(
         "equation " + name + ": needs derivatives up to order " + std::to_string(order()) +
@@ -85,7 +89,9 @@ at::Tensor Equation::right_hand_side(const at::Tensor& derivatives) const {
   at::Tensor result = at::zeros_like(derivatives[0]);
   for (std::size_t m = 0; m < linear.size(); ++m)
     if (linear[m] != 0.0) result = result + linear[m] * derivatives[static_cast<std::int64_t>(m)];
-  if (nonlinear) result = result + nonlinear->evaluate(derivatives);
+  if (nonlinear)
+    result = result + (t.defined() ? nonlinear->evaluate_at(derivatives, t)
+                                   : nonlinear->evaluate(derivatives));
   return result;
 }
 

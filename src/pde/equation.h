@@ -43,6 +43,9 @@ struct Equation {
   /// The right-hand side L u + N at derivatives [K'+1, ...] (row m: d^m u/dx^m, K' >= order()):
   /// sum_m c_m d^m u/dx^m + N, of the shape of one row.
   at::Tensor right_hand_side(const at::Tensor& derivatives) const;
+  /// The same at time t (a double scalar, 0-dim, or [B, 1]), for a nonlinear part that
+  /// changes in time (NonlinearTerm::evaluate_at).
+  at::Tensor right_hand_side(const at::Tensor& derivatives, const at::Tensor& t) const;
 };
 
 /// Builds an equation; throws std::invalid_argument naming the field for an unknown name,

@@ -66,4 +66,20 @@ at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, dou
   return u;
 }
 
+double kdv_soliton_on_line(double x, double t, double c, double x0, int order) {
+  if (order < 0 || order > 1)
+    throw std::invalid_argument("kdv_soliton_on_line: order must be 0 or 1");
+  const double k = std::sqrt(c) / 2.0, z = k * (x - c * t - x0);
+  const double sech = 1.0 / std::cosh(z);
+  return order == 0 ? 3.0 * c * sech * sech : -6.0 * c * k * sech * sech * std::tanh(z);
+}
+
+double viscous_burgers_front(double x, double t, double nu, double amplitude, double speed,
+                             int order) {
+  if (order < 0 || order > 1)
+    throw std::invalid_argument("viscous_burgers_front: order must be 0 or 1");
+  const double scale = amplitude / (2.0 * nu), th = std::tanh(scale * (x - speed * t));
+  return order == 0 ? speed - amplitude * th : -amplitude * scale * (1.0 - th * th);
+}
+
 }  // namespace bhpm::pde

@@ -29,6 +29,17 @@ at::Tensor kdv_two_soliton(const at::Tensor& x, double t, double k1, double x1, 
 /// spectrally onto a grid `refine` times finer, where phi is evolved exactly in Fourier
 /// space, and u is sampled back on `grid`. Returns [T, n] for times [T].
 /// Throws std::invalid_argument if u0's mean is not zero to 1e-12 relative.
+/// The same soliton on the line (no wrapping) at one point, with its x-derivative:
+/// d^order u/dx^order for order 0 or 1 (boundary values of the bounded solver's tests and
+/// bench/bounded_solve).
+double kdv_soliton_on_line(double x, double t, double c, double x0, int order);
+
+/// A viscous Burgers front u = s - A tanh(A (x - s t) / (2 nu)), an exact solution of
+/// u_t = -u u_x + nu u_xx on the line, moving at speed s from u = s + A to s - A over a
+/// width of about 2 nu / A; d^order u/dx^order for order 0 or 1 at one point.
+double viscous_burgers_front(double x, double t, double nu, double amplitude, double speed,
+                             int order);
+
 at::Tensor burgers_cole_hopf(const PeriodicGrid& grid, const at::Tensor& u0, double nu,
                              const at::Tensor& times, int refine = 8);
 

@@ -7,6 +7,7 @@
 
 #include "pde/divergence_guard.h"
 #include "pde/member_steps.h"
+#include "pde/output_times.h"
 #include "util/option_check.h"
 
 namespace bhpm::pde {
@@ -17,13 +18,7 @@ std::int64_t steps_per_output(double output_dt, double dt) {
 
 void validate(const SolveOptions& options) {
   const std::string owner = "solve";
-  util::require_positive(options.t_end, owner, "t_end");
-  util::require_option(options.output_dt > 0.0 && options.output_dt <= options.t_end, owner,
-                       "output_dt", "must be in (0, t_end]", util::option_value(options.output_dt));
-  const double ratio = options.t_end / options.output_dt;
-  util::require_option(std::abs(ratio - std::round(ratio)) <= 1e-9 * ratio, owner, "output_dt",
-                       "must divide t_end = " + util::option_value(options.t_end),
-                       util::option_value(options.output_dt));
+  validate_output_times(options.t_end, options.output_dt, owner);
   util::validate_nested(owner, "stepper.", [&] { validate(options.stepper); });
   util::require_unit_interval(options.tolerance, owner, "tolerance", "(0: fixed steps of dt)");
   util::require_non_negative(static_cast<double>(options.max_interval_steps), owner,

@@ -6,28 +6,15 @@
 
 #include <ATen/core/Tensor.h>
 
-#include <functional>
-#include <stdexcept>
+#include <cstdint>
 #include <string>
-#include <vector>
 
 #include "pde/equation.h"
 #include "pde/etdrk4_stepper.h"
 #include "pde/periodic_grid.h"
+#include "pde/solution.h"
 
 namespace bhpm::pde {
-
-/// A solve that produced NaN/Inf or a runaway amplitude; the message names the time.
-class SolverDivergence : public std::runtime_error {
- public:
-  SolverDivergence(const std::string& message, double time)
-      : std::runtime_error(message), time_(time) {}
-  /// Last time at which the solution was checked and found sound.
-  double time_reached() const { return time_; }
-
- private:
-  double time_;
-};
 
 struct SolveOptions {
   double t_end = 10.0;      ///< final time (> 0)
@@ -55,20 +42,6 @@ struct SolveOptions {
 /// Throws util::OptionError naming the field (the stepper's as "stepper.dt"), its value and
 /// the rule.
 void validate(const SolveOptions& options);
-
-struct Solution {
-  at::Tensor t;                     ///< [T] output times
-  at::Tensor u;                     ///< [B, T, n] snapshots
-  double dt = 0;                    ///< the fixed step, or t_end / steps when adaptive
-  std::int64_t steps = 0;           ///< steps taken (adaptive: the most any member had accepted)
-  std::int64_t rejected_steps = 0;  ///< adaptive: the most steps any member had rejected
-  std::vector<std::int64_t> member_steps;  ///< adaptive: [B] steps accepted per member
-  at::Tensor diverged;  ///< [B] bool: members dropped (drop_diverged only; else all false)
-  std::vector<std::string> failures;  ///< [B]: why member b was dropped, "" if it was not
-};
-
-/// Called after each output time with (t, t_end).
-using ProgressCallback = std::function<void(double, double)>;
 
 /// Output times 0, output_dt, ..., t_end [T]; throws std::invalid_argument as solve_periodic
 /// for inconsistent times.
