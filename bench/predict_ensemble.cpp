@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
 
   const pde::PeriodicGrid grid(-8.0, 8.0, 256);
   solve::PredictionProblem problem{
-      grid.on(device), pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}};
+      grid.on(device), pde::sample_periodic_gp(grid, {0.4, 1.5}, 7), {}, nullptr};
   problem.solve.t_end = 10.0;
   problem.solve.output_dt = 0.05;
   std::printf(

@@ -18,10 +18,13 @@
 #include "io/folder_lock.h"
 #include "pipeline/distilled_operator.h"
 #include "pipeline/run_folder.h"
+#include "pipeline/window_problem.h"
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
+#include "solve/scattered_statistics.h"
 #include "util/error_message.h"
+#include "util/number_format.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -46,8 +49,15 @@ void setup_predict(CLI::App& app) {
                                 "u0 sampled at points: a CSV with columns x and u over one "
                                 "period of the domain, interpolated to the grid")
                    ->check(CLI::ExistingFile);
-  ic->excludes(from)->excludes(file);
-  from->excludes(file);
+  auto* window =
+      command
+          ->add_option("--window-from", options->window_from,
+                       "Predict training experiment E on its own window: u0 and the boundary "
+                       "data from its leaf (docs/boundary-conditions.md)")
+          ->check(CLI::NonNegativeNumber);
+  ic->excludes(from)->excludes(file)->excludes(window);
+  from->excludes(file)->excludes(window);
+  file->excludes(window);
   command->add_option("-o,--output", options->output_path,
                       "Ensemble file (HDF5; default RUN_DIR/prediction.h5)");
   auto add_flag = [&](const std::string& flag, const std::string& key, const std::string& help) {
@@ -68,11 +78,11 @@ void setup_predict(CLI::App& app) {
   add_override_option(*command, options->overrides,
                       "Override a setting, e.g. --set predict.features=2048");
   command->add_flag("-q,--quiet", options->quiet, "No progress on stderr, only the summary");
-  command->callback([options, ic, from, file] {
-    if (ic->count() == 0 && from->count() == 0 && file->count() == 0)
+  command->callback([options, ic, from, file, window] {
+    if (ic->count() == 0 && from->count() == 0 && file->count() == 0 && window->count() == 0)
       throw CLI::RequiredError(
-          "predict: give the initial condition with --ic EXPR, --ic-file U0.csv or --ic-from "
-          "FILE:EXPERIMENT",
+          "predict: give the initial condition with --ic EXPR, --ic-file U0.csv, --ic-from "
+          "FILE:EXPERIMENT or --window-from E",
           CLI::ExitCodes::RequiredError);
     throw CLI::RuntimeError(run_predict(*options));
   });
@@ -96,6 +106,37 @@ void share_members(const MpiJob& job, const config::RunConfig& config,
                 static_cast<long long>(predictor.samples), job.size());
 }
 
+/// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": the
+/// prediction on a window against the experiment's own measurements (noise included).
+std::string window_comparison(const pipeline::TrainingWindow& window,
+                              const solve::EnsembleSolution& ensemble,
+                              const solve::EnsembleStatistics& statistics) {
+  const solve::TruthComparison c = solve::compare_with_truth(
+      solve::statistics_at_points(statistics, window.problem->grid, ensemble.t, window.x,
+                                  window.t - window.t_start),
+      window.u.unsqueeze(0));
+  return std::to_string(window.u.size(0)) + " measurements: relative L2 error of the mean " +
+         util::format_significant(c.relative_l2, 4) + ", RMSE " +
+         util::format_significant(c.rmse, 4) + ", inside the 95 % band " +
+         util::format_percent(c.band_coverage);
+}
+
+/// `--window-from E`: training experiment E's own problem on its window
+/// (pipeline/window_problem.h), with the root's samples only, by one process.
+Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
+  if (run.config.predict.operator_source != "gp")
+    throw std::invalid_argument("predict: --window-from solves the root's samples; --operator " +
+                                run.config.predict.operator_source +
+                                " is not solved on a window yet");
+  const pipeline::TrainingWindow window = pipeline::training_window(
+      options.run_dir, config::RunLayout{options.run_dir}.data(), run, options.window_from);
+  Problem problem;
+  problem.problem.window = window.problem;
+  problem.description = window.description;
+  problem.window = window;
+  return problem;
+}
+
 int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const util::Stopwatch stopwatch;
   const std::string output = options.output_path.empty()
@@ -110,10 +151,17 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const config::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
-  Problem problem = make_problem(options, config);
+  Problem problem =
+      options.window_from >= 0 ? window_problem(options, run) : make_problem(options, config);
   place_on_device(config, root, problem.problem);
   solve::PredictorOptions predictor =
       pipeline::predictor_options(run, options.run_dir, job.rank() == 0);
+  if (problem.problem.window && predictor.sampler != "pathwise") {
+    predictor.sampler = "pathwise";
+    std::printf(
+        "predict: on a window the samples are pathwise (Algorithm 1 refines on periodic "
+        "solutions)\n");
+  }
   share_members(job, config, predictor);
   if (predictor.shift && job.rank() == 0)
     std::printf("equation terms: %s\n", predictor.shift->description.c_str());
@@ -139,13 +187,19 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
   std::optional<solve::TruthComparison> comparison;
   if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
+  const std::optional<std::string> measured =
+      problem.window
+          ? std::optional<std::string>(window_comparison(*problem.window, ensemble, statistics))
+          : std::nullopt;
 
   solve::EnsembleRecord record;
   record.prediction = &prediction;
   record.statistics = &statistics;
-  record.u0 = problem.problem.u0;
+  record.u0 = problem.problem.window ? problem.problem.window->u0 : problem.problem.u0;
   record.operator_std =
-      solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
+      problem.problem.window
+          ? solve::operator_standard_deviation(*root, problem.problem.window->grid, statistics.mean)
+          : solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
   const double outside = solve::fraction_outside_coverage(record.operator_std, prior_variance);
   record.truth = problem.truth;
   record.comparison = comparison;
@@ -154,15 +208,18 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
       {"initial_condition", problem.description},
       {"operator", config.predict.operator_source},
       {"sampler", distilled ? "none" : predictor.sampler},
-      {"solver", predictor.solver},
+      {"solver",
+       problem.problem.window ? std::string("bounded (Chebyshev, CVODE)") : predictor.solver},
       {"band", pipeline::band_calibration(run, options.run_dir)},
       {"equation_terms",
        predictor.shift ? "weak form: " + predictor.shift->description : std::string("root")},
       {"config", config.resolved_toml},
       {"created_by", "bhpm " BHPM_VERSION}};
+  if (measured) record.attributes["window_measurements"] = *measured;
   record.outside_coverage = outside;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison, job);
+  if (measured) std::printf("against the experiment's %s\n", measured->c_str());
   print_coverage_warning(outside);
   const double seconds = stopwatch.seconds();
   std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);

@@ -49,15 +49,16 @@ Problem problem_from_expression(const config::RunConfig& config, const std::stri
   const config::SimulateConfig& simulate = config.simulate;
   const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
   const at::Tensor u0 = pde::initial_condition_from_expression(grid, expression, "--ic");
-  return {{grid, u0, simulate.solve}, {}, "u0(x) = " + expression};
+  return {{grid, u0, simulate.solve, nullptr}, {}, "u0(x) = " + expression, std::nullopt};
 }
 
 Problem problem_from_samples(const config::RunConfig& config, const std::string& path) {
   const config::SimulateConfig& simulate = config.simulate;
   const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
-  return {{grid, pde::initial_condition_from_csv(grid, path), simulate.solve},
+  return {{grid, pde::initial_condition_from_csv(grid, path), simulate.solve, nullptr},
           {},
-          "u0 interpolated from " + path};
+          "u0 interpolated from " + path,
+          std::nullopt};
 }
 
 Problem problem_from_experiment(const config::RunConfig& config, const std::string& text) {
@@ -70,7 +71,7 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
                                 std::to_string(reference.experiment) + " was asked for");
   pipeline::ExperimentProblem stored =
       pipeline::experiment_problem(config, set, reference.experiment);
-  return {std::move(stored.problem), stored.truth, text};
+  return {std::move(stored.problem), stored.truth, text, std::nullopt};
 }
 
 }  // namespace
@@ -88,6 +89,9 @@ void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp ro
                      solve::PredictionProblem& problem) {
   const at::Device device = config.compute.device;
   util::require_available(device, "compute.device");
+  if (problem.window && !device.is_cpu())
+    throw std::runtime_error("compute.device = \"" + device.str() +
+                             "\": a window's problem is solved on the CPU only (CVODE)");
   if (config.predict.options.solver != "spectral" && !device.is_cpu())
     throw std::runtime_error("compute.device = \"" + device.str() + "\": the " +
                              config.predict.options.solver +

@@ -6,11 +6,13 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <optional>
 #include <string>
 
 #include "cli/predict_command.h"
 #include "config/run_config.h"
 #include "gp/sparse_variational_gp.h"
+#include "pipeline/window_problem.h"
 #include "solve/predictor.h"
 
 namespace bhpm::cli {
@@ -20,6 +22,9 @@ struct Problem {
   solve::PredictionProblem problem;
   at::Tensor truth;
   std::string description;
+  /// `--window-from E`: the experiment's window and measurements (problem.window is its
+  /// problem).
+  std::optional<pipeline::TrainingWindow> window;
 };
 
 /// The problem the options name (exactly one of --ic, --ic-file, --ic-from); predict.dt,

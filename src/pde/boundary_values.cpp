@@ -103,6 +103,17 @@ BoundaryValue series_boundary_value(const std::string& path, const std::string& 
                                 util::format_number(times.front()) + ", " +
                                 util::format_number(times.back()) + "]; it must cover [0, " +
                                 util::format_number(t_end) + "], the prediction's horizon");
+  return tabulated_boundary_value(std::move(times), std::move(values));
+}
+
+BoundaryValue tabulated_boundary_value(std::vector<double> times, std::vector<double> values) {
+  if (times.size() < 2 || times.size() != values.size())
+    throw std::invalid_argument("boundary series: needs >= 2 times and one value per time");
+  for (std::size_t k = 0; k < times.size(); ++k)
+    if (!std::isfinite(times[k]) || !std::isfinite(values[k]) ||
+        (k > 0 && !(times[k] > times[k - 1])))
+      throw std::invalid_argument(
+          "boundary series: times and values must be finite, the times increasing strictly");
   return HermiteSeries(std::move(times), std::move(values));
 }
 

@@ -5,6 +5,7 @@
 /// bounded solver's members share them).
 
 #include <string>
+#include <vector>
 
 #include "pde/boundary_conditions.h"
 
@@ -24,5 +25,9 @@ BoundaryValue expression_boundary_value(const std::string& text, const std::stri
 /// for g') the end pieces are extended.
 BoundaryValue series_boundary_value(const std::string& path, const std::string& column,
                                     double t_end, const std::string& field);
+
+/// g(t) interpolated as above from values [k] at strictly increasing times [k] (k >= 2,
+/// finite); throws std::invalid_argument otherwise.
+BoundaryValue tabulated_boundary_value(std::vector<double> times, std::vector<double> values);
 
 }  // namespace bhpm::pde

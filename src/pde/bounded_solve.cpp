@@ -125,6 +125,17 @@ std::pair<double, double> leading_coefficients(const Equation& equation, const C
   return {partials[0].item<double>(), partials[1].item<double>()};
 }
 
+}  // namespace
+
+ConditionCount conditions_needed(const ChebyshevGrid& grid, const Equation& equation,
+                                 const at::Tensor& u0) {
+  const int order = equation.order();
+  const auto [left, right] = leading_coefficients(equation, grid, u0.to(at::kDouble), order);
+  return required_conditions(order, left, right);
+}
+
+namespace {
+
 /// Throws unless member `b`'s u [n+1] meets every condition at t = 0 (the rule of
 /// BoundedSolveOptions::compatibility_tolerance).
 void check_compatibility(const ChebyshevGrid& grid, const BoundaryConditions& conditions,
@@ -155,13 +166,6 @@ void check_compatibility(const ChebyshevGrid& grid, const BoundaryConditions& co
   }
 }
 
-/// The count of conditions member b's operator needs at u0 (throws for backward diffusion).
-ConditionCount member_count(const ChebyshevGrid& grid, const Equation& equation,
-                            const at::Tensor& u0, int order) {
-  const auto [left, right] = leading_coefficients(equation, grid, u0, order);
-  return required_conditions(order, left, right);
-}
-
 /// Per member, "" or why the problem is ill-posed for it with these conditions: its leading
 /// term needs another count of conditions, or is backward diffusion. Throws (the message of
 /// check_conditions, or the member's) when `drop` is off and a member is ill-posed, or when
@@ -179,7 +183,7 @@ std::vector<std::string> members_ill_posed(const ChebyshevGrid& grid,
     std::string reason;
     try {
       const ConditionCount needed =
-          member_count(grid, equations[b], u0[static_cast<std::int64_t>(b)], order);
+          conditions_needed(grid, equations[b], u0[static_cast<std::int64_t>(b)]);
       if (needed.left != given.left || needed.right != given.right)
         reason = "ill-posed with these boundary conditions: its leading term needs " +
                  std::to_string(needed.left) + " at the left end and " +
@@ -192,7 +196,7 @@ std::vector<std::string> members_ill_posed(const ChebyshevGrid& grid,
   }
   if (first_sound < 0 || !drop) {
     // The message that names the end and the count, from the first member.
-    check_conditions(conditions, member_count(grid, equations[0], u0[0], order), order,
+    check_conditions(conditions, conditions_needed(grid, equations[0], u0[0]), order,
                      equations[0].describe());
     for (std::size_t b = 0; b < reasons.size(); ++b)
       if (!reasons[b].empty())

@@ -58,6 +58,12 @@ void validate(const BoundedSolveOptions& options);
 at::Tensor pointwise_partials(const Equation& equation, const at::Tensor& derivatives,
                               const at::Tensor& t);
 
+/// The conditions each end needs for u_t = F from u0 [n+1] (the count of
+/// pde/boundary_conditions.h, with dF/d(d^K u) at the ends read at u0); throws
+/// std::invalid_argument for a leading term of the sign of backward diffusion.
+ConditionCount conditions_needed(const ChebyshevGrid& grid, const Equation& equation,
+                                 const at::Tensor& u0);
+
 /// Solves from u0 [B, n+1] (or [n+1]) on the grid's points. u0 must meet the conditions
 /// at t = 0 (compatibility_tolerance); its values at the dependent nodes are then replaced
 /// by those the conditions give. Returns snapshots [B, T, n+1]

@@ -12,6 +12,16 @@
 
 namespace bhpm::solve {
 
+at::Tensor bounded_root_inputs(const pde::ChebyshevGrid& grid, const at::Tensor& u,
+                               std::int64_t dimensions) {
+  std::vector<at::Tensor> columns;
+  for (std::int64_t m = 0; m < dimensions; ++m)
+    columns.push_back(
+        at::matmul(u.to(at::kDouble), grid.differentiation_matrix(static_cast<int>(m)).t())
+            .reshape({-1}));
+  return at::stack(columns, 1);
+}
+
 EnsembleSolution solve_bounded_ensemble(const pde::ChebyshevGrid& grid,
                                         std::shared_ptr<const gp::FunctionSamples> samples,
                                         const at::Tensor& u0,

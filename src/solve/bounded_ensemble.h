@@ -9,6 +9,7 @@
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <memory>
 
 #include "gp/function_samples.h"
@@ -18,6 +19,12 @@
 #include "solve/ensemble_solution.h"
 
 namespace bhpm::solve {
+
+/// v [P, D] = (u, u_x, .., d^K u/dx^K) of u [..., n+1] on the grid's points at every entry
+/// (Chebyshev differentiation), K = dimensions - 1, rows in u's flattened order: the root's
+/// inputs along a solution on a window.
+at::Tensor bounded_root_inputs(const pde::ChebyshevGrid& grid, const at::Tensor& u,
+                               std::int64_t dimensions);
 
 /// Solves u_t = f_s(u, .., d^K u/dx^K), u(x, 0) = u0 [n+1] on grid's points, under
 /// `conditions`, for every sample s (K = samples->dimensions() - 1); options.drop_diverged is

@@ -14,6 +14,7 @@
 #include "gp/inflated_posterior.h"
 #include "gp/inflated_samples.h"
 #include "gp/posterior_mean.h"
+#include "solve/bounded_ensemble.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/stabilised_samples.h"
 #include "solve/well_posedness.h"
@@ -328,19 +329,47 @@ std::shared_ptr<const gp::FunctionSamples> shifted_mean(
   return std::make_shared<const ShiftedSamples>(std::move(mean), shift);
 }
 
+/// The window's solver (solve/bounded_ensemble.h); throws for options a window cannot take.
+Solver window_solver(const WindowProblem& window, const PredictorOptions& options) {
+  validate(options);
+  util::require_option(options.sampler == "pathwise", "predict", "sampler",
+                       "must be \"pathwise\" on a window (Algorithm 1 refines on periodic "
+                       "solutions' spectral derivatives)",
+                       options.sampler);
+  if (members_solved(options) != options.samples)
+    throw std::invalid_argument("predict: a window's ensemble is solved by one process");
+  if (!window.u0.defined() || window.u0.dim() != 1 || window.u0.size(0) != window.grid.points())
+    throw std::invalid_argument("predict: the window's initial condition must have " +
+                                std::to_string(window.grid.points()) + " values");
+  return [&window](std::shared_ptr<const gp::FunctionSamples> samples) {
+    return solve_bounded_ensemble(window.grid, std::move(samples), window.u0, window.conditions,
+                                  window.solve);
+  };
+}
+
+/// The periodic problem's solver: options.solver with the posterior mean's linear part split
+/// off, behind the well-posedness check.
+Solver periodic_solver(const gp::SparseVariationalGpImpl& root, const PredictionProblem& problem,
+                       const PredictorOptions& options, const PredictionProgress& progress) {
+  validate(problem, options);
+  const std::vector<double> linear =
+      linear_part(problem.grid, *shifted_mean(root, options.shift), problem.u0);
+  return checked_solver(problem, options, linear, progress);
+}
+
 }  // namespace
 
 Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
                             const PredictionProblem& problem, const PredictorOptions& options,
                             const PredictionProgress& progress) {
   const at::NoGradGuard no_grad;
-  validate(problem, options);
-  const std::vector<double> linear =
-      linear_part(problem.grid, *shifted_mean(root, options.shift), problem.u0);
   const double kappa = options.spread_inflation;  // the rule: PredictorOptions::spread_inflation
   // Spread scaled first, then shifted: g moves the centre, not the spread.
   const Solver solve = with_narrowed_spread(
-      with_shift(checked_solver(problem, options, linear, progress), options.shift), root, kappa);
+      with_shift(problem.window ? window_solver(*problem.window, options)
+                                : periodic_solver(root, problem, options, progress),
+                 options.shift),
+      root, kappa);
   const Sampler sample = util::find_listed(sampler_table(), options.sampler, "predict", "sampler");
   gp::SparseVariationalGp drawn_from = nullptr;
   if (kappa > 1.0) drawn_from = gp::inflated_posterior(root, kappa);
@@ -350,7 +379,8 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   prediction.discrepancy_variance = options.discrepancy_variance;
   prediction.discrepancy_timescale = options.discrepancy_timescale;
   prediction.discrepancy_order = options.discrepancy_order;
-  prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
+  prediction.conserve_mean =
+      options.conserve_mean && options.solver == "spectral" && !problem.window;
   return prediction;
 }
 
@@ -390,11 +420,26 @@ const std::vector<std::string>& solver_names() {
   return names;
 }
 
+namespace {
+
+/// sqrt(var q(f(v))) at the root inputs v [P, D] of u, shaped as u.
+at::Tensor standard_deviation_at(const gp::SparseVariationalGpImpl& root, const at::Tensor& v,
+                                 const at::Tensor& u) {
+  return root.marginals(v).variance.sqrt().view(u.sizes()).cpu();
+}
+
+}  // namespace
+
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
                                        const pde::PeriodicGrid& grid, const at::Tensor& u) {
   const at::NoGradGuard no_grad;
-  const at::Tensor v = spectral_root_inputs(grid, u, root.kernel()->dimensions());
-  return root.marginals(v).variance.sqrt().view(u.sizes()).cpu();
+  return standard_deviation_at(root, spectral_root_inputs(grid, u, root.kernel()->dimensions()), u);
+}
+
+at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
+                                       const pde::ChebyshevGrid& grid, const at::Tensor& u) {
+  const at::NoGradGuard no_grad;
+  return standard_deviation_at(root, bounded_root_inputs(grid, u, root.kernel()->dimensions()), u);
 }
 
 double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance) {

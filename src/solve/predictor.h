@@ -27,6 +27,9 @@
 #include "gp/function_samples.h"
 #include "gp/pathwise_samples.h"
 #include "gp/sparse_variational_gp.h"
+#include "pde/boundary_conditions.h"
+#include "pde/bounded_solve.h"
+#include "pde/chebyshev_grid.h"
 #include "pde/periodic_grid.h"
 #include "pde/periodic_solve.h"
 #include "solve/ensemble_solution.h"
@@ -107,12 +110,26 @@ const std::vector<std::string>& solver_names();
 /// The treatments of ill-posed samples: "repair" and "reject".
 const std::vector<std::string>& ill_posed_treatments();
 
+/// The IBVP on an interval with boundary conditions (docs/boundary-conditions.md), solved by
+/// solve/bounded_ensemble.h: sampler "pathwise" only (Algorithm 1 refines on the spectral
+/// derivatives of periodic solutions), one process, and no Fourier-symbol check: the bounded
+/// ensemble's count of conditions replaces it (a member that needs another count is dropped
+/// as ill-posed).
+struct WindowProblem {
+  pde::ChebyshevGrid grid{-1.0, 1.0, 2};
+  at::Tensor u0;  ///< [n+1] on grid's points
+  pde::BoundaryConditions conditions;
+  pde::BoundedSolveOptions solve;
+};
+
 /// The IBVP: u(x, 0) = u0 on a periodic grid, solved to solve.t_end with snapshots every
-/// solve.output_dt (spectral: also the time step solve.stepper.dt).
+/// solve.output_dt (spectral: also the time step solve.stepper.dt); or, when `window` is
+/// set, that window's problem (grid, u0 and solve are then not used).
 struct PredictionProblem {
   pde::PeriodicGrid grid{-1.0, 1.0, 4};
   at::Tensor u0;  ///< [n]
   pde::SolveOptions solve;
+  std::shared_ptr<const WindowProblem> window;
 };
 
 /// Where Algorithm 1 left one member (solve/operator_refinement.h): plain numbers, which
@@ -157,6 +174,9 @@ Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> sampl
 /// likelihood noise): large where the solution visits inputs the data did not cover.
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
                                        const pde::PeriodicGrid& grid, const at::Tensor& u);
+/// The same along a solution u [T, n+1] on a window's Chebyshev grid.
+at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
+                                       const pde::ChebyshevGrid& grid, const at::Tensor& u);
 
 /// Where the data leave the operator open along a solution: the fraction of its grid
 /// points (x, t) at which the root's posterior variance var q(f(v)) = operator_std^2

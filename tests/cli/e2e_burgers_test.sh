@@ -16,7 +16,9 @@
 # least 90 % of the samples, within 10 % of -1 and 0.1, no other term kept by more than
 # half (the training schedule has little slack here: with half the leaf and joint steps,
 # 2000 and 1000, the test took 327 s instead of 428 s on two threads but the distilled
-# equation lost u_xx, u_t = -0.9485 u*u_x). Last, the report: every figure a PNG (the
+# equation lost u_xx, u_t = -0.9485 u*u_x). A training experiment is predicted on its own
+# window with its leaf's boundary data (`--window-from`) against its measurements. Last, the
+# report: every figure a PNG (the
 # reliability diagram and the distilled equation among them), index.html showing each,
 # every metric finite.
 source "$(dirname "$0")/e2e_common.sh"
@@ -87,6 +89,18 @@ mean, truth = f["statistics/mean"][()], f["truth/u"][()]
 assert ((mean - truth) ** 2).sum() ** 0.5 / (truth ** 2).sum() ** 0.5 < 0.05
 PY
 check "predict --operator weak-form solves the weak form's equation close to the truth" $?
+"$bhpm" predict "$work/run" --window-from 1 --samples 4 -q -o "$work/window.h5" > "$work/window.out" 2>&1 &&
+  grep -q "against the experiment's 8192 measurements" "$work/window.out" &&
+  "$python" - "$work/window.h5" <<'PY'
+import h5py, re, sys
+f = h5py.File(sys.argv[1], "r")
+text = lambda key: f.attrs[key] if isinstance(f.attrs[key], str) else f.attrs[key].decode()
+assert "training experiment 1 on its window [-8, 8] x [0, 10]" in text("initial_condition"), text("initial_condition")
+assert "left: u = the leaf's; right: u = the leaf's" in text("initial_condition"), text("initial_condition")
+error = float(re.search(r"relative L2 error of the mean ([0-9.e+-]+)", text("window_measurements")).group(1))
+assert error < 0.05, text("window_measurements")
+PY
+check "predict --window-from 1 solves training experiment 1 on its own window, walls from its leaf" $?
 
 report="$work/run/report"
 for figure in datasets root-inputs distill prediction-test-0 prediction-test-0-std prediction-test-1 \

@@ -56,7 +56,8 @@ solve::Prediction predict_on(at::Device device, const std::string& sampler) {
   solve::PredictionProblem problem{grid,
                                    pde::initial_condition_from_expression(
                                        grid.on(kCpu), "-sin(pi*x/8) + 0.3*cos(3*pi*x/8)", "u0"),
-                                   {}};
+                                   {},
+                                   nullptr};
   problem.solve.t_end = 2.0;
   problem.solve.output_dt = 0.5;
   problem.solve.stepper.dt = 5e-3;

@@ -166,7 +166,7 @@ namespace {
 solve::Prediction predict_share(const std::string& sampler, std::int64_t first, std::int64_t count,
                                 double tolerance = 0.0) {
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
-  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
+  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve(), nullptr};
   problem.solve.t_end = 2.0;
   problem.solve.tolerance = tolerance;
   solve::PredictorOptions options = testing_operator::five_member_options(sampler);
@@ -207,7 +207,7 @@ TEST(SpectralEnsemble, a_share_that_would_depend_on_the_other_members_is_refused
   EXPECT_THAT([] { predict_share("conditioned", 5, 0); },
               testing::ThrowsMessage<std::invalid_argument>(HasSubstr("members 5..5")));
   const gp::SparseVariationalGp root = testing_operator::burgers_root(1e-4);
-  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve()};
+  solve::PredictionProblem problem{kEnsembleGrid, initial_condition(), burgers_solve(), nullptr};
   solve::PredictorOptions options;
   options.samples = 4;
   options.member_count = 2;

@@ -1,0 +1,90 @@
+#include "pipeline/window_problem.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "gp/posterior_mean.h"
+#include "model/leaf_data.h"
+#include "model/leaf_window.h"
+#include "pde/measured_dataset_file.h"
+#include "solve/sampled_operator.h"
+#include "util/number_format.h"
+
+namespace bhpm::pipeline {
+
+namespace {
+
+/// u_t = m(v), the root's posterior mean, as an equation (for the count of conditions).
+pde::Equation posterior_mean_equation(const gp::SparseVariationalGpImpl& root) {
+  auto mean = std::make_shared<const gp::PosteriorMean>(root);
+  const auto dimensions = static_cast<std::size_t>(mean->dimensions());
+  pde::Equation equation;
+  equation.name = "posterior mean";
+  equation.nonlinear = std::make_shared<solve::SampledOperatorTerm>(
+      std::move(mean), std::vector<double>(dimensions, 0.0));
+  return equation;
+}
+
+std::string conditions_text(const std::vector<pde::BoundaryCondition>& conditions) {
+  std::string text;
+  for (const pde::BoundaryCondition& c : conditions)
+    text += (text.empty() ? "" : ", ") + c.describe();
+  return text.empty() ? "none" : text;
+}
+
+}  // namespace
+
+TrainingWindow training_window(const std::string& run_dir, const std::string& data,
+                               const TrainedRun& run, std::int64_t experiment) {
+  if (!std::filesystem::exists(data))
+    throw std::invalid_argument(
+        "predict --window-from: the training experiments' windows are read from " + data +
+        ", which does not exist");
+  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "train");
+  const std::vector<nn::DomainBox> boxes = model::domain_boxes(measured);
+  const auto count = static_cast<std::int64_t>(boxes.size());
+  if (experiment < 0 || experiment >= count)
+    throw std::invalid_argument("predict --window-from: experiment " + std::to_string(experiment) +
+                                " is not among the " + std::to_string(count) +
+                                " training experiments of " + data);
+  const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
+  const at::NoGradGuard no_grad;
+  // u0 first (no conditions), then as many conditions as the mean operator needs there.
+  const model::LeafWindow start =
+      model::leaf_window(*leaves, boxes, experiment, kWindowIntervals, {0, 0});
+  const pde::ConditionCount needed =
+      pde::conditions_needed(start.grid, posterior_mean_equation(*run.root), start.u0);
+  const model::LeafWindow window =
+      model::leaf_window(*leaves, boxes, experiment, kWindowIntervals, needed);
+
+  auto problem = std::make_shared<solve::WindowProblem>();
+  problem->grid = window.grid;
+  problem->u0 = window.u0;
+  problem->conditions = window.conditions;
+  const double output_dt = run.config.simulate.solve.output_dt;
+  const double outputs = std::max(1.0, std::round(window.duration / output_dt));
+  problem->solve.t_end = window.duration;
+  problem->solve.output_dt = window.duration / outputs;
+  const nn::DomainBox& box = boxes[static_cast<std::size_t>(experiment)];
+  TrainingWindow result;
+  result.problem = problem;
+  result.t_start = box.t_min;
+  const pde::MeasuredExperiment& own = measured[static_cast<std::size_t>(experiment)];
+  result.x = own.x;
+  result.t = own.t;
+  result.u = own.u;
+  result.description =
+      "training experiment " + std::to_string(experiment) + " on its window [" +
+      util::format_number(box.x_min) + ", " + util::format_number(box.x_max) + "] x [" +
+      util::format_number(box.t_min) + ", " + util::format_number(box.t_max) +
+      "], u0 and boundary data from its leaf (left: " + conditions_text(window.conditions.left) +
+      "; right: " + conditions_text(window.conditions.right) + ")";
+  return result;
+}
+
+}  // namespace bhpm::pipeline

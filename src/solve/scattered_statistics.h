@@ -1,0 +1,22 @@
+#pragma once
+/// An ensemble's statistics read at scattered points (x_p, t_p) of a window, to compare a
+/// prediction on a measured experiment's window with its measurements: barycentric
+/// interpolation in x on the window's Chebyshev grid (exact for its polynomials) and linear
+/// interpolation between output times (error O(output_dt^2 u_tt)).
+
+#include <ATen/core/Tensor.h>
+
+#include "pde/chebyshev_grid.h"
+#include "solve/ensemble_statistics.h"
+
+namespace bhpm::solve {
+
+/// The mean, standard deviation and 95 % band of `statistics` ([T, n+1] on `grid` at output
+/// times `times` [T], uniform) at x, t [P] (t on the same clock as `times`, within them),
+/// each [1, P], so that compare_with_truth(result, u.unsqueeze(0)) scores the measurements
+/// u [P]. Throws std::invalid_argument for points outside the window or shapes that differ.
+EnsembleStatistics statistics_at_points(const EnsembleStatistics& statistics,
+                                        const pde::ChebyshevGrid& grid, const at::Tensor& times,
+                                        const at::Tensor& x, const at::Tensor& t);
+
+}  // namespace bhpm::solve
