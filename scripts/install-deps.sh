@@ -13,7 +13,7 @@ packages=(
   libtomlplusplus-dev      # configuration
   libcli11-dev             # command line
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
-  libsundials-dev          # ARKODE: time steps of the bounded-domain solver
+  libsundials-dev          # CVODE: time steps of the bounded-domain solver
   nlohmann-json3-dev       # reading result files back (metrics.json) for reports and sweeps
   gnuplot-nox              # bhpm report draws its PNG figures with gnuplot's pngcairo terminal
   fonts-dejavu-core        # a font for those figures' text (without one, glyphs render as boxes)

@@ -48,7 +48,7 @@ at::Tensor pointwise_partials(const Equation& equation, const at::Tensor& deriva
 
 namespace {
 
-/// One member's problem: its equation, the eliminated unknowns, and what ARKODE calls.
+/// One member's problem: its equation, the eliminated unknowns, and what CVODE calls.
 class MemberProblem {
  public:
   MemberProblem(const Equation& equation, const BoundaryElimination& elimination, double limit)
@@ -61,8 +61,8 @@ class MemberProblem {
     return elimination_.derivatives(unknowns, elimination_.values(t)).unsqueeze(1);
   }
 
-  /// 0; 1 when F is not finite (ARKODE retries a smaller step); -1 when u has passed the
-  /// blow-up limit (ARKODE stops).
+  /// 0; 1 when F is not finite (CVODE retries a smaller step); -1 when u has passed the
+  /// blow-up limit (CVODE stops).
   int right_hand_side(double t, const double* y, double* ydot) const {
     const at::Tensor v = derivatives(y, t);
     if (!(v[0].abs().max().item<double>() <= limit_)) {
@@ -76,6 +76,9 @@ class MemberProblem {
                 sizeof(double) * static_cast<std::size_t>(rates.numel()));
     return 0;
   }
+
+  /// The time at which u passed the limit, or < 0.
+  double blown_up_at() const { return blown_up_at_; }
 
   int jacobian(double t, const double* y, double* column_major) const {
     const at::Tensor partials =
@@ -97,10 +100,6 @@ class MemberProblem {
   const BoundaryElimination& elimination_;
   double limit_;
   mutable double blown_up_at_ = -1.0;
-
- public:
-  /// The time at which u passed the limit, or < 0.
-  double blown_up_at() const { return blown_up_at_; }
 };
 
 /// Member b's equation: its own sample of the nonlinear part when the part has samples.

@@ -2,9 +2,9 @@
 /// Time integration of u_t = F(u, u_x, ..., d^K u) on an interval [a, b] with boundary
 /// conditions at its ends (docs/boundary-conditions.md): Chebyshev collocation in x
 /// (pde/chebyshev_grid.h), the conditions imposed by eliminating the nodes next to the ends
-/// (pde/boundary_elimination.h), and the unknowns' ODE stepped by ARKODE's L-stable
-/// fourth-order DIRK with adaptive steps and an exact Jacobian
-/// J = sum_m diag(dF/dv_m) A_m (pde/implicit_integrator.h). F is any Equation: a known
+/// (pde/boundary_elimination.h), and the unknowns' ODE stepped by CVODE's BDF methods with
+/// adaptive steps and an exact Jacobian J = S sum_m diag(dF/dv_m) A_m
+/// (pde/implicit_integrator.h). F is any Equation: a known
 /// one, or a batch of operator samples (member b solves its own), each member with its own
 /// integrator and steps, the members spread over the threads.
 ///

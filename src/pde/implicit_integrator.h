@@ -1,10 +1,10 @@
 #pragma once
-/// y' = f(t, y), y in R^n, integrated by SUNDIALS' ARKODE (ARKStep, fully implicit) with its
-/// default fourth-order, L-stable, stiffly accurate diagonally implicit Runge-Kutta method
-/// (ARK4(3)6L[2]SA's implicit table), Newton iterations on a dense Jacobian that the caller
-/// supplies, and steps chosen so that each step's estimated local error is within
-/// relative_tolerance |y_i| + absolute_tolerance (weighted RMS <= 1). The bounded-domain
-/// solver's time stepping (pde/bounded_solve.h); SUNDIALS' headers stay in the .cpp.
+/// y' = f(t, y), y in R^n, integrated by SUNDIALS' CVODE with its BDF methods (orders 1 to
+/// 5, chosen by CVODE), Newton iterations on a dense Jacobian that the caller supplies, and
+/// steps chosen so that each step's estimated local error is within relative_tolerance
+/// |y_i| + absolute_tolerance (weighted RMS <= 1). The bounded-domain solver's time stepping
+/// (pde/bounded_solve.h; docs/boundary-conditions.md, "The method", says why BDF and not an
+/// L-stable DIRK); SUNDIALS' headers stay in the .cpp.
 
 #include <cstdint>
 #include <functional>
@@ -14,7 +14,7 @@
 
 namespace bhpm::pde {
 
-/// ARKODE could not reach the requested time; the message carries ARKODE's own and the time.
+/// CVODE could not reach the requested time; the message carries CVODE's own and the time.
 class IntegrationFailure : public std::runtime_error {
  public:
   IntegrationFailure(const std::string& message, double time)
@@ -34,7 +34,7 @@ struct ImplicitIntegratorOptions {
 
 class ImplicitIntegrator {
  public:
-  /// f(t, y [n], ydot [n]): 0 when f was evaluated, > 0 when y is unsound there (ARKODE
+  /// f(t, y [n], ydot [n]): 0 when f was evaluated, > 0 when y is unsound there (CVODE
   /// retries with a smaller step).
   using RightHandSide = std::function<int(double t, const double* y, double* ydot)>;
   /// J = df/dy at (t, y), written column-major into jacobian [n * n]; 0, or > 0 as above.

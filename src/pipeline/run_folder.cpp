@@ -167,7 +167,7 @@ ExperimentProblem experiment_problem(const config::RunConfig& config, const pde:
   config::apply_time_steps(config.predict, solve);
   const at::Tensor truth = set.u[experiment];
   return {{pde::PeriodicGrid(x_min, x_min + spacing * static_cast<double>(n), n), truth[0].clone(),
-           solve},
+           solve, nullptr},
           truth};
 }
 

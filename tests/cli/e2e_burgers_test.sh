@@ -89,7 +89,7 @@ mean, truth = f["statistics/mean"][()], f["truth/u"][()]
 assert ((mean - truth) ** 2).sum() ** 0.5 / (truth ** 2).sum() ** 0.5 < 0.05
 PY
 check "predict --operator weak-form solves the weak form's equation close to the truth" $?
-"$bhpm" predict "$work/run" --window-from 1 --samples 4 -q -o "$work/window.h5" > "$work/window.out" 2>&1 &&
+"$bhpm" predict "$work/run" --window-from 1 --samples 2 -q -o "$work/window.h5" > "$work/window.out" 2>&1 &&
   grep -q "against the experiment's 8192 measurements" "$work/window.out" &&
   "$python" - "$work/window.h5" <<'PY'
 import h5py, re, sys

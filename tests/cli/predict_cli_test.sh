@@ -5,7 +5,8 @@
 # discrepancy it gives the samples (with a warning when predict samples or solves otherwise
 # than calibrate did), and refusals of bad input before any work (an expression
 # that does not parse or is not periodic, an untrained folder, S <= 0, a tolerance <= 0, a negative time
-# budget, an unknown solver, a missing experiment, bad [predict] keys, calibrate without a
+# budget, an unknown solver, a missing experiment, a window without its training windows or
+# of an experiment the run lacks, bad [predict] keys, calibrate without a
 # trained root or with fewer than 2 samples); the distilled equation's samples
 # (--operator distilled) and their refusals.
 source "$(dirname "$0")/common.sh"
@@ -174,6 +175,11 @@ expect_refusal "S = 0" "predict.samples" "$work/run" --ic "sin(pi*x/8)" --sample
 expect_refusal "a tolerance <= 0" "predict.relative_tolerance" "$work/run" --ic "sin(pi*x/8)" --tolerance -1 -o "$work/refused.h5"
 expect_refusal "an unknown solver" "predict.solver" "$work/run" --ic "sin(pi*x/8)" --solver euler -o "$work/refused.h5"
 expect_refusal "an experiment the file lacks" "holds 2 experiments" "$work/run" --ic-from "$work/data.h5:7" -o "$work/refused.h5"
+expect_refusal "--window-from where RUN_DIR/data.h5 holds no training windows" \
+  "data.h5, which does not exist" "$work/run" --window-from 0 -o "$work/refused.h5"
+cp -r "$work/run" "$work/window-run" && cp "$work/data.h5" "$work/window-run/data.h5"
+expect_refusal "--window-from a training experiment the run lacks" \
+  "experiment 5 is not among the 2 training experiments" "$work/window-run" --window-from 5 -o "$work/refused.h5"
 expect_usage() {  # expect_usage NAME PATTERN ARGS...: a command line that cannot be parsed exits 2
   local name="$1" pattern="$2"
   shift 2
