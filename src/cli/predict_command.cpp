@@ -22,9 +22,7 @@
 #include "solve/ensemble_file.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
-#include "solve/scattered_statistics.h"
 #include "util/error_message.h"
-#include "util/number_format.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -90,53 +88,6 @@ void setup_predict(CLI::App& app) {
 
 namespace {
 
-/// Under `mpirun -n P`: this rank's share of the members (prediction_shares.h), said once
-/// by rank 0; alone: every member. The distilled operator is solved by one process.
-void share_members(const MpiJob& job, const config::RunConfig& config,
-                   solve::PredictorOptions& predictor) {
-  if (!job.several()) return;
-  if (config.predict.operator_source != "gp")
-    throw std::invalid_argument("predict: --operator " + config.predict.operator_source +
-                                " is solved by one process; start it without mpirun");
-  const MemberShare share = member_share(predictor.samples, job.rank(), job.size());
-  predictor.first_member = share.first;
-  predictor.member_count = share.count;
-  if (job.rank() == 0)
-    std::printf("predict: %lld samples over %d MPI ranks\n",
-                static_cast<long long>(predictor.samples), job.size());
-}
-
-/// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": the
-/// prediction on a window against the experiment's own measurements (noise included).
-std::string window_comparison(const pipeline::TrainingWindow& window,
-                              const solve::EnsembleSolution& ensemble,
-                              const solve::EnsembleStatistics& statistics) {
-  const solve::TruthComparison c = solve::compare_with_truth(
-      solve::statistics_at_points(statistics, window.problem->grid, ensemble.t, window.x,
-                                  window.t - window.t_start),
-      window.u.unsqueeze(0));
-  return std::to_string(window.u.size(0)) + " measurements: relative L2 error of the mean " +
-         util::format_significant(c.relative_l2, 4) + ", RMSE " +
-         util::format_significant(c.rmse, 4) + ", inside the 95 % band " +
-         util::format_percent(c.band_coverage);
-}
-
-/// `--window-from E`: training experiment E's own problem on its window
-/// (pipeline/window_problem.h), with the root's samples only, by one process.
-Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
-  if (run.config.predict.operator_source != "gp")
-    throw std::invalid_argument("predict: --window-from solves the root's samples; --operator " +
-                                run.config.predict.operator_source +
-                                " is not solved on a window yet");
-  const pipeline::TrainingWindow window = pipeline::training_window(
-      options.run_dir, config::RunLayout{options.run_dir}.data(), run, options.window_from);
-  Problem problem;
-  problem.problem.window = window.problem;
-  problem.description = window.description;
-  problem.window = window;
-  return problem;
-}
-
 int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const util::Stopwatch stopwatch;
   const std::string output = options.output_path.empty()
@@ -188,18 +139,15 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   std::optional<solve::TruthComparison> comparison;
   if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
   const std::optional<std::string> measured =
-      problem.window
-          ? std::optional<std::string>(window_comparison(*problem.window, ensemble, statistics))
-          : std::nullopt;
+      problem.window ? std::optional<std::string>(
+                           pipeline::measurement_comparison(*problem.window, ensemble, statistics))
+                     : std::nullopt;
 
   solve::EnsembleRecord record;
   record.prediction = &prediction;
   record.statistics = &statistics;
   record.u0 = problem.problem.window ? problem.problem.window->u0 : problem.problem.u0;
-  record.operator_std =
-      problem.problem.window
-          ? solve::operator_standard_deviation(*root, problem.problem.window->grid, statistics.mean)
-          : solve::operator_standard_deviation(*root, problem.problem.grid, statistics.mean);
+  record.operator_std = solve::operator_standard_deviation(*root, problem.problem, statistics.mean);
   const double outside = solve::fraction_outside_coverage(record.operator_std, prior_variance);
   record.truth = problem.truth;
   record.comparison = comparison;

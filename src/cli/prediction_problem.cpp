@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "config/run_layout.h"
 #include "pde/dataset_file.h"
 #include "pde/initial_condition.h"
 #include "pde/sampled_initial_condition.h"
@@ -82,6 +83,20 @@ Problem make_problem(const PredictCommandOptions& options, const config::RunConf
                         ? problem_from_expression(config, options.initial_condition)
                         : problem_from_samples(config, options.initial_file);
   config::apply_time_steps(config.predict, problem.problem.solve);
+  return problem;
+}
+
+Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
+  if (run.config.predict.operator_source != "gp")
+    throw std::invalid_argument("predict: --window-from solves the root's samples; --operator " +
+                                run.config.predict.operator_source +
+                                " is not solved on a window yet");
+  const pipeline::TrainingWindow window = pipeline::training_window(
+      options.run_dir, config::RunLayout{options.run_dir}.data(), run, options.window_from);
+  Problem problem;
+  problem.problem.window = window.problem;
+  problem.description = window.description;
+  problem.window = window;
   return problem;
 }
 

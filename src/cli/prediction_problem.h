@@ -32,6 +32,11 @@ struct Problem {
 /// initial condition that is not finite or not periodic, or an experiment the file lacks.
 Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config);
 
+/// `--window-from E`: training experiment E's own problem on its window
+/// (pipeline/window_problem.h), with the root's samples only; throws std::invalid_argument
+/// for another --operator or an experiment the run lacks.
+Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run);
+
 /// "" when `--ic-from FILE:EXPERIMENT` parses and FILE exists, else why not: a usage error
 /// (exit 2), as for a missing --ic-file.
 std::string reference_error(const std::string& text);

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -149,6 +150,20 @@ int rank_of_member(std::int64_t member, std::int64_t samples, int ranks) {
   int rank = 0;
   while (rank + 1 < ranks && member_share(samples, rank + 1, ranks).first <= member) ++rank;
   return rank;
+}
+
+void share_members(const MpiJob& job, const config::RunConfig& config,
+                   solve::PredictorOptions& predictor) {
+  if (!job.several()) return;
+  if (config.predict.operator_source != "gp")
+    throw std::invalid_argument("predict: --operator " + config.predict.operator_source +
+                                " is solved by one process; start it without mpirun");
+  const MemberShare share = member_share(predictor.samples, job.rank(), job.size());
+  predictor.first_member = share.first;
+  predictor.member_count = share.count;
+  if (job.rank() == 0)
+    std::printf("predict: %lld samples over %d MPI ranks\n",
+                static_cast<long long>(predictor.samples), job.size());
 }
 
 solve::Prediction gather_prediction(const MpiJob& job, solve::Prediction share) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "cli/mpi_job.h"
+#include "config/run_config.h"
 #include "solve/predictor.h"
 
 namespace bhpm::cli {
@@ -24,6 +25,12 @@ MemberShare member_share(std::int64_t samples, int rank, int ranks);
 
 /// The rank whose share holds `member` (member_share's inverse).
 int rank_of_member(std::int64_t member, std::int64_t samples, int ranks);
+
+/// Under `mpirun -n P`: this rank's share of the members, said once by rank 0; alone: every
+/// member. The distilled operator is solved by one process (throws std::invalid_argument
+/// under mpirun).
+void share_members(const MpiJob& job, const config::RunConfig& config,
+                   solve::PredictorOptions& predictor);
 
 /// Every rank's share of the prediction, in member order, on rank 0: u, the per-member
 /// flags, growth, added diffusion, failures and Algorithm 1's records concatenated; the

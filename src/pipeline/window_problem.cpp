@@ -13,6 +13,7 @@
 #include "model/leaf_window.h"
 #include "pde/measured_dataset_file.h"
 #include "solve/sampled_operator.h"
+#include "solve/scattered_statistics.h"
 #include "util/number_format.h"
 
 namespace bhpm::pipeline {
@@ -85,6 +86,19 @@ TrainingWindow training_window(const std::string& run_dir, const std::string& da
       "], u0 and boundary data from its leaf (left: " + conditions_text(window.conditions.left) +
       "; right: " + conditions_text(window.conditions.right) + ")";
   return result;
+}
+
+std::string measurement_comparison(const TrainingWindow& window,
+                                   const solve::EnsembleSolution& ensemble,
+                                   const solve::EnsembleStatistics& statistics) {
+  const solve::TruthComparison c = solve::compare_with_truth(
+      solve::statistics_at_points(statistics, window.problem->grid, ensemble.t, window.x,
+                                  window.t - window.t_start),
+      window.u.unsqueeze(0));
+  return std::to_string(window.u.size(0)) + " measurements: relative L2 error of the mean " +
+         util::format_significant(c.relative_l2, 4) + ", RMSE " +
+         util::format_significant(c.rmse, 4) + ", inside the 95 % band " +
+         util::format_percent(c.band_coverage);
 }
 
 }  // namespace bhpm::pipeline

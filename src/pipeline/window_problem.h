@@ -13,6 +13,7 @@
 #include <string>
 
 #include "pipeline/run_folder.h"
+#include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
 
 namespace bhpm::pipeline {
@@ -34,5 +35,13 @@ struct TrainingWindow {
 /// the experiment when the set has none of that index, or the file when it cannot be read.
 TrainingWindow training_window(const std::string& run_dir, const std::string& data,
                                const TrainedRun& run, std::int64_t experiment);
+
+/// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
+/// prediction on the window (its ensemble and statistics) against the experiment's own
+/// measurements, noise included, its statistics read at each measurement's (x, t)
+/// (solve/scattered_statistics.h).
+std::string measurement_comparison(const TrainingWindow& window,
+                                   const solve::EnsembleSolution& ensemble,
+                                   const solve::EnsembleStatistics& statistics);
 
 }  // namespace bhpm::pipeline

@@ -442,6 +442,12 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
   return standard_deviation_at(root, bounded_root_inputs(grid, u, root.kernel()->dimensions()), u);
 }
 
+at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
+                                       const PredictionProblem& problem, const at::Tensor& u) {
+  return problem.window ? operator_standard_deviation(root, problem.window->grid, u)
+                        : operator_standard_deviation(root, problem.grid, u);
+}
+
 double fraction_outside_coverage(const at::Tensor& operator_std, double prior_variance) {
   const at::Tensor inside = operator_std.square() <= 0.1 * prior_variance;  // false for NaN
   return 1.0 - inside.to(at::kDouble).mean().item<double>();

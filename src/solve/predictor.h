@@ -177,6 +177,9 @@ at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
 /// The same along a solution u [T, n+1] on a window's Chebyshev grid.
 at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
                                        const pde::ChebyshevGrid& grid, const at::Tensor& u);
+/// The same along a solution of `problem`: on its window's grid when it has one.
+at::Tensor operator_standard_deviation(const gp::SparseVariationalGpImpl& root,
+                                       const PredictionProblem& problem, const at::Tensor& u);
 
 /// Where the data leave the operator open along a solution: the fraction of its grid
 /// points (x, t) at which the root's posterior variance var q(f(v)) = operator_std^2
