@@ -21,6 +21,7 @@
 #include "pipeline/calibration_from_measurements.h"
 #include "pipeline/run_calibration.h"
 #include "pipeline/run_folder.h"
+#include "pipeline/window_calibration.h"
 #include "solve/discrepancy_calibration.h"
 #include "util/number_format.h"
 #include "util/stopwatch.h"
@@ -52,6 +53,13 @@ solve::DiscrepancyCalibration calibrate_run(const CalibrateCommandOptions& optio
   const auto progress = [&options](const std::string& line) {
     if (!options.quiet) std::fprintf(stderr, "%s\n", line.c_str());
   };
+  if (method == "windows") {
+    const pipeline::RunCalibration fit =
+        pipeline::calibrate_by_windows(options.run_dir, run, data_path, progress);
+    print_mean_drift(fit.drift);
+    print_window_calibration(fit.calibration);
+    return fit.calibration;
+  }
   const pipeline::RunCalibration fit =
       pipeline::calibrate_by_trajectories(options.run_dir, run, data_path, progress);
   print_mean_drift(fit.drift);

@@ -122,4 +122,30 @@ void print_operator_calibration(const solve::DiscrepancyCalibration& calibration
       static_cast<long long>(fit.samples));
 }
 
+void print_window_calibration(const solve::DiscrepancyCalibration& calibration) {
+  const solve::WindowCalibration& fit = calibration.window_fit;
+  const auto percentages = [](const std::vector<double>& shares) {
+    std::string text;
+    for (const double share : shares)
+      text += (text.empty() ? "" : " / ") + util::format_percent(share);
+    return text;
+  };
+  for (std::size_t e = 0; e < fit.experiments.size(); ++e) {
+    const solve::WindowExperimentFit& own = fit.experiments[e];
+    std::printf(
+        "training experiment %zu on its window, by the root's posterior without it (%lld "
+        "members): %lld measurements, RMS error of the mean %.3g, RMS spread %.3g, noise %.3g; "
+        "inside the 50 / 90 / 95 %% bands %s; kappa = %.4g alone\n",
+        e, static_cast<long long>(own.members), static_cast<long long>(own.points), own.rmse,
+        own.spread, own.noise, percentages(own.coverage).c_str(), own.factor);
+  }
+  std::printf(
+      "model discrepancy (from the experiments' own windows): the posterior's spread scaled by "
+      "kappa = %.4g in variance (sqrt: %.3g; above 1 only q(u)'s share of it); the "
+      "measurements inside the 50 / 90 / 95 %% bands, each experiment weighted alike: %s at "
+      "kappa = 1, %s at kappa\n",
+      calibration.inflation, std::sqrt(calibration.inflation),
+      percentages(fit.coverage_before).c_str(), percentages(fit.coverage_after).c_str());
+}
+
 }  // namespace bhpm::cli

@@ -15,4 +15,9 @@ void print_calibration(const solve::DiscrepancyCalibration& calibration);
 /// kept.
 void print_operator_calibration(const solve::DiscrepancyCalibration& calibration);
 
+/// A window-route calibration (pipeline/window_calibration.h) on stdout: per experiment its
+/// measurements' RMS error, spread and noise, their coverage at kappa = 1 and its own kappa,
+/// then the kappa kept with the pooled coverage before and after.
+void print_window_calibration(const solve::DiscrepancyCalibration& calibration);
+
 }  // namespace bhpm::cli

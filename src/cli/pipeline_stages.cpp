@@ -71,8 +71,9 @@ void calibrate_stage(const Pipeline& p) {
   const std::string output = p.run.discrepancy();
   const std::string method =
       pipeline::resolved_calibration_method(p.config.predict.calibration_method, p.run.data());
-  const std::string refusal =
-      method == "operator" ? pipeline::operator_calibration_refusal(p.run.data()) : std::string();
+  const std::string refusal = method != "trajectories"
+                                  ? pipeline::operator_calibration_refusal(p.run.data())
+                                  : std::string();
   if (!refusal.empty()) return announce("calibrate: skipped: " + refusal);
   if (config::up_to_date(output, {p.run.data(), p.run.root()}) &&
       same_settings(
@@ -80,7 +81,8 @@ void calibrate_stage(const Pipeline& p) {
           config::prediction_sections()))
     return announce("calibrate: up to date (" + output + ")");
   announce("calibrate: model discrepancy on the training experiments' " +
-           std::string(method == "operator" ? "measurements" : "solution grids") + " -> " + output);
+           std::string(method == "trajectories" ? "solution grids" : "measurements") + " -> " +
+           output);
   run_calibrate(
       {p.run.dir, p.run.data(), p.options.config_path, p.options.overrides, p.options.quiet});
 }

@@ -25,7 +25,16 @@ void add_override_option(CLI::App& command, std::vector<std::string>& overrides,
         return error.rfind("--set ", 0) == 0 ? error.substr(6) : error;  // CLI11 names --set
       },
       "SECTION.KEY=VALUE");
-  command.add_option("--set", overrides, help)->check(form);
+  // Appended, not assigned: a flag such as --samples or --device adds its own setting to the
+  // same list, which an assignment would drop.
+  command
+      .add_option_function<std::vector<std::string>>(
+          "--set",
+          [&overrides](const std::vector<std::string>& values) {
+            overrides.insert(overrides.end(), values.begin(), values.end());
+          },
+          help)
+      ->check(form);
 }
 
 }  // namespace bhpm::cli

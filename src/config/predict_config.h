@@ -46,8 +46,11 @@
 ///                               dataset: kappa from the left-out posteriors' residuals and
 ///                               samples at the leaf rows, solve/operator_calibration.h),
 ///                               "trajectories" (predicts the training experiments'
-///                               solution grids; the keys below), "auto" (= "operator", the
-///                               name older run folders store)
+///                               solution grids; the keys below), "windows" (predicts each
+///                               training experiment on its own window by its left-out
+///                               posterior and scores its measurements, any dataset:
+///                               solve/window_calibration.h), "auto" (= "operator", the name
+///                               older run folders store)
 ///   calibration_samples = 6     samples per training experiment in `bhpm calibrate` (>= 2)
 ///   calibration_leave_one_out = true  `bhpm calibrate` predicts each training experiment
 ///                               with the root's posterior fitted without its rows (at least
@@ -124,7 +127,7 @@ const std::vector<std::string>& discrepancy_sources();
 /// "auto", "mean", "none".
 const std::vector<std::string>& conservation_choices();
 
-/// "auto", then solve::calibration_methods(): "trajectories", "operator".
+/// "auto", then solve::calibration_methods(): "trajectories", "operator", "windows".
 const std::vector<std::string>& calibration_method_choices();
 
 /// The samples' time steps from the data's `solve` options: the first or fixed step dt

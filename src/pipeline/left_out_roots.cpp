@@ -10,11 +10,6 @@
 
 namespace bhpm::pipeline {
 
-namespace {
-
-/// The trained root's posterior refitted without the rows of the training experiments in
-/// `left_out` (at the trained leaves and hyperparameters:
-/// model::BhpmModelImpl::set_optimal_root_posterior).
 gp::SparseVariationalGp posterior_without(const TrainedRun& run, const model::LeafModel& leaves,
                                           const model::LeafData& data,
                                           const std::vector<std::int64_t>& left_out) {
@@ -24,8 +19,6 @@ gp::SparseVariationalGp posterior_without(const TrainedRun& run, const model::Le
   model->set_optimal_root_posterior(data, left_out);
   return posterior;
 }
-
-}  // namespace
 
 void attach_left_out_roots(const TrainedRun& run, const model::LeafModel& leaves,
                            const pde::ExperimentSet& set, const std::string& source, bool transfer,

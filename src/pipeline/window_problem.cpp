@@ -47,27 +47,33 @@ TrainingWindow training_window(const std::string& run_dir, const std::string& da
         "predict --window-from: the training experiments' windows are read from " + data +
         ", which does not exist");
   const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "train");
-  const std::vector<nn::DomainBox> boxes = model::domain_boxes(measured);
-  const auto count = static_cast<std::int64_t>(boxes.size());
+  const auto count = static_cast<std::int64_t>(measured.size());
   if (experiment < 0 || experiment >= count)
     throw std::invalid_argument("predict --window-from: experiment " + std::to_string(experiment) +
                                 " is not among the " + std::to_string(count) +
                                 " training experiments of " + data);
-  const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
+  return training_window(*run.root, *trained_leaves(run_dir, run.config, count), measured,
+                         run.config.simulate.solve.output_dt, experiment);
+}
+
+TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
+                               const model::LeafModelImpl& leaves,
+                               const std::vector<pde::MeasuredExperiment>& measured,
+                               double output_dt, std::int64_t experiment) {
+  const std::vector<nn::DomainBox> boxes = model::domain_boxes(measured);
   const at::NoGradGuard no_grad;
   // u0 first (no conditions), then as many conditions as the mean operator needs there.
   const model::LeafWindow start =
-      model::leaf_window(*leaves, boxes, experiment, kWindowIntervals, {0, 0});
+      model::leaf_window(leaves, boxes, experiment, kWindowIntervals, {0, 0});
   const pde::ConditionCount needed =
-      pde::conditions_needed(start.grid, posterior_mean_equation(*run.root), start.u0);
+      pde::conditions_needed(start.grid, posterior_mean_equation(root), start.u0);
   const model::LeafWindow window =
-      model::leaf_window(*leaves, boxes, experiment, kWindowIntervals, needed);
+      model::leaf_window(leaves, boxes, experiment, kWindowIntervals, needed);
 
   auto problem = std::make_shared<solve::WindowProblem>();
   problem->grid = window.grid;
   problem->u0 = window.u0;
   problem->conditions = window.conditions;
-  const double output_dt = run.config.simulate.solve.output_dt;
   const double outputs = std::max(1.0, std::round(window.duration / output_dt));
   problem->solve.t_end = window.duration;
   problem->solve.output_dt = window.duration / outputs;

@@ -11,7 +11,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "model/leaf_model.h"
+#include "pde/measured_experiment.h"
 #include "pipeline/run_folder.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
@@ -35,6 +38,14 @@ struct TrainingWindow {
 /// the experiment when the set has none of that index, or the file when it cannot be read.
 TrainingWindow training_window(const std::string& run_dir, const std::string& data,
                                const TrainedRun& run, std::int64_t experiment);
+
+/// The same from a root whose posterior mean counts the conditions, the trained `leaves`
+/// and the training experiments' `measured` points (experiment in range: not checked
+/// again), output every `output_dt` (or the nearest spacing that divides the duration).
+TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
+                               const model::LeafModelImpl& leaves,
+                               const std::vector<pde::MeasuredExperiment>& measured,
+                               double output_dt, std::int64_t experiment);
 
 /// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
 /// prediction on the window (its ensemble and statistics) against the experiment's own

@@ -488,22 +488,63 @@ nlohmann::ordered_json operator_json(const OperatorCalibration& fit) {
           {"training_experiments", experiments}};
 }
 
+/// The window calibration: kappa, the pooled coverage of the measurements before and after
+/// it, and per experiment its points, members, RMS error, spread and noise, its own kappa and
+/// coverage at kappa = 1.
+nlohmann::ordered_json window_json(const WindowCalibration& fit) {
+  nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+  for (const CoverageLevel& level : kCoverageLevels) levels.push_back(level.level);
+  nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
+  for (const WindowExperimentFit& e : fit.experiments)
+    experiments.push_back({{"points", e.points},
+                           {"members", e.members},
+                           {"rmse", e.rmse},
+                           {"spread", e.spread},
+                           {"noise", e.noise},
+                           {"inflation", e.factor},
+                           {"coverage", e.coverage}});
+  return {{"inflation", fit.factor},
+          {"levels", levels},
+          {"coverage_before", fit.coverage_before},
+          {"coverage_after", fit.coverage_after},
+          {"training_experiments", experiments}};
+}
+
 }  // namespace
 
 const std::vector<std::string>& calibration_methods() {
-  static const std::vector<std::string> methods = {"trajectories", "operator"};
+  static const std::vector<std::string> methods = {"trajectories", "operator", "windows"};
   return methods;
 }
 
+namespace {
+
+/// A calibration of the spread factor alone: `method`, kappa, discrepancy order `order`,
+/// every experiment scored by its leave-one-out posterior.
+DiscrepancyCalibration factor_only(const std::string& method, double factor, std::int64_t order) {
+  DiscrepancyCalibration calibration;
+  calibration.method = method;
+  calibration.inflation = factor;
+  calibration.order = order;
+  calibration.leave_one_out = true;
+  return calibration;
+}
+
+}  // namespace
+
 DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std::int64_t order,
                                             double noise_variance) {
-  DiscrepancyCalibration calibration;
-  calibration.method = "operator";
+  DiscrepancyCalibration calibration = factor_only("operator", fit.factor, order);
   calibration.operator_fit = fit;
-  calibration.inflation = fit.factor;
-  calibration.order = order;
   calibration.noise_variance = noise_variance;
-  calibration.leave_one_out = true;
+  return calibration;
+}
+
+DiscrepancyCalibration window_discrepancy(const WindowCalibration& fit, std::int64_t order,
+                                          std::int64_t samples) {
+  DiscrepancyCalibration calibration = factor_only("windows", fit.factor, order);
+  calibration.window_fit = fit;
+  calibration.samples = samples;
   return calibration;
 }
 
@@ -539,6 +580,7 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["transfer"] = transfer_json(calibration.transfer);
   if (calibration.method == "operator")
     document["operator"] = operator_json(calibration.operator_fit);
+  if (calibration.method == "windows") document["windows"] = window_json(calibration.window_fit);
   document["config"] = config;
   io::write_text_atomically(path, document.dump(2) + "\n");
 }
@@ -587,7 +629,8 @@ DiscrepancyFile read_discrepancy_file(const std::string& path) {
     method = document.value("method", std::string());
     const std::vector<std::string>& methods = calibration_methods();
     if (std::find(methods.begin(), methods.end(), method) == methods.end())
-      throw std::runtime_error(path + ": \"method\" must be \"trajectories\" or \"operator\"");
+      throw std::runtime_error(
+          path + ": \"method\" must be \"trajectories\", \"operator\" or \"windows\"");
   }
   return {inflation,
           variance->get<double>(),

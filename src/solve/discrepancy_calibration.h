@@ -78,6 +78,7 @@
 #include "gp/sparse_variational_gp.h"
 #include "solve/operator_calibration.h"
 #include "solve/predictor.h"
+#include "solve/window_calibration.h"
 
 namespace bhpm::solve {
 
@@ -173,10 +174,12 @@ struct TransferCheck {
 const std::vector<std::string>& calibration_methods();
 
 struct DiscrepancyCalibration {
-  /// "trajectories" (every field below from steps 1-6) or "operator" (kappa from
-  /// `operator_fit`; no ensembles: samples 0, candidates and experiments empty).
+  /// "trajectories" (every field below from steps 1-6), "operator" (kappa from
+  /// `operator_fit`; no ensembles: samples 0, candidates and experiments empty) or
+  /// "windows" (kappa from `window_fit`; candidates and experiments empty).
   std::string method = "trajectories";
   OperatorCalibration operator_fit;  ///< method "operator" only
+  WindowCalibration window_fit;      ///< method "windows" only
   double reference_variance = 0;     ///< sigma_f^2, the first reference tau_e^2 of every experiment
   double inflation = 1;              ///< kappa when step 5 was chosen, else 1
   InflationFit inflation_fit;        ///< step 5's fit, chosen or not
@@ -234,6 +237,12 @@ DiscrepancyCalibration calibrate_discrepancy(const gp::SparseVariationalGpImpl& 
 /// discrepancy order m and measurement noise epsilon^2 recorded as given.
 DiscrepancyCalibration operator_discrepancy(const OperatorCalibration& fit, std::int64_t order,
                                             double noise_variance);
+
+/// The calibration record of method "windows": kappa of `fit`, discrepancy order `order`,
+/// `samples` per training experiment, every experiment predicted by its leave-one-out
+/// posterior.
+DiscrepancyCalibration window_discrepancy(const WindowCalibration& fit, std::int64_t order,
+                                          std::int64_t samples);
 
 /// Writes `calibration` as JSON to `path` atomically (format "bhpm-discrepancy", version
 /// 7; docs/run-folder.md), with the resolved configuration text.

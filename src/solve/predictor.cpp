@@ -185,22 +185,17 @@ CheckedSamples repair_or_reject(std::shared_ptr<const gp::FunctionSamples> sampl
   return checked;
 }
 
-/// `solve` that first checks every sample's linearisation along u0 (solve/well_posedness.h),
-/// repairs the ill-posed ones (options.ill_posed = "repair") and marks those it cannot or
-/// may not repair rejected: their rows NaN, the reason in failures, never averaged in. The
-/// batch is solved whole (members are independent); a rejected member that also blew up
-/// counts as rejected.
-Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
-                                 const PredictorOptions& options) {
-  WellPosednessOptions check;
-  check.t_end = problem.solve.t_end;
-  check.dealias = sample_dealiasing(problem.solve.stepper.dealias);
-  check.amplification_limit = options.max_amplification;
-  validate(check);
-  const bool repair = options.ill_posed == "repair";
-  return [solve = std::move(solve), &problem, check,
+/// The check of every sample's linearisation along the problem's u0.
+using PosednessCheck = std::function<WellPosedness(const gp::FunctionSamples&)>;
+
+/// `solve` that first checks every sample with `check` (solve/well_posedness.h), repairs
+/// the ill-posed ones (`repair`) and marks those it cannot or may not repair rejected: their
+/// rows NaN, the reason in failures, never averaged in. The batch is solved whole (members
+/// are independent); a rejected member that also blew up counts as rejected.
+Solver with_well_posedness_check(Solver solve, PosednessCheck check, bool repair) {
+  return [solve = std::move(solve), check = std::move(check),
           repair](std::shared_ptr<const gp::FunctionSamples> samples) {
-    const WellPosedness posedness = check_well_posedness(*samples, problem.grid, problem.u0, check);
+    const WellPosedness posedness = check(*samples);
     const CheckedSamples checked = repair_or_reject(std::move(samples), posedness, repair);
     EnsembleSolution solved = solve(checked.samples);
     solved.growth = posedness.growth.cpu();  // the ensemble's records live on the CPU
@@ -218,6 +213,17 @@ Solver with_well_posedness_check(Solver solve, const PredictionProblem& problem,
     }
     return solved;
   };
+}
+
+/// The check's options for a horizon t_end and the solver's dealiasing.
+WellPosednessOptions posedness_options(double t_end, const std::string& dealias,
+                                       const PredictorOptions& options) {
+  WellPosednessOptions check;
+  check.t_end = t_end;
+  check.dealias = dealias;
+  check.amplification_limit = options.max_amplification;
+  validate(check);
+  return check;
 }
 
 using SolverFactory = Solver (*)(const PredictionProblem&, const PredictorOptions&,
@@ -296,8 +302,14 @@ Solver checked_solver(const PredictionProblem& problem, const PredictorOptions& 
                       const std::vector<double>& linear, const PredictionProgress& progress) {
   const SolverFactory make_solver =
       util::find_listed(solver_table(), options.solver, "predict", "solver");
-  return with_well_posedness_check(make_solver(problem, options, linear, progress), problem,
-                                   options);
+  const WellPosednessOptions check = posedness_options(
+      problem.solve.t_end, sample_dealiasing(problem.solve.stepper.dealias), options);
+  return with_well_posedness_check(
+      make_solver(problem, options, linear, progress),
+      [&problem, check](const gp::FunctionSamples& samples) {
+        return check_well_posedness(samples, problem.grid, problem.u0, check);
+      },
+      options.ill_posed == "repair");
 }
 
 /// `solve` under the samples with their spread about the root's posterior mean scaled by
@@ -341,10 +353,16 @@ Solver window_solver(const WindowProblem& window, const PredictorOptions& option
   if (!window.u0.defined() || window.u0.dim() != 1 || window.u0.size(0) != window.grid.points())
     throw std::invalid_argument("predict: the window's initial condition must have " +
                                 std::to_string(window.grid.points()) + " values");
-  return [&window](std::shared_ptr<const gp::FunctionSamples> samples) {
-    return solve_bounded_ensemble(window.grid, std::move(samples), window.u0, window.conditions,
-                                  window.solve);
-  };
+  const WellPosednessOptions check = posedness_options(window.solve.t_end, "none", options);
+  return with_well_posedness_check(
+      [&window](std::shared_ptr<const gp::FunctionSamples> samples) {
+        return solve_bounded_ensemble(window.grid, std::move(samples), window.u0, window.conditions,
+                                      window.solve);
+      },
+      [&window, check](const gp::FunctionSamples& samples) {
+        return check_well_posedness(samples, window.grid, window.u0, check);
+      },
+      options.ill_posed == "repair");
 }
 
 /// The periodic problem's solver: options.solver with the posterior mean's linear part split

@@ -112,9 +112,11 @@ const std::vector<std::string>& ill_posed_treatments();
 
 /// The IBVP on an interval with boundary conditions (docs/boundary-conditions.md), solved by
 /// solve/bounded_ensemble.h: sampler "pathwise" only (Algorithm 1 refines on the spectral
-/// derivatives of periodic solutions), one process, and no Fourier-symbol check: the bounded
-/// ensemble's count of conditions replaces it (a member that needs another count is dropped
-/// as ill-posed).
+/// derivatives of periodic solutions) and one process. Ill-posed samples are found as on a
+/// periodic grid, by their frozen-coefficient symbol along u0 over the wavenumbers of the
+/// window's length (solve/well_posedness.h), and repaired or rejected alike; at the ends the
+/// bounded ensemble's count of conditions checks them (a member that needs another count is
+/// dropped as ill-posed).
 struct WindowProblem {
   pde::ChebyshevGrid grid{-1.0, 1.0, 2};
   at::Tensor u0;  ///< [n+1] on grid's points

@@ -11,6 +11,12 @@
 
 namespace bhpm::solve {
 
+/// fields [..., T, n+1] (each [T, n+1] on `grid` at output times `times` [T], uniform) at
+/// x, t [P]: [..., P], e.g. every member of an ensemble [S, T, n+1] at a measured
+/// experiment's points. Throws std::invalid_argument as statistics_at_points.
+at::Tensor values_at_points(const at::Tensor& fields, const pde::ChebyshevGrid& grid,
+                            const at::Tensor& times, const at::Tensor& x, const at::Tensor& t);
+
 /// The mean, standard deviation and 95 % band of `statistics` ([T, n+1] on `grid` at output
 /// times `times` [T], uniform) at x, t [P] (t on the same clock as `times`, within them),
 /// each [1, P], so that compare_with_truth(result, u.unsqueeze(0)) scores the measurements

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pde/dealiasing.h"
+#include "solve/bounded_ensemble.h"
 #include "solve/sampled_operator.h"
 #include "solve/spectral_ensemble.h"
 #include "util/name_list.h"
@@ -55,23 +56,45 @@ at::Tensor stabilising_diffusion(const at::Tensor& linearisation, const at::Tens
   return std::get<0>((excess / (t_end * k_squared)).max(1)).clamp_min(0.0);
 }
 
-WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
-                                   const pde::PeriodicGrid& grid, const at::Tensor& u0,
-                                   const WellPosednessOptions& options) {
+namespace {
+
+/// The check of `samples` linearised about the root inputs v [P, D] of u0, over the
+/// resolved wavenumbers [W] (k[0] = 0).
+WellPosedness check_about(const gp::FunctionSamples& samples, const at::Tensor& v,
+                          const at::Tensor& wavenumbers, const WellPosednessOptions& options) {
   validate(options);
-  const at::Tensor v = spectral_root_inputs(grid, u0, samples.dimensions());
   WellPosedness result;
   result.linearisation =
       member_jacobians(samples, v.unsqueeze(0).expand({samples.count(), -1, -1}));
-  at::Tensor wavenumbers = grid.wavenumbers();
-  wavenumbers =
-      wavenumbers.index({pde::DealiasedProduct(grid, options.dealias).kept_modes() > 0.5});
   result.growth = symbol_growth(result.linearisation, wavenumbers, options.t_end);
   result.limit_e_folds = std::log(options.amplification_limit);
   result.ill_posed = ~at::isfinite(result.growth) | (result.growth > result.limit_e_folds);
   result.diffusion =
       stabilising_diffusion(result.linearisation, wavenumbers, options.t_end, result.limit_e_folds);
   return result;
+}
+
+}  // namespace
+
+WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
+                                   const pde::PeriodicGrid& grid, const at::Tensor& u0,
+                                   const WellPosednessOptions& options) {
+  at::Tensor wavenumbers = grid.wavenumbers();
+  wavenumbers =
+      wavenumbers.index({pde::DealiasedProduct(grid, options.dealias).kept_modes() > 0.5});
+  return check_about(samples, spectral_root_inputs(grid, u0, samples.dimensions()), wavenumbers,
+                     options);
+}
+
+WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
+                                   const pde::ChebyshevGrid& grid, const at::Tensor& u0,
+                                   const WellPosednessOptions& options) {
+  const std::int64_t intervals = grid.points() - 1;
+  const at::Tensor wavenumbers =
+      at::arange(intervals / 2 + 1, at::TensorOptions().dtype(at::kDouble)) *
+      (2.0 * M_PI / (grid.b() - grid.a()));
+  return check_about(samples, bounded_root_inputs(grid, u0, samples.dimensions()), wavenumbers,
+                     options);
 }
 
 }  // namespace bhpm::solve

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "gp/function_samples.h"
+#include "pde/chebyshev_grid.h"
 #include "pde/periodic_grid.h"
 
 namespace bhpm::solve {
@@ -53,6 +54,14 @@ void validate(const WellPosednessOptions& options);
 /// The check for every sample along u0 [n] on `grid`.
 WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
                                    const pde::PeriodicGrid& grid, const at::Tensor& u0,
+                                   const WellPosednessOptions& options);
+
+/// The same on a window's Chebyshev grid along u0 [n+1] (solve/bounded_ensemble.h's root
+/// inputs), over the wavenumbers of a periodic grid of n points on the window's length,
+/// k_j = 2 pi j / (b - a), j = 0..n/2: the bounded ensemble's count of conditions checks the
+/// ends, this the interior's frozen coefficients (dealias unused).
+WellPosedness check_well_posedness(const gp::FunctionSamples& samples,
+                                   const pde::ChebyshevGrid& grid, const at::Tensor& u0,
                                    const WellPosednessOptions& options);
 
 /// growth [S] of linearisations c [S, D] over the wavenumbers k [W] (k[0] = 0) and horizon

@@ -38,6 +38,9 @@ check "calibrate's progress on stderr says which experiment it is at and the tim
 grep -q "spread inflation: kappa = " "$work/out" && grep -q "^model discrepancy: " "$work/out" &&
   [ -f "$work/run/discrepancy.json" ]
 check "calibrate prints both forms' fits, its choice, and writes RUN_DIR/discrepancy.json" $?
+"$python" -c "import json, sys; assert json.load(open(sys.argv[1]))['samples'] == 3" \
+  "$work/run/discrepancy.json"
+check "calibrate's --samples holds beside --set (the default is 6)" $?
 grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
 grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "pde/chebyshev_grid.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_grid.h"
 #include "solve/predictor.h"
@@ -69,6 +70,22 @@ TEST(WellPosedness, heat_forwards_is_well_posed_and_backwards_is_not) {
   // Without dealiasing the Nyquist wave k = 32 counts too; padding keeps all but it.
   EXPECT_NEAR(check(heat, 2.0, "none").growth[1].item<double>(), 0.1 * 1024 * 2, 1e-9);
   EXPECT_NEAR(check(heat, 2.0, "pad").growth[1].item<double>(), 0.1 * 961 * 2, 1e-9);
+}
+
+TEST(WellPosedness, on_a_window_the_wavenumbers_are_those_of_its_length) {
+  // [0, 2 pi] on 64 Chebyshev intervals: k_j = j for j = 0..32, no dealiasing; the frozen
+  // coefficients are means over the grid's points.
+  const pde::ChebyshevGrid window(0.0, 2.0 * M_PI, 64);
+  const AdvectionPlusLinearSamples heat(0.0, {{0.0, 0.0, 0.1}, {0.0, 0.0, -0.1}});
+  const solve::WellPosedness result = solve::check_well_posedness(
+      heat, window, 0.5 + 0.1 * window.x().to(at::kDouble), {2.0, "none", 10.0});
+  EXPECT_NEAR(result.growth[0].item<double>(), -0.2, 1e-12);
+  EXPECT_NEAR(result.growth[1].item<double>(), 0.1 * 1024 * 2, 1e-9);
+  EXPECT_FALSE(result.ill_posed[0].item<bool>());
+  EXPECT_TRUE(result.ill_posed[1].item<bool>());
+  // The least diffusion within the limit: max_k (0.1 k^2 t_end - ln 10) / (k^2 t_end), at
+  // the largest k = 32.
+  EXPECT_NEAR(result.diffusion[1].item<double>(), 0.1 - std::log(10.0) / (2.0 * 1024.0), 1e-12);
 }
 
 TEST(WellPosedness, kdv_is_neutral_with_either_sign_of_dispersion) {
