@@ -130,14 +130,19 @@ void print_window_calibration(const solve::DiscrepancyCalibration& calibration) 
       text += (text.empty() ? "" : " / ") + util::format_percent(share);
     return text;
   };
-  for (std::size_t e = 0; e < fit.experiments.size(); ++e) {
-    const solve::WindowExperimentFit& own = fit.experiments[e];
+  for (const std::int64_t e : fit.left_out)
     std::printf(
-        "training experiment %zu on its window, by the root's posterior without it (%lld "
+        "training experiment %lld on its window: left out of the fit (fewer than 2 of its "
+        "samples stayed sound)\n",
+        static_cast<long long>(e));
+  for (const solve::WindowExperimentFit& own : fit.experiments) {
+    std::printf(
+        "training experiment %lld on its window, by the root's posterior without it (%lld "
         "members): %lld measurements, RMS error of the mean %.3g, RMS spread %.3g, noise %.3g; "
         "inside the 50 / 90 / 95 %% bands %s; kappa = %.4g alone\n",
-        e, static_cast<long long>(own.members), static_cast<long long>(own.points), own.rmse,
-        own.spread, own.noise, percentages(own.coverage).c_str(), own.factor);
+        static_cast<long long>(own.experiment), static_cast<long long>(own.members),
+        static_cast<long long>(own.points), own.rmse, own.spread, own.noise,
+        percentages(own.coverage).c_str(), own.factor);
   }
   std::printf(
       "model discrepancy (from the experiments' own windows): the posterior's spread scaled by "

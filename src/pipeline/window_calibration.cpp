@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -53,17 +54,13 @@ std::vector<at::Tensor> noise_variances(const std::string& data_path,
   return variances;
 }
 
-/// The sound members of `ensemble` at the window's measurements: r_p, V_p and the count.
-solve::WindowResiduals residuals_at_measurements(const TrainingWindow& window,
-                                                 const solve::EnsembleSolution& ensemble,
-                                                 const at::Tensor& noise_variance,
-                                                 std::int64_t experiment) {
+/// The sound members of `ensemble` at the window's measurements: r_p, V_p and the count;
+/// none when fewer than 2 members stayed sound (a spread needs 2).
+std::optional<solve::WindowResiduals> residuals_at_measurements(
+    const TrainingWindow& window, const solve::EnsembleSolution& ensemble,
+    const at::Tensor& noise_variance, std::int64_t experiment) {
   const at::Tensor sound = ensemble.u.index({ensemble.left_out().logical_not()});
-  if (sound.size(0) < 2)
-    throw std::runtime_error("calibrate: training experiment " + std::to_string(experiment) +
-                             " kept " + std::to_string(sound.size(0)) +
-                             " sound member(s) on its window (a spread needs 2): every other "
-                             "sample diverged or was ill-posed");
+  if (sound.size(0) < 2) return std::nullopt;
   const at::Tensor values = solve::values_at_points(sound, window.problem->grid, ensemble.t,
                                                     window.x, window.t - window.t_start);
   const at::Tensor mean = values.mean(0);
@@ -71,8 +68,9 @@ solve::WindowResiduals residuals_at_measurements(const TrainingWindow& window,
     const at::Tensor c = v.to(at::kDouble).contiguous();
     return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
   };
-  return {as_vector(window.u.to(at::kDouble) - mean), as_vector(values.var(0, true)),
-          as_vector(noise_variance), sound.size(0)};
+  return solve::WindowResiduals{experiment, as_vector(window.u.to(at::kDouble) - mean),
+                                as_vector(values.var(0, true)), as_vector(noise_variance),
+                                sound.size(0)};
 }
 
 /// "training experiment e: member s left out (why)" for each member that diverged or was
@@ -103,22 +101,33 @@ RunCalibration calibrate_by_windows(const std::string& run_dir, const TrainedRun
   const std::vector<at::Tensor> noise = noise_variances(data_path, measured, *leaves);
   const solve::PredictorOptions predictor = calibration_predictor(run);
   std::vector<solve::WindowResiduals> residuals;
+  std::vector<std::int64_t> left_out;
   for (std::int64_t e = 0; e < count; ++e) {
     const gp::SparseVariationalGp root = posterior_without(run, leaves, data, {e});
-    const TrainingWindow window =
-        training_window(*root, *leaves, measured, run.config.simulate.solve.output_dt, e);
+    const TrainingWindow window = training_window(*root, run.config, *leaves, measured, e);
     if (progress) progress("calibration window: " + window.description);
     solve::PredictionProblem problem;
     problem.window = window.problem;
     const solve::Prediction prediction =
         solve::predict_ensemble(*root, problem, predictor, progress);
     report_left_out(prediction.ensemble, e, progress);
-    residuals.push_back(residuals_at_measurements(window, prediction.ensemble,
-                                                  noise[static_cast<std::size_t>(e)], e));
+    const std::optional<solve::WindowResiduals> scored = residuals_at_measurements(
+        window, prediction.ensemble, noise[static_cast<std::size_t>(e)], e);
+    if (scored)
+      residuals.push_back(*scored);
+    else
+      left_out.push_back(e);
   }
-  solve::DiscrepancyCalibration calibration =
-      solve::window_discrepancy(solve::fit_window_inflation(residuals),
-                                run.config.predict.options.discrepancy_order, predictor.samples);
+  if (residuals.empty())
+    throw std::runtime_error(
+        "calibrate: on every training experiment's window fewer than 2 of the " +
+        std::to_string(predictor.samples) +
+        " samples stayed sound (they diverged or were ill-posed): no spread to fit kappa to; "
+        "try more samples (--samples) or predict.calibration_method = \"operator\"");
+  solve::WindowCalibration fit = solve::fit_window_inflation(residuals);
+  fit.left_out = left_out;
+  solve::DiscrepancyCalibration calibration = solve::window_discrepancy(
+      fit, run.config.predict.options.discrepancy_order, predictor.samples);
   RunCalibration result{calibration,
                         model::leaf_mean_drift(*leaves, model::domain_boxes(measured))};
   result.calibration.mean_drift = result.drift.relative();

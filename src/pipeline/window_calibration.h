@@ -17,8 +17,8 @@ namespace bhpm::pipeline {
 
 /// The window route on the training set of `data_path` (2 experiments or more:
 /// operator_calibration_refusal says why not); `progress` gets the ensembles' progress
-/// lines. Throws std::runtime_error naming the experiment when fewer than 2 of its members
-/// stay sound.
+/// lines. An experiment with fewer than 2 sound members on its window is left out of the fit
+/// (WindowCalibration::left_out); throws std::runtime_error when every one is.
 RunCalibration calibrate_by_windows(const std::string& run_dir, const TrainedRun& run,
                                     const std::string& data_path,
                                     const std::function<void(const std::string&)>& progress);

@@ -52,14 +52,14 @@ TrainingWindow training_window(const std::string& run_dir, const std::string& da
     throw std::invalid_argument("predict --window-from: experiment " + std::to_string(experiment) +
                                 " is not among the " + std::to_string(count) +
                                 " training experiments of " + data);
-  return training_window(*run.root, *trained_leaves(run_dir, run.config, count), measured,
-                         run.config.simulate.solve.output_dt, experiment);
+  return training_window(*run.root, run.config, *trained_leaves(run_dir, run.config, count),
+                         measured, experiment);
 }
 
 TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
-                               const model::LeafModelImpl& leaves,
+                               const config::RunConfig& config, const model::LeafModelImpl& leaves,
                                const std::vector<pde::MeasuredExperiment>& measured,
-                               double output_dt, std::int64_t experiment) {
+                               std::int64_t experiment) {
   const std::vector<nn::DomainBox> boxes = model::domain_boxes(measured);
   const at::NoGradGuard no_grad;
   // u0 first (no conditions), then as many conditions as the mean operator needs there.
@@ -74,7 +74,8 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
   problem->grid = window.grid;
   problem->u0 = window.u0;
   problem->conditions = window.conditions;
-  const double outputs = std::max(1.0, std::round(window.duration / output_dt));
+  const double outputs =
+      std::max(1.0, std::round(window.duration / config.simulate.solve.output_dt));
   problem->solve.t_end = window.duration;
   problem->solve.output_dt = window.duration / outputs;
   const nn::DomainBox& box = boxes[static_cast<std::size_t>(experiment)];

@@ -4,7 +4,8 @@
 /// and the boundary data read off the experiment's trained leaf (model/leaf_window.h), as
 /// many conditions at each end as the root's posterior mean needs at u0
 /// (pde::conditions_needed), on kWindowIntervals Chebyshev intervals, output at the run's
-/// output_dt (the nearest spacing that divides the window's duration).
+/// output_dt (the nearest spacing that divides the window's duration), at the bounded
+/// solver's own tolerances (pde/bounded_solve.h: looser ones let every sample blow up).
 
 #include <ATen/core/Tensor.h>
 
@@ -39,13 +40,13 @@ struct TrainingWindow {
 TrainingWindow training_window(const std::string& run_dir, const std::string& data,
                                const TrainedRun& run, std::int64_t experiment);
 
-/// The same from a root whose posterior mean counts the conditions, the trained `leaves`
-/// and the training experiments' `measured` points (experiment in range: not checked
-/// again), output every `output_dt` (or the nearest spacing that divides the duration).
+/// The same from a root whose posterior mean counts the conditions, the run's
+/// configuration, the trained `leaves` and the training experiments' `measured` points
+/// (experiment in range: not checked again).
 TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
-                               const model::LeafModelImpl& leaves,
+                               const config::RunConfig& config, const model::LeafModelImpl& leaves,
                                const std::vector<pde::MeasuredExperiment>& measured,
-                               double output_dt, std::int64_t experiment);
+                               std::int64_t experiment);
 
 /// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
 /// prediction on the window (its ensemble and statistics) against the experiment's own

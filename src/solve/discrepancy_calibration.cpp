@@ -496,7 +496,8 @@ nlohmann::ordered_json window_json(const WindowCalibration& fit) {
   for (const CoverageLevel& level : kCoverageLevels) levels.push_back(level.level);
   nlohmann::ordered_json experiments = nlohmann::ordered_json::array();
   for (const WindowExperimentFit& e : fit.experiments)
-    experiments.push_back({{"points", e.points},
+    experiments.push_back({{"experiment", e.experiment},
+                           {"points", e.points},
                            {"members", e.members},
                            {"rmse", e.rmse},
                            {"spread", e.spread},
@@ -507,7 +508,8 @@ nlohmann::ordered_json window_json(const WindowCalibration& fit) {
           {"levels", levels},
           {"coverage_before", fit.coverage_before},
           {"coverage_after", fit.coverage_after},
-          {"training_experiments", experiments}};
+          {"training_experiments", experiments},
+          {"left_out", fit.left_out}};
 }
 
 }  // namespace

@@ -12,8 +12,9 @@ namespace bhpm::solve {
 
 namespace {
 
-void require_residuals(const WindowResiduals& e, std::size_t index) {
-  const std::string where = "window calibration: training experiment " + std::to_string(index);
+void require_residuals(const WindowResiduals& e) {
+  const std::string where =
+      "window calibration: training experiment " + std::to_string(e.experiment);
   const std::size_t p = e.error.size();
   if (p == 0 || e.variance.size() != p || e.noise_variance.size() != p)
     throw std::invalid_argument(where +
@@ -63,7 +64,7 @@ using CoveringFactors = std::vector<std::vector<std::vector<double>>>;
 CoveringFactors all_covering_factors(const std::vector<WindowResiduals>& experiments) {
   CoveringFactors factors;
   for (std::size_t e = 0; e < experiments.size(); ++e) {
-    require_residuals(experiments[e], e);
+    require_residuals(experiments[e]);
     std::vector<std::vector<double>> per_level;
     for (const CoverageLevel& level : kCoverageLevels)
       per_level.push_back(covering_factors(experiments[e], level));
@@ -138,7 +139,7 @@ double window_coverage(const std::vector<WindowResiduals>& experiments, double k
     throw std::invalid_argument("window calibration: needs an experiment and kappa > 0");
   double sum = 0;
   for (std::size_t e = 0; e < experiments.size(); ++e) {
-    require_residuals(experiments[e], e);
+    require_residuals(experiments[e]);
     sum += share_covered(covering_factors(experiments[e], level), kappa);
   }
   return sum / static_cast<double>(experiments.size());
@@ -156,6 +157,7 @@ WindowCalibration fit_window_inflation(const std::vector<WindowResiduals>& exper
   for (std::size_t e = 0; e < count; ++e) {
     const WindowResiduals& residuals = experiments[e];
     WindowExperimentFit own;
+    own.experiment = residuals.experiment;
     own.points = static_cast<std::int64_t>(residuals.error.size());
     own.members = residuals.members;
     own.rmse = root_mean(residuals.error, true);

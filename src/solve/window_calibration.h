@@ -45,6 +45,7 @@ constexpr std::int64_t kGridPointsPerDecade = 200;
 
 /// One training experiment's window prediction at its measurements.
 struct WindowResiduals {
+  std::int64_t experiment = 0;         ///< its index among the training experiments
   std::vector<double> error;           ///< [P] r_p = y_p - m_p
   std::vector<double> variance;        ///< [P] V_p >= 0, the members' sample variance
   std::vector<double> noise_variance;  ///< [P] s_p^2 >= 0
@@ -52,6 +53,7 @@ struct WindowResiduals {
 };
 
 struct WindowExperimentFit {
+  std::int64_t experiment = 0;  ///< its index among the training experiments
   std::int64_t points = 0;
   std::int64_t members = 0;
   double rmse = 0;               ///< sqrt(mean r_p^2)
@@ -65,7 +67,9 @@ struct WindowCalibration {
   double factor = 1;                             ///< kappa > 0
   std::vector<double> coverage_before;           ///< [levels] C_p(1)
   std::vector<double> coverage_after;            ///< [levels] C_p(kappa)
-  std::vector<WindowExperimentFit> experiments;  ///< [N]
+  std::vector<WindowExperimentFit> experiments;  ///< [N] those fitted
+  /// Training experiments left out of the fit: fewer than 2 sound members on their window.
+  std::vector<std::int64_t> left_out;
 };
 
 /// C_p(kappa) over `experiments` (kappa > 0). Throws as fit_window_inflation.

@@ -89,7 +89,7 @@ check "the truth-free scores and the prediction are finite" $?
 
 # The window route: each training experiment predicted on its own window by the posterior
 # without it, kappa fitted on its measurements.
-"$bhpm" calibrate "$work/run" --set predict.calibration_method=windows --samples 3 -q \
+"$bhpm" calibrate "$work/run" --set predict.calibration_method=windows --samples 6 -q \
     > "$work/windows.out" 2>&1 &&
   grep -q "model discrepancy (from the experiments' own windows)" "$work/windows.out" &&
   "$python" - "$work/run" <<'PY'
@@ -98,7 +98,8 @@ calibration = json.load(open(f"{sys.argv[1]}/discrepancy.json"))
 assert calibration["method"] == "windows", calibration["method"]
 fit = calibration["windows"]
 assert math.isfinite(fit["inflation"]) and fit["inflation"] > 0 and fit["inflation"] == calibration["inflation"], fit
-assert len(fit["training_experiments"]) == 2, fit
+assert len(fit["training_experiments"]) >= 1, fit  # one may be left out: < 2 sound members
+assert len(fit["training_experiments"]) + len(fit["left_out"]) == 2, fit
 for e in fit["training_experiments"]:
     assert e["points"] > 0 and e["members"] >= 2 and math.isfinite(e["rmse"]), e
     assert all(0 <= c <= 1 for c in e["coverage"]), e

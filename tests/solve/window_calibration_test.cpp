@@ -99,6 +99,7 @@ TEST(WindowCalibration, bad_residuals_are_refused_naming_the_experiment) {
   solve::WindowResiduals good = simulated_window(10, 4, 1.0, 0.0, 1.0, 8);
   solve::WindowResiduals one_member = good;
   one_member.members = 1;
+  one_member.experiment = 1;
   EXPECT_THAT(
       [&] {
         solve::fit_window_inflation({good, one_member});
