@@ -38,6 +38,19 @@ std::string conditions_text(const std::vector<pde::BoundaryCondition>& condition
   return text.empty() ? "none" : text;
 }
 
+/// The conditions the posterior mean needs at the window's u0; a mean that is ill-posed
+/// there is refused naming the experiment.
+pde::ConditionCount counted_conditions(const model::LeafWindow& start,
+                                       const gp::SparseVariationalGpImpl& root,
+                                       std::int64_t experiment) {
+  try {
+    return pde::conditions_needed(start.grid, posterior_mean_equation(root), start.u0);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("training experiment " + std::to_string(experiment) +
+                                "'s window: the root's posterior mean at its u0: " + error.what());
+  }
+}
+
 }  // namespace
 
 TrainingWindow training_window(const std::string& run_dir, const std::string& data,
@@ -65,8 +78,7 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
   // u0 first (no conditions), then as many conditions as the mean operator needs there.
   const model::LeafWindow start =
       model::leaf_window(leaves, boxes, experiment, kWindowIntervals, {0, 0});
-  const pde::ConditionCount needed =
-      pde::conditions_needed(start.grid, posterior_mean_equation(root), start.u0);
+  const pde::ConditionCount needed = counted_conditions(start, root, experiment);
   const model::LeafWindow window =
       model::leaf_window(leaves, boxes, experiment, kWindowIntervals, needed);
 

@@ -4,8 +4,7 @@
 # out, then `bhpm run` with run.data: trained on a short schedule, the operator samples'
 # spread calibrated from the measurements alone, scored without a truth, the operator
 # distilled, a prediction from the sampled initial condition examples/sensors/u0.csv, and
-# the report with the measurements' scatter plots and the training curves; last, the
-# spread calibrated again on the training experiments' own windows. Every file present, every score finite, run.log kept, a rerun up to
+# the report with the measurements' scatter plots and the training curves. Every file present, every score finite, run.log kept, a rerun up to
 # date, another dataset in the folder refused; about five minutes on one thread beside
 # another test, as ctest runs it. The configuration's own schedule (1m40s of training):
 # with 1500 leaf steps instead of 4000 the leaves keep noise scales near 0.07 and every
@@ -86,26 +85,6 @@ with h5py.File(f"{run}/prediction-u0.h5") as f:
     assert mean.shape[1] == 256 and all(math.isfinite(v) for v in mean.ravel())
 PY
 check "the truth-free scores and the prediction are finite" $?
-
-# The window route: each training experiment predicted on its own window by the posterior
-# without it, kappa fitted on its measurements.
-"$bhpm" calibrate "$work/run" --set predict.calibration_method=windows --samples 6 -q \
-    > "$work/windows.out" 2>&1 &&
-  grep -q "model discrepancy (from the experiments' own windows)" "$work/windows.out" &&
-  "$python" - "$work/run" <<'PY'
-import json, math, sys
-calibration = json.load(open(f"{sys.argv[1]}/discrepancy.json"))
-assert calibration["method"] == "windows", calibration["method"]
-fit = calibration["windows"]
-assert math.isfinite(fit["inflation"]) and fit["inflation"] > 0 and fit["inflation"] == calibration["inflation"], fit
-assert len(fit["training_experiments"]) >= 1, fit  # one may be left out: < 2 sound members
-assert len(fit["training_experiments"]) + len(fit["left_out"]) == 2, fit
-for e in fit["training_experiments"]:
-    assert e["points"] > 0 and e["members"] >= 2 and math.isfinite(e["rmse"]), e
-    assert all(0 <= c <= 1 for c in e["coverage"]), e
-PY
-check "calibrate --set predict.calibration_method=windows fits kappa on the training windows' measurements" $?
-cat "$work/windows.out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -41,6 +41,15 @@ check "calibrate prints both forms' fits, its choice, and writes RUN_DIR/discrep
 "$python" -c "import json, sys; assert json.load(open(sys.argv[1]))['samples'] == 3" \
   "$work/run/discrepancy.json"
 check "calibrate's --samples holds beside --set (the default is 6)" $?
+# The window route on this run: the left-out posteriors and the experiments' windows are
+# made, and where the trained posterior mean diffuses backwards at an end of a window
+# (experiment 1's on this short training) calibrate refuses, naming the experiment.
+cp "$work/run/discrepancy.json" "$work/kept.json"
+"$bhpm" calibrate "$work/run" --data "$work/data.h5" --set predict.calibration_method=windows \
+  --samples 3 -q > "$work/out" 2>&1
+[ $? -eq 1 ] && grep -Eq "training experiment [0-9]+'s window: the root's posterior mean at its u0: boundary conditions: the coefficient of u_xx is" "$work/out" &&
+  cmp -s "$work/run/discrepancy.json" "$work/kept.json"
+check "calibrate's window route refuses an ill-posed mean naming the experiment, the old calibration kept" $?
 grep -q "spatial mean of u: the training leaves move it by" "$work/out"
 check "calibrate prints the training leaves' drift of the spatial mean" $?
 grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
