@@ -41,6 +41,14 @@ check "calibrate prints both forms' fits, its choice, and writes RUN_DIR/discrep
 "$python" -c "import json, sys; assert json.load(open(sys.argv[1]))['samples'] == 3" \
   "$work/run/discrepancy.json"
 check "calibrate's --samples holds beside --set (the default is 6)" $?
+grep -q "spatial mean of u: the training leaves move it by" "$work/out"
+check "calibrate prints the training leaves' drift of the spatial mean" $?
+grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
+check "calibrate predicts each training experiment with its leave-one-out posterior" $?
+grep -q "transfer check: not done (it leaves out 2 of the training experiments and needs 3" \
+  "$work/out"
+check "calibrate says why it did not check the forms' transfer with 2 training experiments" $?
+
 # The window route on this run: the left-out posteriors and the experiments' windows are
 # made, and where the trained posterior mean diffuses backwards at an end of a window
 # (experiment 1's on this short training) calibrate refuses, naming the experiment.
@@ -50,13 +58,6 @@ cp "$work/run/discrepancy.json" "$work/kept.json"
 [ $? -eq 1 ] && grep -Eq "training experiment [0-9]+'s window: the root's posterior mean at its u0: boundary conditions: the coefficient of u_xx is" "$work/out" &&
   cmp -s "$work/run/discrepancy.json" "$work/kept.json"
 check "calibrate's window route refuses an ill-posed mean naming the experiment, the old calibration kept" $?
-grep -q "spatial mean of u: the training leaves move it by" "$work/out"
-check "calibrate prints the training leaves' drift of the spatial mean" $?
-grep -q "calibration posterior: each training experiment's without its own rows" "$work/out"
-check "calibrate predicts each training experiment with its leave-one-out posterior" $?
-grep -q "transfer check: not done (it leaves out 2 of the training experiments and needs 3" \
-  "$work/out"
-check "calibrate says why it did not check the forms' transfer with 2 training experiments" $?
 
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:1" --sampler pathwise --threads 1 \
   -o "$work/test1.h5" > "$work/out" 2>&1
