@@ -4,7 +4,7 @@
 # Nothing is asserted: a benchmark prints.
 #   bash bench/measured_calibration.sh CONFIG.toml WORK_DIR [--noise EPS] [--bhpm PATH]
 #                                      [--samples S] [--set section.key=value ...]
-# 1. `bhpm simulate CONFIG -o WORK_DIR/truth.h5`: the training and held-out experiments with
+# 1. `bhpm simulate CONFIG -o WORK_DIR/truth.h5 [--set ...]`: the training and held-out experiments with
 #    their solution grids, kept aside for scoring only.
 # 2. Each training experiment "measured" (seed 2026): a window of 60-100 % of the domain's
 #    width and of the horizon at a random place, 2600-5200 grid points of it drawn at
@@ -52,7 +52,8 @@ mkdir -p "$work"
 work="$(cd "$work" && pwd)"
 
 if [ ! -f "$work/run/joint.ckpt" ]; then
-  [ -f "$work/truth.h5" ] || "$bhpm" simulate "$config" -o "$work/truth.h5" -q > /dev/null
+  [ -f "$work/truth.h5" ] ||
+    "$bhpm" simulate "$config" -o "$work/truth.h5" -q ${run_sets[@]+"${run_sets[@]}"} > /dev/null
   "$python" - "$work/truth.h5" "$work/measurements.csv" "$noise" <<'PY'
 import sys
 import h5py

@@ -17,7 +17,6 @@
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
-#include "model/mean_drift.h"
 #include "pipeline/calibration_from_measurements.h"
 #include "pipeline/run_calibration.h"
 #include "pipeline/run_folder.h"
@@ -30,13 +29,19 @@ namespace bhpm::cli {
 
 namespace {
 
-/// How far the training leaves move the spatial mean of u (model/mean_drift.h).
-void print_mean_drift(const model::MeanDrift& drift) {
-  std::printf(
-      "spatial mean of u: the training leaves move it by %.3g %% of the variation of u "
-      "(tolerance %.3g %%): %s\n",
-      100.0 * drift.relative(), 100.0 * model::kConservedMeanTolerance,
-      drift.conserved() ? "conserved" : "not conserved");
+/// Whether the data conserve the spatial mean of u, and the test that said so
+/// (pipeline/mean_conservation.h).
+void print_mean_conservation(const pipeline::MeanConservation& conservation) {
+  const std::string measure =
+      conservation.test == "leaf mean drift"
+          ? "the training leaves move it by " +
+                util::format_significant(100.0 * conservation.value, 3) + " % of the variation of u"
+          : "its windows are narrower than the period; the root's mean operator is off a "
+            "total derivative by " +
+                util::format_significant(100.0 * conservation.value, 3) + " %";
+  std::printf("spatial mean of u: %s (tolerance %s %%): %s\n", measure.c_str(),
+              util::format_significant(100.0 * conservation.tolerance, 3).c_str(),
+              conservation.conserved ? "conserved" : "not conserved");
 }
 
 /// The calibration of `method` on the training set of `data_path`, printed.
@@ -46,7 +51,7 @@ solve::DiscrepancyCalibration calibrate_run(const CalibrateCommandOptions& optio
   if (method == "operator") {
     const pipeline::RunCalibration fit =
         pipeline::calibrate_by_operator(options.run_dir, run, data_path);
-    print_mean_drift(fit.drift);
+    print_mean_conservation(fit.conservation);
     print_operator_calibration(fit.calibration);
     return fit.calibration;
   }
@@ -56,13 +61,13 @@ solve::DiscrepancyCalibration calibrate_run(const CalibrateCommandOptions& optio
   if (method == "windows") {
     const pipeline::RunCalibration fit =
         pipeline::calibrate_by_windows(options.run_dir, run, data_path, progress);
-    print_mean_drift(fit.drift);
+    print_mean_conservation(fit.conservation);
     print_window_calibration(fit.calibration);
     return fit.calibration;
   }
   const pipeline::RunCalibration fit =
       pipeline::calibrate_by_trajectories(options.run_dir, run, data_path, progress);
-  print_mean_drift(fit.drift);
+  print_mean_conservation(fit.conservation);
   print_calibration(fit.calibration);
   return fit.calibration;
 }

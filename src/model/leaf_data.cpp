@@ -64,6 +64,19 @@ std::vector<nn::DomainBox> domain_boxes(const std::vector<pde::MeasuredExperimen
   return boxes;
 }
 
+std::pair<at::Tensor, at::Tensor> box_grids(const std::vector<nn::DomainBox>& boxes,
+                                            const at::Tensor& unit_x, const at::Tensor& unit_t) {
+  const std::int64_t x_points = unit_x.size(0), t_points = unit_t.size(0);
+  std::vector<at::Tensor> xs, ts;
+  for (const nn::DomainBox& box : boxes) {
+    const at::Tensor x = box.x_min + (box.x_max - box.x_min) * unit_x;
+    const at::Tensor t = box.t_min + (box.t_max - box.t_min) * unit_t;
+    xs.push_back(x.unsqueeze(0).expand({t_points, x_points}).reshape({-1}));
+    ts.push_back(t.unsqueeze(1).expand({t_points, x_points}).reshape({-1}));
+  }
+  return {at::stack(xs), at::stack(ts)};
+}
+
 std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
                            std::int64_t experiments) {
   std::int64_t fewest = std::numeric_limits<std::int64_t>::max();

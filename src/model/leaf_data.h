@@ -31,6 +31,11 @@ nn::DomainBox domain_box(const pde::MeasurementWindow& window);
 /// The boxes of every experiment's window, in order.
 std::vector<nn::DomainBox> domain_boxes(const std::vector<pde::MeasuredExperiment>& measured);
 
+/// x [L, T X] and t [L, T X] of every box's grid, x fastest: x_min + (x_max - x_min) unit_x
+/// and t_min + (t_max - t_min) unit_t for the unit grids unit_x [X] and unit_t [T].
+std::pair<at::Tensor, at::Tensor> box_grids(const std::vector<nn::DomainBox>& boxes,
+                                            const at::Tensor& unit_x, const at::Tensor& unit_t);
+
 /// The first `experiments` experiments and the first `points` measurements of each
 /// (stored in random order, so a random subset), each on its own window. Throws
 /// std::invalid_argument naming `source` (and the experiment) when there are fewer

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/leaf_data.h"
 #include "model/leaf_model.h"
 
 namespace bhpm::model {
@@ -17,26 +18,6 @@ double MeanDrift::relative() const {
   return largest_scale > 0.0 ? largest_drift / largest_scale : 0.0;
 }
 
-namespace {
-
-/// x [L, X T] and t [L, X T] of every leaf's grid, x fastest: X points over [x_min, x_max)
-/// and T over [t_min, t_max].
-std::pair<at::Tensor, at::Tensor> box_grids(const std::vector<nn::DomainBox>& boxes,
-                                            std::int64_t x_points, std::int64_t t_points) {
-  const at::Tensor unit_x = at::arange(x_points, at::kDouble) / static_cast<double>(x_points);
-  const at::Tensor unit_t = at::linspace(0.0, 1.0, t_points, at::kDouble);
-  std::vector<at::Tensor> xs, ts;
-  for (const nn::DomainBox& box : boxes) {
-    const at::Tensor x = box.x_min + (box.x_max - box.x_min) * unit_x;
-    const at::Tensor t = box.t_min + (box.t_max - box.t_min) * unit_t;
-    xs.push_back(x.unsqueeze(0).expand({t_points, x_points}).reshape({-1}));
-    ts.push_back(t.unsqueeze(1).expand({t_points, x_points}).reshape({-1}));
-  }
-  return {at::stack(xs), at::stack(ts)};
-}
-
-}  // namespace
-
 MeanDrift leaf_mean_drift(const LeafModelImpl& leaves, const std::vector<nn::DomainBox>& boxes,
                           std::int64_t x_points, std::int64_t t_points) {
   if (x_points < 2 || t_points < 2)
@@ -46,7 +27,10 @@ MeanDrift leaf_mean_drift(const LeafModelImpl& leaves, const std::vector<nn::Dom
     throw std::invalid_argument("mean drift: " + std::to_string(boxes.size()) + " boxes for " +
                                 std::to_string(leaves.options().network.leaves) + " leaves");
   const at::NoGradGuard no_grad;
-  const auto [x, t] = box_grids(boxes, x_points, t_points);
+  // x over [x_min, x_max): the periodic box's right end is its left.
+  const auto [x, t] =
+      box_grids(boxes, at::arange(x_points, at::kDouble) / static_cast<double>(x_points),
+                at::linspace(0.0, 1.0, t_points, at::kDouble));
   return mean_drift(leaves.network().forward(x, t, boxes).view({-1, t_points, x_points}));
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "model/leaf_data.h"
@@ -26,6 +27,16 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
 
 }  // namespace
 
+RunCalibration with_conservation(solve::DiscrepancyCalibration calibration,
+                                 const MeanConservation& conservation) {
+  if (conservation.test == "leaf mean drift")
+    calibration.mean_drift = conservation.value;
+  else
+    calibration.total_derivative_residual = conservation.value;
+  calibration.conserve_mean = conservation.conserved;
+  return {std::move(calibration), conservation};
+}
+
 RunCalibration calibrate_by_operator(const std::string& run_dir, const TrainedRun& run,
                                      const std::string& data_path) {
   const std::string refusal = operator_calibration_refusal(data_path);
@@ -33,12 +44,10 @@ RunCalibration calibrate_by_operator(const std::string& run_dir, const TrainedRu
   const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data_path, "train");
   const model::LeafModel leaves =
       trained_leaves(run_dir, run.config, static_cast<std::int64_t>(measured.size()));
-  RunCalibration result{calibrate_from_measurements(run, leaves, measured, data_path + ":/train",
-                                                    run.config.predict.options.discrepancy_order),
-                        model::leaf_mean_drift(*leaves, model::domain_boxes(measured))};
-  result.calibration.mean_drift = result.drift.relative();
-  result.calibration.conserve_mean = result.drift.conserved();
-  return result;
+  return with_conservation(
+      calibrate_from_measurements(run, leaves, measured, data_path + ":/train",
+                                  run.config.predict.options.discrepancy_order),
+      measured_mean_conservation(*leaves, measured, *run.root, run.config));
 }
 
 RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun& run,
@@ -51,9 +60,8 @@ RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun&
   const auto count = static_cast<std::size_t>(set.u.size(0));
   const model::LeafModel leaves =
       trained_leaves(run_dir, run.config, static_cast<std::int64_t>(count));
-  const model::MeanDrift drift = model::leaf_mean_drift(
-      *leaves, std::vector<nn::DomainBox>(count, model::domain_box(pde::grid_window(set))));
-  if (run.config.predict.conservation == "auto") predictor.conserve_mean = drift.conserved();
+  const MeanConservation conservation = grid_mean_conservation(*leaves, set);
+  if (run.config.predict.conservation == "auto") predictor.conserve_mean = conservation.conserved;
   std::vector<solve::CalibrationExperiment> experiments = training_experiments(run.config, set);
   if (run.config.predict.calibration_leave_one_out)
     attach_left_out_roots(run, leaves, set, data_path + ":/train",
@@ -62,10 +70,11 @@ RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun&
     std::printf(
         "calibration posterior: the trained one (predict.calibration_leave_one_out = false); "
         "transfer check: not done (it needs the leave-one-out posteriors)\n");
+  // The ensembles conserved the mean as predictor.conserve_mean says, whatever the test.
   RunCalibration result{solve::calibrate_discrepancy(*run.root, experiments, predictor,
                                                      set.noise * set.noise, progress),
-                        drift};
-  result.calibration.mean_drift = drift.relative();
+                        conservation};
+  result.calibration.mean_drift = conservation.value;
   return result;
 }
 

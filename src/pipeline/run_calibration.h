@@ -4,24 +4,30 @@
 /// experiments' measurements alone (predict.calibration_method = "operator",
 /// pipeline/calibration_from_measurements.h), or tau^2 / kappa from their solution grids
 /// predicted by the left-out posteriors ("trajectories", solve/discrepancy_calibration.h,
-/// steps 1-6). Either also measures how far the training leaves move the spatial mean of u
-/// (model/mean_drift.h), which decides conserve_mean under predict.conservation = "auto".
+/// steps 1-6). Each also measures whether the data conserve the spatial mean of u
+/// (pipeline/mean_conservation.h), which decides conserve_mean under
+/// predict.conservation = "auto".
 /// Held-out experiments are never read.
 
 #include <functional>
 #include <string>
 
-#include "model/mean_drift.h"
+#include "pipeline/mean_conservation.h"
 #include "pipeline/run_folder.h"
 #include "solve/discrepancy_calibration.h"
 
 namespace bhpm::pipeline {
 
-/// A calibration and the training leaves' mean drift it recorded.
+/// A calibration and the test of the conserved mean it recorded.
 struct RunCalibration {
   solve::DiscrepancyCalibration calibration;
-  model::MeanDrift drift;
+  MeanConservation conservation;
 };
+
+/// `calibration` with the test's decision and value recorded (mean_drift or
+/// total_derivative_residual, conserve_mean).
+RunCalibration with_conservation(solve::DiscrepancyCalibration calibration,
+                                 const MeanConservation& conservation);
 
 /// The operator route on the training set of `data_path` (measurements only suffice).
 /// Throws as calibrate_from_measurements.

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "model/leaf_data.h"
@@ -128,11 +129,8 @@ RunCalibration calibrate_by_windows(const std::string& run_dir, const TrainedRun
   fit.left_out = left_out;
   solve::DiscrepancyCalibration calibration = solve::window_discrepancy(
       fit, run.config.predict.options.discrepancy_order, predictor.samples);
-  RunCalibration result{calibration,
-                        model::leaf_mean_drift(*leaves, model::domain_boxes(measured))};
-  result.calibration.mean_drift = result.drift.relative();
-  result.calibration.conserve_mean = result.drift.conserved();
-  return result;
+  return with_conservation(std::move(calibration),
+                           measured_mean_conservation(*leaves, measured, *run.root, run.config));
 }
 
 }  // namespace bhpm::pipeline

@@ -566,6 +566,8 @@ void write_discrepancy_file(const std::string& path, const DiscrepancyCalibratio
   document["conserve_mean"] = calibration.conserve_mean;
   document["leave_one_out"] = calibration.leave_one_out;
   if (std::isfinite(calibration.mean_drift)) document["mean_drift"] = calibration.mean_drift;
+  if (std::isfinite(calibration.total_derivative_residual))
+    document["total_derivative_residual"] = calibration.total_derivative_residual;
   nlohmann::ordered_json candidates = nlohmann::ordered_json::array();
   for (const CandidateFit& fit : calibration.candidates) candidates.push_back(candidate_json(fit));
   document["candidates"] = candidates;

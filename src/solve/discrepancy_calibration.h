@@ -191,10 +191,12 @@ struct DiscrepancyCalibration {
   std::vector<CandidateFit> candidates;                   ///< one per candidate T
   std::vector<std::vector<CandidateSpread>> experiments;  ///< [experiment][candidate]
   /// Whether the ensembles conserved the spatial mean (PredictorOptions::conserve_mean),
-  /// and the training leaves' relative drift of it that decided (model/mean_drift.h; set
-  /// by the caller, NaN when not measured).
+  /// and what decided (set by the caller; pipeline/mean_conservation.h): the training
+  /// leaves' relative drift of it (model/mean_drift.h) or, on windows narrower than the
+  /// period, the root's rho (model/total_derivative_residual.h); NaN when not measured.
   bool conserve_mean = false;
   double mean_drift = NAN;
+  double total_derivative_residual = NAN;
   /// Whether every experiment was predicted by its leave-one-out posterior.
   bool leave_one_out = false;
   TransferCheck transfer;  ///< step 6 (experiments empty when not done)
