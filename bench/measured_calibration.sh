@@ -4,8 +4,8 @@
 # Nothing is asserted: a benchmark prints.
 #   bash bench/measured_calibration.sh CONFIG.toml WORK_DIR [--noise EPS] [--bhpm PATH]
 #                                      [--samples S] [--set section.key=value ...]
-# 1. `bhpm simulate CONFIG -o WORK_DIR/truth.h5 [--set ...]`: the training and held-out experiments with
-#    their solution grids, kept aside for scoring only.
+# 1. `bhpm simulate CONFIG -o WORK_DIR/truth.h5 [--set ...]`: the training and held-out
+#    experiments with their solution grids, kept aside for scoring only.
 # 2. Each training experiment "measured" (seed 2026): a window of 60-100 % of the domain's
 #    width and of the horizon at a random place, 2600-5200 grid points of it drawn at
 #    random, Gaussian noise of sd EPS (default 0.01) times that experiment's RMS of u on
