@@ -65,8 +65,9 @@
 ///                               diffusion a u_xx that brings it within max_amplification
 ///                               (solve/stabilised_samples.h); "reject": it is left out
 ///   conservation = "auto"       "auto": each sample is projected onto dynamics that conserve
-///                               the spatial mean of u when the training leaves do
-///                               (RUN_DIR/discrepancy.json, `bhpm calibrate`; model/mean_drift.h),
+///                               the spatial mean of u when the data do
+///                               (RUN_DIR/discrepancy.json, `bhpm calibrate`;
+///                               pipeline/mean_conservation.h),
 ///                               "mean": always, "none": never (spectral solver only)
 ///   equation_terms = "root"     where the coefficients of the equation's terms come from:
 ///                               "root": the root's samples as they are; "weak-form" moves
