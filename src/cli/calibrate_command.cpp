@@ -33,7 +33,7 @@ namespace {
 /// (pipeline/mean_conservation.h).
 void print_mean_conservation(const pipeline::MeanConservation& conservation) {
   const std::string measure =
-      conservation.test == "leaf mean drift"
+      conservation.test == pipeline::ConservationTest::kLeafMeanDrift
           ? "the training leaves move it by " +
                 util::format_significant(100.0 * conservation.value, 3) + " % of the variation of u"
           : "its windows are narrower than the period; the root's mean operator is off a "

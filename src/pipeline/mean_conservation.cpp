@@ -9,7 +9,8 @@ namespace bhpm::pipeline {
 namespace {
 
 MeanConservation from_drift(const model::MeanDrift& drift) {
-  return {"leaf mean drift", drift.relative(), model::kConservedMeanTolerance, drift.conserved()};
+  return {ConservationTest::kLeafMeanDrift, drift.relative(), model::kConservedMeanTolerance,
+          drift.conserved()};
 }
 
 /// Whether every window spans the [domain] box's period.
@@ -33,8 +34,8 @@ MeanConservation measured_mean_conservation(const model::LeafModelImpl& leaves,
     return from_drift(model::leaf_mean_drift(leaves, boxes));
   const model::TotalDerivativeResidual residual =
       model::root_total_derivative_residual(leaves, boxes, root);
-  return {"root total derivative", residual.relative, model::kTotalDerivativeTolerance,
-          residual.conserved()};
+  return {ConservationTest::kRootTotalDerivative, residual.relative,
+          model::kTotalDerivativeTolerance, residual.conserved()};
 }
 
 MeanConservation grid_mean_conservation(const model::LeafModelImpl& leaves,

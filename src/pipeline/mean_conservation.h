@@ -9,7 +9,6 @@
 ///   mean is asked instead whether it is a total derivative along the leaves
 ///   (model/total_derivative_residual.h).
 
-#include <string>
 #include <vector>
 
 #include "config/run_config.h"
@@ -24,8 +23,11 @@ namespace bhpm::pipeline {
 /// periodic grid's measurements reach x_max - dx).
 constexpr double kWholePeriodFraction = 0.98;
 
+/// Which test decided.
+enum class ConservationTest { kLeafMeanDrift, kRootTotalDerivative };
+
 struct MeanConservation {
-  std::string test;  ///< "leaf mean drift" or "root total derivative"
+  ConservationTest test = ConservationTest::kLeafMeanDrift;
   double value = 0;  ///< the leaves' relative drift, or rho
   double tolerance = 0;
   bool conserved = false;

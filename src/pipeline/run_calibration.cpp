@@ -29,7 +29,7 @@ std::vector<solve::CalibrationExperiment> training_experiments(const config::Run
 
 RunCalibration with_conservation(solve::DiscrepancyCalibration calibration,
                                  const MeanConservation& conservation) {
-  if (conservation.test == "leaf mean drift")
+  if (conservation.test == ConservationTest::kLeafMeanDrift)
     calibration.mean_drift = conservation.value;
   else
     calibration.total_derivative_residual = conservation.value;
