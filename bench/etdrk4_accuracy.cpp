@@ -10,6 +10,9 @@
 /// steps"). Figure lines (bench/figure_line.h): the time of each dataset's solve at its
 /// default step and with adaptive steps at tolerance 1e-8, with their errors against the
 /// reference, and of the two solitons at tolerance 1e-9 with its error against the exact one.
+/// First, one 256-mode Burgers solve of the default dataset against Cole-Hopf on one thread,
+/// on plain arrays and with batched tensors (pde/plain_periodic_solve.h; docs/solver.md,
+/// "Two engines"): the median time of five solves and the error at each step setting.
 ///
 /// Usage: etdrk4_accuracy [experiments=4]
 
@@ -29,6 +32,7 @@
 #include "pde/exact_solutions.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "pde/plain_periodic_solve.h"
 #include "util/stopwatch.h"
 
 using namespace bhpm::pde;
@@ -168,11 +172,77 @@ void colliding_solitons() {
   }
 }
 
+/// Median seconds of `repeats` calls of `solve`, and its last result.
+template <typename Solve>
+std::pair<double, Solution> median_time(int repeats, const Solve& solve) {
+  std::vector<double> seconds;
+  Solution last;
+  for (int r = 0; r < repeats; ++r) {
+    const bhpm::util::Stopwatch stopwatch;
+    last = solve();
+    seconds.push_back(stopwatch.seconds());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return {seconds[seconds.size() / 2], last};
+}
+
+/// One zero-mean GP initial condition of the default Burgers dataset (256 modes, t in
+/// [0, 10], outputs every 0.05) on one thread, both engines, against Cole-Hopf.
+void one_burgers_solve() {
+  const DatasetDefaults d = dataset_defaults("burgers");
+  const PeriodicGrid grid(d.x_min, d.x_max, d.modes);
+  EquationOptions burgers;
+  burgers.name = "burgers";
+  const Equation equation = make_equation(burgers);
+  InitialConditionOptions ic;
+  ic.gp = {d.ic_amplitude, d.ic_length_scale};
+  at::Tensor u0 = make_initial_conditions(grid, ic, 1, 1, "one solve")[0];
+  u0 = u0 - u0.mean();
+  SolveOptions options;
+  options.t_end = d.t_end;
+  options.output_dt = d.output_dt;
+  options.stepper.dt = d.dt;
+  const at::Tensor exact = burgers_cole_hopf(grid, u0, burgers.nu, output_times(options));
+  const int threads = at::get_num_threads();
+  at::set_num_threads(1);
+  std::printf("\none %lld-mode Burgers solve against Cole-Hopf, t in [0, %g], 1 thread\n",
+              static_cast<long long>(d.modes), d.t_end);
+  std::printf("%12s %8s %14s %14s %14s %10s\n", "tolerance", "steps", "max error", "plain (ms)",
+              "batched (ms)", "ratio");
+  for (double tolerance : {0.0, 1e-7, 1e-8, 1e-9}) {
+    options.tolerance = tolerance;
+    const auto [plain_seconds, plain] =
+        median_time(5, [&] { return solve_periodic_plain(grid, equation, u0, options); });
+    const auto [batched_seconds, batched] =
+        median_time(5, [&] { return solve_periodic_batched(grid, equation, u0, options); });
+    const double error = max_difference(plain.u[0], exact);
+    std::printf("%12.0e %8lld %14.3e %14.2f %14.2f %10.1f   (engines differ by %.1e)\n", tolerance,
+                static_cast<long long>(plain.steps), error, 1e3 * plain_seconds,
+                1e3 * batched_seconds, batched_seconds / plain_seconds,
+                max_difference(plain.u, batched.u));
+    const std::string setting =
+        tolerance > 0 ? bhpm::bench::formatted("adaptive steps, tolerance %.0e", tolerance)
+                      : bhpm::bench::formatted("default dt %g", d.dt);
+    for (const auto& [engine, seconds] :
+         {std::pair<std::string, double>{"plain arrays", plain_seconds},
+          {"batched tensors", batched_seconds}})
+      if (tolerance == 0.0 || tolerance == 1e-8)
+        bhpm::bench::print_figure(
+            bhpm::bench::formatted("one 256-mode burgers solve, %s, %s", engine.c_str(),
+                                   setting.c_str()),
+            1e3 * seconds, "ms", bhpm::bench::formatted("max error vs Cole-Hopf %.2e", error),
+            bhpm::bench::formatted("%lld steps, t in [0, %g], median of 5, 1 thread",
+                                   static_cast<long long>(plain.steps), d.t_end));
+  }
+  at::set_num_threads(threads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bhpm::cli::configure_process();
   const std::int64_t experiments = argc > 1 ? std::stoll(argv[1]) : 4;
+  one_burgers_solve();
   study({"burgers", {2e-2, 1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3}}, experiments);
   study({"kdv", {1e-2, 5e-3, 4e-3, 2.5e-3, 2e-3, 1e-3}}, experiments);
   colliding_solitons();

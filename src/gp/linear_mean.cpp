@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gp/argument_checks.h"
+#include "util/number_format.h"
 #include "util/option_check.h"
 
 namespace bhpm::gp {

@@ -34,6 +34,10 @@ class DealiasedProduct {
   std::int64_t product_points() const { return product_points_; }
   /// Wavenumbers kept in N_hat, a mask [n/2+1] of 0 and 1.
   const at::Tensor& kept_modes() const { return kept_; }
+  /// "pad": the factors [n/2+1] that scale a spectrum before its inverse transform on the
+  /// product's points, and N_hat's after the forward one (kept_modes() n/m); else undefined.
+  const at::Tensor& padding() const { return padding_; }
+  const at::Tensor& unpadding() const { return unpadding_; }
 
   /// spectra [..., n/2+1] complex -> values [..., product_points()] real.
   at::Tensor to_physical(const at::Tensor& spectra) const;

@@ -17,11 +17,20 @@ at::Tensor unsound_members(const at::Tensor& u, double limit) {
   return (~at::isfinite(peak)) | (peak > limit);
 }
 
-/// "max|u| = P in batch member b (limit L)" for the first unsound member of u [B, n], or
-/// "u is NaN or infinite in batch member b" when it is not finite.
-std::string describe_member(const at::Tensor& u, std::int64_t b, double limit) {
+/// The peak max|u| of member b of u [B, n] for the texts above (not finite when u is not).
+double member_peak(const at::Tensor& u, std::int64_t b) { return u[b].abs().max().item<double>(); }
+
+[[noreturn]] void diverged(const at::Tensor& u, double t_bad, double t_good, double limit) {
+  const auto index = unsound_members(u, limit).nonzero();
+  const std::int64_t b = index.numel() > 0 ? index[0][0].item<std::int64_t>() : 0;
+  throw SolverDivergence("solution " + blow_up_text(t_bad, t_good, member_peak(u, b), b, limit),
+                         t_good);
+}
+
+}  // namespace
+
+std::string unsound_member_text(double peak, std::int64_t b, double limit) {
   std::ostringstream text;
-  const double peak = u[b].abs().max().item<double>();
   if (std::isfinite(peak))
     text << "max|u| = " << peak << " in batch member " << b << " (limit " << limit << ")";
   else
@@ -29,15 +38,12 @@ std::string describe_member(const at::Tensor& u, std::int64_t b, double limit) {
   return text.str();
 }
 
-[[noreturn]] void diverged(const at::Tensor& u, double t_bad, double t_good, double limit) {
-  const auto index = unsound_members(u, limit).nonzero();
-  std::ostringstream message;
-  message << "solution blew up by t = " << t_bad << " (last sound state at t = " << t_good << "): ";
-  if (index.numel() > 0) message << describe_member(u, index[0][0].item<std::int64_t>(), limit);
-  throw SolverDivergence(message.str(), t_good);
+std::string blow_up_text(double t_bad, double t_good, double peak, std::int64_t b, double limit) {
+  std::ostringstream text;
+  text << "blew up by t = " << t_bad << " (last sound state at t = " << t_good
+       << "): " << unsound_member_text(peak, b, limit);
+  return text.str();
 }
-
-}  // namespace
 
 DivergenceGuard::DivergenceGuard(const PeriodicGrid& grid, std::int64_t members, double limit,
                                  bool drop)
@@ -81,10 +87,7 @@ void DivergenceGuard::handle(at::Tensor& v, const at::Tensor& u, const at::Tenso
   const at::Tensor index = bad.nonzero().flatten();
   for (std::int64_t i = 0; i < index.numel(); ++i) {
     const std::int64_t b = index[i].item<std::int64_t>();
-    std::ostringstream why;
-    why << "blew up by t = " << t_bad << " (last sound state at t = " << t_good
-        << "): " << describe_member(u, b, limit_);
-    drop(v, b, why.str(), t_bad, output);
+    drop(v, b, blow_up_text(t_bad, t_good, member_peak(u, b), b, limit_), t_bad, output);
   }
 }
 

@@ -13,6 +13,13 @@
 
 namespace bhpm::pde {
 
+/// "max|u| = P in batch member b (limit L)", or "u is NaN or infinite in batch member b" when
+/// the peak P is not finite.
+std::string unsound_member_text(double peak, std::int64_t b, double limit);
+/// "blew up by t = T (last sound state at t = G): " + unsound_member_text(...): why a
+/// member is dropped (the whole solve's error says "solution " before it).
+std::string blow_up_text(double t_bad, double t_good, double peak, std::int64_t b, double limit);
+
 /// Checks the state v (spectral) or u (physical) of every member: throws, or in drop mode
 /// zeroes the unsound members of v, records why and returns.
 class DivergenceGuard {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <utility>
 
 #include "pde/periodic_solve.h"
@@ -13,14 +12,7 @@ namespace bhpm::pde {
 
 namespace {
 
-constexpr int kTickBits = 52;  ///< a member's time within an interval in units of H / 2^52
-constexpr std::int64_t kWholeInterval = std::int64_t{1} << kTickBits;
 constexpr std::size_t kMostTermsKept = 32;
-
-/// The level whose step H / 2^level is the largest at most h (>= 0: never above H).
-int level_at_most(double interval, double h) {
-  return std::max(0, static_cast<int>(std::ceil(std::log2(interval / h) - 1e-9)));
-}
 
 /// ||a_b - b_b|| / ||b_b|| per member [k] on the CPU (spectral L2 = physical L2 by Parseval).
 std::vector<double> relative_differences(const at::Tensor& a, const at::Tensor& b) {
@@ -41,28 +33,25 @@ MemberSteps::MemberSteps(const PeriodicGrid& grid, const Equation& equation,
       equation_(equation),
       stepper_options_(options.stepper),
       interval_(options.output_dt),
-      tolerance_(options.tolerance),
-      t_end_(options.t_end),
-      max_interval_steps_(options.max_interval_steps),
       check_every_(options.check_every),
-      floor_level_(
-          static_cast<int>(std::floor(std::log2(options.output_dt / (1e-12 * options.t_end))))),
-      level_(static_cast<std::size_t>(members),
-             level_at_most(options.output_dt, options.stepper.dt)),
-      ticks_(static_cast<std::size_t>(members), 0),
-      accepted_(static_cast<std::size_t>(members), 0),
-      rejected_(static_cast<std::size_t>(members), 0),
-      interval_trials_(static_cast<std::size_t>(members), 0) {
-  floor_level_ = std::min(floor_level_, kTickBits - 1);
-  for (int& a : level_) a = std::min(a, floor_level_);
-}
+      ladders_(static_cast<std::size_t>(members), StepLadder(options)) {}
 
 std::int64_t MemberSteps::most_accepted() const {
-  return accepted_.empty() ? 0 : *std::max_element(accepted_.begin(), accepted_.end());
+  std::int64_t most = 0;
+  for (const StepLadder& ladder : ladders_) most = std::max(most, ladder.accepted());
+  return most;
 }
 
 std::int64_t MemberSteps::most_rejected() const {
-  return rejected_.empty() ? 0 : *std::max_element(rejected_.begin(), rejected_.end());
+  std::int64_t most = 0;
+  for (const StepLadder& ladder : ladders_) most = std::max(most, ladder.rejected());
+  return most;
+}
+
+std::vector<std::int64_t> MemberSteps::accepted() const {
+  std::vector<std::int64_t> steps;
+  for (const StepLadder& ladder : ladders_) steps.push_back(ladder.accepted());
+  return steps;
 }
 
 const Etdrk4Stepper& MemberSteps::stepper(int level) {
@@ -89,7 +78,7 @@ Etdrk4StepCoefficients MemberSteps::coefficients(const std::vector<int>& levels)
 const NonlinearTerm* MemberSteps::term_for(const std::vector<std::int64_t>& pending,
                                            const at::Tensor& index) {
   if (!equation_.nonlinear) return nullptr;
-  if (static_cast<std::size_t>(pending.size()) == level_.size()) return equation_.nonlinear.get();
+  if (static_cast<std::size_t>(pending.size()) == ladders_.size()) return equation_.nonlinear.get();
   auto found = terms_.find(pending);
   if (found == terms_.end()) {
     if (terms_.size() >= kMostTermsKept) terms_.clear();
@@ -97,22 +86,6 @@ const NonlinearTerm* MemberSteps::term_for(const std::vector<std::int64_t>& pend
     found = terms_.emplace(pending, selected ? selected : equation_.nonlinear).first;
   }
   return found->second.get();
-}
-
-int MemberSteps::next_level(int a, std::int64_t ticks, double error, bool accepted) const {
-  // The controller's factor 0.9 (tolerance / error)^(1/5), within [0.2, 4].
-  const double factor =
-      error > 0.0 ? std::clamp(0.9 * std::pow(tolerance_ / error, 0.2), 0.2, 4.0) : 4.0;
-  if (!accepted)
-    return std::max(a + 1, level_at_most(interval_, std::ldexp(interval_, -a) * factor));
-  // Kept: the next step of the same size is expected within the tolerance too, so the rung
-  // is kept, and a coarser one taken only when the factor reaches it (and the member's time
-  // is a multiple of its step): never finer after a kept step, which would alternate rungs.
-  int level = a;
-  while (level > 0 && std::ldexp(1.0, a - level + 1) <= factor &&
-         ticks % (kWholeInterval >> (level - 1)) == 0)
-    --level;
-  return level;
 }
 
 void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pending, double t_from,
@@ -123,11 +96,10 @@ void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pendi
   std::vector<int> levels, halves_levels;
   std::vector<double> times, steps, middles, halves;
   for (std::int64_t b : pending) {
-    const auto i = static_cast<std::size_t>(b);
-    const double h = std::ldexp(interval_, -level_[i]);
-    const double t = t_from + interval_ * std::ldexp(static_cast<double>(ticks_[i]), -kTickBits);
-    levels.push_back(level_[i]);
-    halves_levels.push_back(level_[i] + 1);
+    const StepLadder& ladder = ladders_[static_cast<std::size_t>(b)];
+    const double h = ladder.step(), t = ladder.time(t_from);
+    levels.push_back(ladder.level());
+    halves_levels.push_back(ladder.level() + 1);
     times.push_back(t);
     steps.push_back(h);
     middles.push_back(t + 0.5 * h);
@@ -148,58 +120,30 @@ void MemberSteps::try_step(at::Tensor& v, const std::vector<std::int64_t>& pendi
   const std::vector<double> error = relative_differences(whole, two_halves);
 
   std::vector<std::uint8_t> accept(pending.size(), 0);
-  for (std::size_t j = 0; j < pending.size(); ++j) {
-    const auto i = static_cast<std::size_t>(pending[j]);
-    accept[j] = std::isfinite(error[j]) && error[j] <= tolerance_;
-    ++interval_trials_[i];
-    if (accept[j]) {
-      ticks_[i] += kWholeInterval >> level_[i];
-      ++accepted_[i];
-    } else {
-      ++rejected_[i];
-    }
-    level_[i] = next_level(level_[i], ticks_[i], std::isfinite(error[j]) ? error[j] : INFINITY,
-                           accept[j] != 0);
-  }
+  for (std::size_t j = 0; j < pending.size(); ++j)
+    accept[j] = ladders_[static_cast<std::size_t>(pending[j])].record(error[j]);
   const at::Tensor kept = at::tensor(accept, at::kByte).to(v.device(), at::kBool).unsqueeze(1);
   const at::Tensor richardson = two_halves + (two_halves - whole) / 15.0;  // h^5 terms cancel
   v.index_copy_(0, index, at::where(kept, richardson, start));
 
   for (std::size_t j = 0; j < pending.size(); ++j) {
-    const auto i = static_cast<std::size_t>(pending[j]);
-    const std::string why = stop_reason(i, times[j], error[j]);
+    const std::string why =
+        ladders_[static_cast<std::size_t>(pending[j])].stop_reason(times[j], error[j]);
     if (!why.empty())
       guard.drop(v, pending[j], why + " in batch member " + std::to_string(pending[j]), times[j],
                  output);
   }
 }
 
-std::string MemberSteps::stop_reason(std::size_t i, double t, double error) const {
-  std::ostringstream why;
-  if (level_[i] > floor_level_) {
-    why << "blew up by t = " << t << ": the adaptive step fell below " << 1e-12 * t_end_
-        << " (error estimate " << error << " against tolerance " << tolerance_ << ")";
-  } else if (max_interval_steps_ > 0 && ticks_[i] < kWholeInterval &&
-             interval_trials_[i] >= max_interval_steps_) {
-    why << "stopped at t = " << t << ": " << interval_trials_[i]
-        << " adaptive steps tried within one output interval (the most allowed) with steps "
-           "down to "
-        << std::ldexp(interval_, -level_[i]) << " (error estimate " << error
-        << " against tolerance " << tolerance_ << ")";
-  }
-  return why.str();
-}
-
 void MemberSteps::advance(at::Tensor& v, double t_from, std::int64_t output,
                           DivergenceGuard& guard) {
-  std::fill(ticks_.begin(), ticks_.end(), 0);
-  std::fill(interval_trials_.begin(), interval_trials_.end(), 0);
+  for (StepLadder& ladder : ladders_) ladder.start_interval();
   for (std::int64_t trial = 1;; ++trial) {
     const at::Tensor dropped = guard.dropped().to(at::kCPU);
     const bool* is_dropped = dropped.data_ptr<bool>();
     std::vector<std::int64_t> pending;
-    for (std::size_t b = 0; b < ticks_.size(); ++b)
-      if (ticks_[b] < kWholeInterval && !is_dropped[b])
+    for (std::size_t b = 0; b < ladders_.size(); ++b)
+      if (!ladders_[b].interval_done() && !is_dropped[b])
         pending.push_back(static_cast<std::int64_t>(b));
     if (pending.empty()) return;
     try_step(v, pending, t_from, output, guard);

@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <stdexcept>
+
 #include "pde/expression.h"
 
 namespace bhpm::pde {
@@ -10,8 +12,20 @@ std::string derivative_name(int order) {
   return order == 0 ? "u" : "u_" + std::string(static_cast<std::size_t>(order), 'x');
 }
 
+void NonlinearTerm::evaluate_values(const double* /*derivatives*/, std::int64_t /*points*/,
+                                    double /*t*/, double* /*out*/) const {
+  throw std::logic_error("nonlinear term " + describe() + " evaluates tensors only");
+}
+
 at::Tensor AdvectionTerm::evaluate(const at::Tensor& derivatives) const {
   return -(derivatives[0] * derivatives[1]);
+}
+
+void AdvectionTerm::evaluate_values(const double* derivatives, std::int64_t points, double /*t*/,
+                                    double* out) const {
+  const double* u = derivatives;
+  const double* u_x = derivatives + points;
+  for (std::int64_t j = 0; j < points; ++j) out[j] = -(u[j] * u_x[j]);
 }
 
 ExpressionTerm::ExpressionTerm(const std::string& text, const std::string& field) {
@@ -35,6 +49,14 @@ at::Tensor ExpressionTerm::evaluate(const at::Tensor& derivatives) const {
   at::Tensor out = at::empty(inputs[0].sizes(), inputs.options());
   expression_->evaluate(pointers, static_cast<std::size_t>(count), out.data_ptr<double>());
   return out;
+}
+
+void ExpressionTerm::evaluate_values(const double* derivatives, std::int64_t points, double /*t*/,
+                                     double* out) const {
+  std::vector<const double*> rows;
+  for (int m = 0; m <= max_derivative_; ++m) rows.push_back(derivatives + m * points);
+  const std::lock_guard<std::mutex> lock(evaluating_);
+  expression_->evaluate(rows, static_cast<std::size_t>(points), out);
 }
 
 std::string ExpressionTerm::describe() const { return expression_->text(); }

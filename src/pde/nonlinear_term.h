@@ -3,11 +3,14 @@
 ///
 /// Implementations: the advection term -u u_x shared by Burgers, KdV and
 /// Kuramoto-Sivashinsky, and an expression read from configuration. Later stages plug
-/// in sampled operators through the same interface.
+/// in sampled operators through the same interface. A term that also evaluates plain arrays
+/// (evaluates_values) is stepped on the CPU without tensors (pde/plain_periodic_solve.h).
 
 #include <ATen/core/Tensor.h>
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace bhpm::pde {
@@ -32,6 +35,13 @@ class NonlinearTerm {
   virtual std::shared_ptr<const NonlinearTerm> select_members(const at::Tensor& /*members*/) const {
     return nullptr;
   }
+  /// Whether evaluate_values is implemented. By default false.
+  virtual bool evaluates_values() const { return false; }
+  /// N at `points` values and time t: derivatives [K+1, points] row-major (row m:
+  /// d^m u/dx^m), out [points]. Safe to call from several threads at once. By default throws
+  /// std::logic_error (see evaluates_values).
+  virtual void evaluate_values(const double* derivatives, std::int64_t points, double t,
+                               double* out) const;
   /// Human-readable form, e.g. "-u*u_x".
   virtual std::string describe() const = 0;
 };
@@ -41,6 +51,9 @@ class AdvectionTerm final : public NonlinearTerm {
  public:
   int max_derivative() const override { return 1; }
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
+  bool evaluates_values() const override { return true; }
+  void evaluate_values(const double* derivatives, std::int64_t points, double t,
+                       double* out) const override;
   std::string describe() const override { return "-u*u_x"; }
 };
 
@@ -53,12 +66,17 @@ class ExpressionTerm final : public NonlinearTerm {
   ~ExpressionTerm() override;
   int max_derivative() const override { return max_derivative_; }
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
+  bool evaluates_values() const override { return true; }
+  /// One evaluation at a time (the parser's variables are shared).
+  void evaluate_values(const double* derivatives, std::int64_t points, double t,
+                       double* out) const override;
   std::string describe() const override;
 
   static constexpr int kMaxDerivative = 6;
 
  private:
   std::unique_ptr<Expression> expression_;
+  mutable std::mutex evaluating_;
   int max_derivative_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "pde/divergence_guard.h"
 #include "pde/member_steps.h"
 #include "pde/output_times.h"
+#include "pde/plain_periodic_solve.h"
 #include "util/option_check.h"
 
 namespace bhpm::pde {
@@ -56,13 +57,26 @@ void advance_fixed(at::Tensor& v, const Etdrk4Stepper& stepper, std::int64_t sub
 
 }  // namespace
 
-Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
-                        const SolveOptions& options, const ProgressCallback& progress) {
-  const std::int64_t intervals = output_intervals(options);
+at::Tensor batch_of_initial_conditions(const PeriodicGrid& grid, const at::Tensor& u0) {
   const at::Tensor start = (u0.dim() == 1 ? u0.unsqueeze(0) : u0).to(at::kDouble);
   if (start.dim() != 2 || start.size(1) != grid.points())
     throw std::invalid_argument("solve: initial condition must have shape [B, " +
                                 std::to_string(grid.points()) + "]");
+  return start;
+}
+
+Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
+                        const SolveOptions& options, const ProgressCallback& progress) {
+  if (solves_on_plain_arrays(grid, equation))
+    return solve_periodic_plain(grid, equation, u0, options, progress);
+  return solve_periodic_batched(grid, equation, u0, options, progress);
+}
+
+Solution solve_periodic_batched(const PeriodicGrid& grid, const Equation& equation,
+                                const at::Tensor& u0, const SolveOptions& options,
+                                const ProgressCallback& progress) {
+  const std::int64_t intervals = output_intervals(options);
+  const at::Tensor start = batch_of_initial_conditions(grid, u0);
   const bool adaptive = options.tolerance > 0.0;
   const std::int64_t substeps = steps_per_output(options.output_dt, options.stepper.dt);
   Etdrk4Options stepper_options = options.stepper;

@@ -53,8 +53,20 @@ std::int64_t steps_per_output(double output_dt, double dt);
 /// Solves from u0 [B, n] (or [n]); throws std::invalid_argument for inconsistent times or a
 /// tolerance outside [0, 1), and SolverDivergence on blow-up (adaptive: also when a member's step
 /// falls below 1e-12 t_end, which only a blow-up forces; with drop_diverged that member is
-/// dropped instead and the others go on).
+/// dropped instead and the others go on). On plain arrays (pde/plain_periodic_solve.h) where
+/// solves_on_plain_arrays allows, else with batched tensor operations (solve_periodic_batched):
+/// the two agree to rounding.
 Solution solve_periodic(const PeriodicGrid& grid, const Equation& equation, const at::Tensor& u0,
                         const SolveOptions& options, const ProgressCallback& progress = {});
+
+/// solve_periodic with tensor operations on the whole batch at once: on the grid's device
+/// (CUDA too), for any nonlinear term (sampled operators evaluate tensors only).
+Solution solve_periodic_batched(const PeriodicGrid& grid, const Equation& equation,
+                                const at::Tensor& u0, const SolveOptions& options,
+                                const ProgressCallback& progress = {});
+
+/// The initial condition u0 [B, n] or [n] as [B, n] double; throws std::invalid_argument
+/// naming the shape expected on `grid`.
+at::Tensor batch_of_initial_conditions(const PeriodicGrid& grid, const at::Tensor& u0);
 
 }  // namespace bhpm::pde

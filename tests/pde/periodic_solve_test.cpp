@@ -1,7 +1,8 @@
 // ETDRK4 solves against exact solutions: heat (closed form), the KdV soliton, viscous
 // Burgers through Cole-Hopf, and the fourth-order convergence in the time step, also for
 // a term that changes in time (the stage times); adaptive
-// steps against one- and two-soliton KdV solutions, and their error against the tolerance.
+// steps against one- and two-soliton KdV solutions, and their error against the tolerance;
+// the plain-array engine against the batched one.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -18,6 +19,7 @@
 #include "pde/exact_solutions.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "pde/plain_periodic_solve.h"
 #include "support/tensors.h"
 
 using namespace bhpm::pde;
@@ -412,4 +414,68 @@ TEST(PeriodicSolve, adaptive_steps_per_member_evaluate_a_time_dependent_term_at_
                        0.5 * std::exp(growth - 144 * nu * t) * at::cos(12 * x)});
     EXPECT_LT(max_abs(s.u.select(1, i) - exact), 1e-8) << "t = " << t;
   }
+}
+
+// The two engines of solve_periodic, plain arrays (pde/plain_periodic_solve.h) and batched
+// tensors, take the same steps and agree to rounding: each dealiasing, fixed and adaptive
+// steps, the advection term, an expression, no nonlinear term, and members dropped beside a
+// sound one (by the limit with fixed steps, by the step bound with adaptive ones).
+TEST(PeriodicSolve, plain_arrays_and_batched_tensors_agree_to_rounding) {
+  const PeriodicGrid grid(-8, 8, 64);
+  const at::Tensor x = grid.x();
+  const at::Tensor u0 =
+      at::stack({0.5 * at::sin(M_PI * x / 8), 0.3 * at::cos(M_PI * x / 4) + 0.2 * at::sin(x)});
+  EquationOptions expression;
+  expression.name = "general";
+  expression.linear = {0.0, 0.0, 0.05};
+  expression.nonlinear = "-u*u_x + 0.02*u*u_xx";
+  struct Case {
+    Equation equation;
+    std::string dealias;
+    double tolerance;
+  };
+  const std::vector<Case> cases{{equation_named("burgers"), "pad", 0.0},
+                                {equation_named("burgers"), "truncate", 1e-8},
+                                {equation_named("kdv"), "pad", 1e-7},
+                                {equation_named("heat"), "pad", 0.0},
+                                {make_equation(expression), "none", 1e-9}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.equation.describe() + ", " + c.dealias);
+    SolveOptions options = solve_options(2.0, 0.25, 0.01);
+    options.stepper.dealias = c.dealias;
+    options.tolerance = c.tolerance;
+    ASSERT_TRUE(solves_on_plain_arrays(grid, c.equation));
+    const Solution plain = solve_periodic_plain(grid, c.equation, u0, options);
+    const Solution batched = solve_periodic_batched(grid, c.equation, u0, options);
+    EXPECT_LT(max_abs(plain.u - batched.u), 1e-12);
+    EXPECT_EQ(plain.steps, batched.steps);
+    EXPECT_EQ(plain.rejected_steps, batched.rejected_steps);
+    EXPECT_EQ(plain.member_steps, batched.member_steps);
+    EXPECT_DOUBLE_EQ(plain.dt, batched.dt);
+  }
+
+  const Equation growth = quadratic_growth();
+  const PeriodicGrid small(0.0, 1.0, 8);
+  const at::Tensor both =
+      at::stack({at::full({8}, 0.1, at::kDouble), at::full({8}, 2.0, at::kDouble)});
+  SolveOptions fixed = solve_options(2.0, 0.25, 1e-3);
+  fixed.drop_diverged = true;
+  SolveOptions bounded = dropping_adaptive_options();
+  bounded.max_interval_steps = 12;
+  for (const SolveOptions& options : {fixed, bounded}) {
+    const Solution plain = solve_periodic_plain(small, growth, both, options);
+    const Solution batched = solve_periodic_batched(small, growth, both, options);
+    EXPECT_TRUE(at::equal(plain.diverged, batched.diverged));
+    EXPECT_EQ(plain.failures, batched.failures);
+    EXPECT_EQ(plain.member_steps, batched.member_steps);
+    EXPECT_TRUE(at::equal(at::isnan(plain.u), at::isnan(batched.u)));
+    EXPECT_LT(max_abs(plain.u[0] - batched.u[0]), 1e-14);
+  }
+
+  // Sampled operators and CUDA grids take the batched engine.
+  Equation tensors_only = equation_named("heat", 0.01);
+  tensors_only.nonlinear = std::make_shared<ModulatedGrowth>(1.0);
+  EXPECT_FALSE(solves_on_plain_arrays(grid, tensors_only));
+  EXPECT_THROW(solve_periodic_plain(grid, tensors_only, u0, solve_options(1, 0.5, 0.1)),
+               std::invalid_argument);
 }
