@@ -17,7 +17,7 @@ at::Tensor unsound_members(const at::Tensor& u, double limit) {
   return (~at::isfinite(peak)) | (peak > limit);
 }
 
-/// The peak max|u| of member b of u [B, n] for the texts above (not finite when u is not).
+/// The peak max|u| of member b of u [B, n] for blow_up_text (not finite when u is not).
 double member_peak(const at::Tensor& u, std::int64_t b) { return u[b].abs().max().item<double>(); }
 
 [[noreturn]] void diverged(const at::Tensor& u, double t_bad, double t_good, double limit) {
