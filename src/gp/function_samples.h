@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 
 namespace bhpm::gp {
 
@@ -30,6 +31,16 @@ class FunctionSamples {
   /// point) or [S, P]; by default the time-independent evaluate(v).
   virtual at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& /*t*/) const {
     return evaluate(v);
+  }
+  /// Whether evaluate_values is implemented (time-independent samples only). By default false.
+  virtual bool evaluates_values() const { return false; }
+  /// f_s(v_p) [P] of sample s alone on plain arrays: v [D, P] row-major (row d: the P values
+  /// of input d), out [P]. Safe to call from several threads at once; lets a spectral solve
+  /// step each sample on its own without tensors (pde/plain_periodic_solve.h). By default
+  /// throws std::logic_error (see evaluates_values).
+  virtual void evaluate_values(std::int64_t /*s*/, const double* /*v*/, std::int64_t /*points*/,
+                               double* /*out*/) const {
+    throw std::logic_error("these operator samples evaluate tensors only");
   }
   /// Samples members [k] (int64, distinct, in [0, S)) as a set of k functions, sample i of
   /// the result being sample members[i] of this set, at the cost of k samples; null where an

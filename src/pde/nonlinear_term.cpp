@@ -12,8 +12,8 @@ std::string derivative_name(int order) {
   return order == 0 ? "u" : "u_" + std::string(static_cast<std::size_t>(order), 'x');
 }
 
-void NonlinearTerm::evaluate_values(const double* /*derivatives*/, std::int64_t /*points*/,
-                                    double /*t*/, double* /*out*/) const {
+void NonlinearTerm::evaluate_values(std::int64_t /*member*/, const double* /*derivatives*/,
+                                    std::int64_t /*points*/, double /*t*/, double* /*out*/) const {
   throw std::logic_error("nonlinear term " + describe() + " evaluates tensors only");
 }
 
@@ -21,8 +21,8 @@ at::Tensor AdvectionTerm::evaluate(const at::Tensor& derivatives) const {
   return -(derivatives[0] * derivatives[1]);
 }
 
-void AdvectionTerm::evaluate_values(const double* derivatives, std::int64_t points, double /*t*/,
-                                    double* out) const {
+void AdvectionTerm::evaluate_values(std::int64_t /*member*/, const double* derivatives,
+                                    std::int64_t points, double /*t*/, double* out) const {
   const double* u = derivatives;
   const double* u_x = derivatives + points;
   for (std::int64_t j = 0; j < points; ++j) out[j] = -(u[j] * u_x[j]);
@@ -51,8 +51,8 @@ at::Tensor ExpressionTerm::evaluate(const at::Tensor& derivatives) const {
   return out;
 }
 
-void ExpressionTerm::evaluate_values(const double* derivatives, std::int64_t points, double /*t*/,
-                                     double* out) const {
+void ExpressionTerm::evaluate_values(std::int64_t /*member*/, const double* derivatives,
+                                     std::int64_t points, double /*t*/, double* out) const {
   std::vector<const double*> rows;
   for (int m = 0; m <= max_derivative_; ++m) rows.push_back(derivatives + m * points);
   const std::lock_guard<std::mutex> lock(evaluating_);

@@ -37,11 +37,12 @@ class NonlinearTerm {
   }
   /// Whether evaluate_values is implemented. By default false.
   virtual bool evaluates_values() const { return false; }
-  /// N at `points` values and time t: derivatives [K+1, points] row-major (row m:
-  /// d^m u/dx^m), out [points]. Safe to call from several threads at once. By default throws
+  /// N of batch member `member` at `points` values and time t: derivatives [K+1, points]
+  /// row-major (row m: d^m u/dx^m), out [points]; a term that treats every member alike
+  /// ignores `member`. Safe to call from several threads at once. By default throws
   /// std::logic_error (see evaluates_values).
-  virtual void evaluate_values(const double* derivatives, std::int64_t points, double t,
-                               double* out) const;
+  virtual void evaluate_values(std::int64_t member, const double* derivatives, std::int64_t points,
+                               double t, double* out) const;
   /// Human-readable form, e.g. "-u*u_x".
   virtual std::string describe() const = 0;
 };
@@ -52,8 +53,8 @@ class AdvectionTerm final : public NonlinearTerm {
   int max_derivative() const override { return 1; }
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
   bool evaluates_values() const override { return true; }
-  void evaluate_values(const double* derivatives, std::int64_t points, double t,
-                       double* out) const override;
+  void evaluate_values(std::int64_t member, const double* derivatives, std::int64_t points,
+                       double t, double* out) const override;
   std::string describe() const override { return "-u*u_x"; }
 };
 
@@ -68,8 +69,8 @@ class ExpressionTerm final : public NonlinearTerm {
   at::Tensor evaluate(const at::Tensor& derivatives) const override;
   bool evaluates_values() const override { return true; }
   /// One evaluation at a time (the parser's variables are shared).
-  void evaluate_values(const double* derivatives, std::int64_t points, double t,
-                       double* out) const override;
+  void evaluate_values(std::int64_t member, const double* derivatives, std::int64_t points,
+                       double t, double* out) const override;
   std::string describe() const override;
 
   static constexpr int kMaxDerivative = 6;

@@ -71,7 +71,8 @@ PlainEtdrk4::Workspace PlainEtdrk4::workspace() const {
   return work;
 }
 
-void PlainEtdrk4::nonlinear(const Spectrum& v, double t, Spectrum& nv, Workspace& work) const {
+void PlainEtdrk4::nonlinear(std::int64_t member, const Spectrum& v, double t, Spectrum& nv,
+                            Workspace& work) const {
   const RealFft& fft = product_fft();
   const std::size_t m = static_cast<std::size_t>(fft.size()), n = v.size();
   for (std::size_t order = 0; order < symbols_.size(); ++order) {
@@ -81,14 +82,15 @@ void PlainEtdrk4::nonlinear(const Spectrum& v, double t, Spectrum& nv, Workspace
       work.padded[j] = times(symbols_[order][j], v[j]) * to_product_[j];
     fft.backward(work.padded.data(), work.derivatives.data() + order * m);
   }
-  term_->evaluate_values(work.derivatives.data(), fft.size(), t, work.values.data());
+  term_->evaluate_values(member, work.derivatives.data(), fft.size(), t, work.values.data());
   fft.forward(work.values.data(), work.padded.data());
   nv.resize(n);
   for (std::size_t j = 0; j < n; ++j) nv[j] = work.padded[j] * from_product_[j];
 }
 
-void PlainEtdrk4::step(const Spectrum& v, const Spectrum& nv, const Coefficients& c, double t,
-                       double h, Spectrum& out, Workspace& work) const {
+void PlainEtdrk4::step(std::int64_t member, const Spectrum& v, const Spectrum& nv,
+                       const Coefficients& c, double t, double h, Spectrum& out,
+                       Workspace& work) const {
   const std::size_t n = v.size();
   out.resize(n);
   if (!term_) {
@@ -100,12 +102,12 @@ void PlainEtdrk4::step(const Spectrum& v, const Spectrum& nv, const Coefficients
     work.e2v[j] = times(c.e2[j], v[j]);
     work.a[j] = work.e2v[j] + times(c.q[j], nv[j]);
   }
-  nonlinear(work.a, middle, work.na, work);
+  nonlinear(member, work.a, middle, work.na, work);
   for (std::size_t j = 0; j < n; ++j) work.b[j] = work.e2v[j] + times(c.q[j], work.na[j]);
-  nonlinear(work.b, middle, work.nb, work);
+  nonlinear(member, work.b, middle, work.nb, work);
   for (std::size_t j = 0; j < n; ++j)
     work.c[j] = times(c.e2[j], work.a[j]) + times(c.q[j], 2.0 * work.nb[j] - nv[j]);
-  nonlinear(work.c, t + h, work.nc, work);
+  nonlinear(member, work.c, t + h, work.nc, work);
   for (std::size_t j = 0; j < n; ++j)
     out[j] = times(c.e[j], v[j]) + times(c.f1[j], nv[j]) +
              times(2.0 * c.f2[j], work.na[j] + work.nb[j]) + times(c.f3[j], work.nc[j]);

@@ -45,12 +45,14 @@ class PlainEtdrk4 {
   std::int64_t points() const { return grid_fft_.size(); }
   bool has_nonlinear_part() const { return term_ != nullptr; }
 
-  /// N_hat(v) at time t into nv [n/2+1] (has_nonlinear_part() only).
-  void nonlinear(const Spectrum& v, double t, Spectrum& nv, Workspace& work) const;
-  /// One step of size h from time t: out = ETDRK4(v) with `c` the coefficients of h and nv
-  /// = N_hat(v) at t (unread without a nonlinear part). out must not alias v or nv.
-  void step(const Spectrum& v, const Spectrum& nv, const Coefficients& c, double t, double h,
-            Spectrum& out, Workspace& work) const;
+  /// N_hat(v) of batch member `member` at time t into nv [n/2+1] (has_nonlinear_part() only).
+  void nonlinear(std::int64_t member, const Spectrum& v, double t, Spectrum& nv,
+                 Workspace& work) const;
+  /// One step of member `member` of size h from time t: out = ETDRK4(v) with `c` the
+  /// coefficients of h and nv = N_hat(v) at t (unread without a nonlinear part). out must not
+  /// alias v or nv.
+  void step(std::int64_t member, const Spectrum& v, const Spectrum& nv, const Coefficients& c,
+            double t, double h, Spectrum& out, Workspace& work) const;
 
   /// u [n] -> v [n/2+1] on the grid's points, as PeriodicGrid::to_spectral.
   void to_spectral(const double* u, Spectrum& v) const;

@@ -117,8 +117,8 @@ struct PlainSolve {
     const PlainEtdrk4::Coefficients& c = coefficients.at_step(dt);
     for (std::int64_t s = 1; s <= substeps; ++s) {
       const double t = t_from + static_cast<double>(s - 1) * dt;
-      if (etdrk4.has_nonlinear_part()) etdrk4.nonlinear(member.v, t, member.nv, member.work);
-      etdrk4.step(member.v, member.nv, c, t, dt, member.whole, member.work);
+      if (etdrk4.has_nonlinear_part()) etdrk4.nonlinear(b, member.v, t, member.nv, member.work);
+      etdrk4.step(b, member.v, member.nv, c, t, dt, member.whole, member.work);
       member.v.swap(member.whole);
       if (s % options.check_every == 0 && !all_finite(member.v))
         return blew_up(member, b, t_from + static_cast<double>(s) * dt, t_from);
@@ -134,11 +134,12 @@ struct PlainSolve {
       const PlainEtdrk4::Coefficients& whole = coefficients.at_level(ladder.level());
       const PlainEtdrk4::Coefficients& half = coefficients.at_level(ladder.level() + 1);
       const bool nonlinear = etdrk4.has_nonlinear_part();
-      if (nonlinear) etdrk4.nonlinear(member.v, t, member.nv, member.work);
-      etdrk4.step(member.v, member.nv, whole, t, h, member.whole, member.work);
-      etdrk4.step(member.v, member.nv, half, t, 0.5 * h, member.first, member.work);
-      if (nonlinear) etdrk4.nonlinear(member.first, t + 0.5 * h, member.nv, member.work);
-      etdrk4.step(member.first, member.nv, half, t + 0.5 * h, 0.5 * h, member.halves, member.work);
+      if (nonlinear) etdrk4.nonlinear(b, member.v, t, member.nv, member.work);
+      etdrk4.step(b, member.v, member.nv, whole, t, h, member.whole, member.work);
+      etdrk4.step(b, member.v, member.nv, half, t, 0.5 * h, member.first, member.work);
+      if (nonlinear) etdrk4.nonlinear(b, member.first, t + 0.5 * h, member.nv, member.work);
+      etdrk4.step(b, member.first, member.nv, half, t + 0.5 * h, 0.5 * h, member.halves,
+                  member.work);
       const double error = relative_difference(member.whole, member.halves);
       if (ladder.record(error))
         for (std::size_t j = 0; j < member.v.size(); ++j)  // h^5 terms cancel

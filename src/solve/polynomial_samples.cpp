@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -16,6 +17,32 @@ PolynomialSamples::PolynomialSamples(pde::TermLibrary library, at::Tensor coeffi
                                 std::to_string(library_.size()) + "] tensor with S >= 1");
   if (!at::isfinite(coefficients_).all().item<bool>())
     throw std::invalid_argument("polynomial samples: coefficients must be finite");
+  copy_coefficient_values();
+}
+
+void PolynomialSamples::copy_coefficient_values() {
+  const at::Tensor values = coefficients_.to(at::kCPU).contiguous();
+  coefficient_values_.assign(values.data_ptr<double>(), values.data_ptr<double>() + values.numel());
+}
+
+void PolynomialSamples::evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+                                        double* out) const {
+  if (s < 0 || s >= count())
+    throw std::invalid_argument("polynomial samples: no sample " + std::to_string(s) + " of " +
+                                std::to_string(count()));
+  std::fill(out, out + points, 0.0);
+  const double* xi = coefficient_values_.data() + s * library_.size();
+  for (std::size_t j = 0; j < library_.exponents.size(); ++j) {
+    if (xi[j] == 0.0) continue;
+    const std::vector<int>& e = library_.exponents[j];
+    for (std::int64_t p = 0; p < points; ++p) {
+      double theta = 1.0;
+      for (std::size_t d = 0; d < e.size(); ++d)
+        for (int power = 0; power < e[d]; ++power)
+          theta *= v[static_cast<std::int64_t>(d) * points + p];
+      out[p] += theta * xi[j];
+    }
+  }
 }
 
 at::Tensor PolynomialSamples::evaluate(const at::Tensor& v) const {
@@ -31,6 +58,7 @@ std::shared_ptr<const gp::FunctionSamples> PolynomialSamples::select(
     const at::Tensor& members) const {
   auto selected = std::make_shared<PolynomialSamples>(*this);
   selected->coefficients_ = coefficients_.index_select(0, members.to(coefficients_.device()));
+  selected->copy_coefficient_values();
   return selected;
 }
 

@@ -10,6 +10,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "gp/function_samples.h"
 #include "pde/term_library.h"
@@ -27,12 +28,19 @@ class PolynomialSamples final : public gp::FunctionSamples {
   }
   /// f_s(v[s]) [S, P] for v [S, P, D]; differentiable with respect to v.
   at::Tensor evaluate(const at::Tensor& v) const override;
+  bool evaluates_values() const override { return true; }
+  /// f_s at v [D, P] on plain arrays: sum_j xi_sj prod_d v_d^e_jd by loops.
+  void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+                       double* out) const override;
   /// The members' coefficients.
   std::shared_ptr<const gp::FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
   pde::TermLibrary library_;
-  at::Tensor coefficients_;  ///< [S, J]
+  at::Tensor coefficients_;                 ///< [S, J]
+  std::vector<double> coefficient_values_;  ///< the same, row-major on the CPU
+
+  void copy_coefficient_values();
 };
 
 }  // namespace bhpm::solve

@@ -44,6 +44,20 @@ std::shared_ptr<const pde::NonlinearTerm> SampledOperatorTerm::select_members(
                                                conserve_mean_);
 }
 
+void SampledOperatorTerm::evaluate_values(std::int64_t member, const double* derivatives,
+                                          std::int64_t points, double /*t*/, double* out) const {
+  samples_->evaluate_values(member, derivatives, points, out);
+  if (conserve_mean_) {
+    double mean = 0.0;
+    for (std::int64_t p = 0; p < points; ++p) mean += out[p];
+    mean /= static_cast<double>(points);
+    for (std::int64_t p = 0; p < points; ++p) out[p] -= mean;
+  }
+  for (std::size_t m = 0; m < linear_.size(); ++m)
+    for (std::int64_t p = 0; p < points; ++p)
+      out[p] -= linear_[m] * derivatives[static_cast<std::int64_t>(m) * points + p];
+}
+
 std::string SampledOperatorTerm::describe() const {
   std::ostringstream text;
   text << samples_->count() << " operator samples minus their linear part";

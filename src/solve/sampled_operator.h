@@ -43,6 +43,11 @@ class SampledOperatorTerm final : public pde::NonlinearTerm {
   /// The same term over samples members [k] (gp::select_members).
   std::shared_ptr<const pde::NonlinearTerm> select_members(
       const at::Tensor& members) const override;
+  /// Where the samples evaluate plain values (time-independent ones such as polynomials).
+  bool evaluates_values() const override { return samples_->evaluates_values(); }
+  /// N_s of member s = sample s, as evaluate on plain arrays.
+  void evaluate_values(std::int64_t member, const double* derivatives, std::int64_t points,
+                       double t, double* out) const override;
   std::string describe() const override;
 
  private:

@@ -1,6 +1,7 @@
 // Polynomial operator samples (the distilled equation's): their values and Jacobians against
-// the polynomials written out, and an ensemble of heat equations u_t = c_s u_xx solved by
-// predict_with_samples against the exact decay exp(-c_s t) of a sine mode.
+// the polynomials written out, an ensemble of heat equations u_t = c_s u_xx solved by
+// predict_with_samples against the exact decay exp(-c_s t) of a sine mode, and their plain
+// values and plain-array solves against the tensor ones.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -10,9 +11,13 @@
 #include <cmath>
 #include <memory>
 
+#include "pde/equation.h"
+#include "pde/periodic_solve.h"
+#include "pde/plain_periodic_solve.h"
 #include "pde/term_library.h"
 #include "solve/polynomial_samples.h"
 #include "solve/predictor.h"
+#include "solve/sampled_operator.h"
 #include "solve/shifted_samples.h"
 #include "support/error_message.h"
 
@@ -120,4 +125,47 @@ TEST(ShiftedSamples, move_every_sample_to_the_target_coefficients_and_keep_the_r
   EXPECT_LT((second[0] - f[1]).abs().max().item<double>(), 1e-14);
   shift->coefficients = at::zeros({3}, at::kDouble);
   EXPECT_THAT(error_message([&] { solve::ShiftedSamples(plain, shift); }), HasSubstr("[10]"));
+}
+
+// Polynomial samples evaluate plain arrays, so their ensembles are solved member by member
+// without tensors (pde/plain_periodic_solve.h): values equal to the tensor evaluation, and
+// the same ensemble (L = the average Jacobian, the mean projected out) as the batched
+// engine's to rounding, with the same steps.
+TEST(PolynomialSamples, plain_values_and_plain_solves_match_the_tensor_ones) {
+  at::Tensor xi = at::zeros({3, kLibrary.size()}, at::kDouble);
+  for (std::int64_t s = 0; s < 3; ++s) {
+    xi[s][kLibrary.find("u*u_x")] = -1.0 + 0.05 * static_cast<double>(s);
+    xi[s][kLibrary.find("u_xx")] = 0.08 + 0.02 * static_cast<double>(s);
+    xi[s][kLibrary.find("u^2")] = 0.01 * static_cast<double>(s);
+  }
+  const auto samples = std::make_shared<solve::PolynomialSamples>(kLibrary, xi);
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(3);
+  const at::Tensor v = at::randn({3, 5, 3}, generator, at::kDouble);
+  const at::Tensor f = samples->evaluate(v);
+  for (std::int64_t s = 0; s < 3; ++s) {
+    const at::Tensor rows = v[s].t().contiguous();  // [D, P]
+    double out[5];
+    samples->evaluate_values(s, rows.data_ptr<double>(), 5, out);
+    for (std::int64_t p = 0; p < 5; ++p) EXPECT_NEAR(out[p], f[s][p].item<double>(), 1e-14);
+  }
+
+  const pde::PeriodicGrid grid(-8, 8, 64);
+  const at::Tensor u0 = 0.5 * at::sin(M_PI * grid.x() / 8) + 0.1;
+  pde::Equation equation;
+  equation.name = "polynomial samples";
+  equation.linear = {0.0, -0.1, 0.1};
+  equation.nonlinear = std::make_shared<solve::SampledOperatorTerm>(samples, equation.linear,
+                                                                    /*conserve_mean=*/true);
+  pde::SolveOptions options;
+  options.t_end = 2.0;
+  options.output_dt = 0.25;
+  options.stepper.dt = 0.05;
+  options.tolerance = 1e-8;
+  ASSERT_TRUE(pde::solves_on_plain_arrays(grid, equation));
+  const at::Tensor starts = u0.expand({3, -1}).contiguous();
+  const pde::Solution plain = pde::solve_periodic_plain(grid, equation, starts, options);
+  const pde::Solution batched = pde::solve_periodic_batched(grid, equation, starts, options);
+  EXPECT_LT((plain.u - batched.u).abs().max().item<double>(), 1e-12);
+  EXPECT_EQ(plain.member_steps, batched.member_steps);
+  EXPECT_GT((plain.u[2] - plain.u[0]).abs().max().item<double>(), 1e-3);  // members differ
 }
