@@ -20,12 +20,32 @@ void set_openblas_threads(int threads) {
 }
 
 int thread_limit = 0;  ///< limit_threads(): 0 = no cap
+
+/// Whether the CPU runs ATen's AVX-512 kernels (the instruction sets they are compiled
+/// for: foundation, byte/word, doubleword/quadword and vector-length extensions).
+bool runs_avx512_kernels() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+/// ATen's vectorised kernels (sines, exponentials, elementwise arithmetic) in their AVX-512
+/// build where the CPU has it: ATen reads ATEN_CPU_CAPABILITY once, at its first dispatched
+/// operation, and otherwise stops at AVX2. A value the user set is kept.
+void prefer_avx512_kernels() {
+  if (runs_avx512_kernels()) setenv("ATEN_CPU_CAPABILITY", "avx512", /*overwrite=*/0);
+}
 }  // namespace
 
 void configure_process() {
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, -1);
   set_openblas_threads(1);
+  prefer_avx512_kernels();
 }
 
 int available_cores() {

@@ -6,8 +6,10 @@ namespace bhpm::cli {
 /// Keeps freed memory in the process instead of returning it to the kernel
 /// (mallopt M_MMAP_MAX = 0, M_TRIM_THRESHOLD = -1): tensors freed every step otherwise
 /// cost millions of page faults per run. Also pins OpenBLAS to one thread: inside ATen's
-/// OpenMP regions its own OpenMP threads oversubscribe the cores. Both effects are
-/// measured in docs/training.md, "Speed of training".
+/// OpenMP regions its own OpenMP threads oversubscribe the cores. And asks ATen for its
+/// AVX-512 kernels where the CPU has AVX-512 (ATEN_CPU_CAPABILITY=avx512 unless the
+/// environment sets it; ATen otherwise stops at AVX2). Each effect is measured in
+/// docs/training.md, "Speed of training".
 void configure_process();
 
 /// The most threads `--threads` and OMP_NUM_THREADS may ask for.

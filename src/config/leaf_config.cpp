@@ -16,6 +16,7 @@ LeafConfig read_leaf_config(ConfigReader& reader) {
   net.first_omega = leaves.number("first_omega", net.first_omega);
   net.hidden_omega = leaves.number("hidden_omega", net.hidden_omega);
   net.initialization = leaves.string("initialization", net.initialization);
+  net.precision = leaves.string("precision", net.precision);
   config.model.initial_noise = leaves.number("initial_noise", config.model.initial_noise);
   leaves.validate([&] { model::validate(config.model); });
 

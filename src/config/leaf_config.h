@@ -1,7 +1,7 @@
 #pragma once
 /// The configuration of the leaves and of phase 1 of training, read strictly from TOML:
 ///   [leaves]        hidden_layers, width, first_omega, hidden_omega, initialization,
-///                   initial_noise (architecture, nn/sine_mlp.h)
+///                   precision, initial_noise (architecture, nn/sine_mlp.h)
 ///   [train_leaves]  iterations, learning_rate, final_learning_rate, batch_size,
 ///                   checkpoint_every (schedule, model/leaf_training.h)
 /// Defaults are the paper's (appendix B): 6 x 64 sine layers, 1e4 Adam steps at 1e-3,

@@ -18,7 +18,8 @@ std::vector<std::pair<std::string, std::string>> leaf_architecture(const LeafMod
           {"leaves.hidden_layers", std::to_string(n.hidden_layers)},
           {"leaves.width", std::to_string(n.width)},
           {"leaves.first_omega", util::format_significant(n.first_omega, 10)},
-          {"leaves.hidden_omega", util::format_significant(n.hidden_omega, 10)}};
+          {"leaves.hidden_omega", util::format_significant(n.hidden_omega, 10)},
+          {"leaves.precision", n.precision}};
 }
 
 void append_noise_scales(const LeafModelImpl& model, ProgressTerms& terms) {

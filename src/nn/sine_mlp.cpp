@@ -86,6 +86,13 @@ std::string shape_text(const at::Tensor& tensor) {
   return text + "]";
 }
 
+/// The hidden layers' arithmetic, by name: the one table precision_names() lists.
+const util::NameTable<at::ScalarType>& precision_table() {
+  static const util::NameTable<at::ScalarType> table = {{"float32", at::kFloat},
+                                                        {"float64", at::kDouble}};
+  return table;
+}
+
 }  // namespace
 
 void validate(const SineMlpOptions& options) {
@@ -96,11 +103,21 @@ void validate(const SineMlpOptions& options) {
   util::require_positive(options.first_omega, owner, "first_omega");
   util::require_positive(options.hidden_omega, owner, "hidden_omega");
   util::require_listed(options.initialization, initialization_names(), owner, "initialization");
+  util::require_listed(options.precision, precision_names(), owner, "precision");
 }
 
 const std::vector<std::string>& initialization_names() {
   static const std::vector<std::string> names = util::names_of(initialization_table());
   return names;
+}
+
+const std::vector<std::string>& precision_names() {
+  static const std::vector<std::string> names = util::names_of(precision_table());
+  return names;
+}
+
+at::ScalarType SineMlpImpl::hidden_type() const {
+  return util::find_listed(precision_table(), options_.precision, "sine MLP", "precision");
 }
 
 SineMlpImpl::SineMlpImpl(const SineMlpOptions& options) : options_(options) {
@@ -185,17 +202,19 @@ at::Tensor SineMlpImpl::forward(const at::Tensor& x, const at::Tensor& t,
                                 const std::vector<DomainBox>& boxes) const {
   const UnitBoxInputs in = map_to_unit_box(x, t, boxes);
   const std::vector<AffineLayer> layers = scaled_layers();
-  at::Tensor h = at::stack({in.x, in.t}, -1);  // [L, P, 2]
+  const at::ScalarType hidden = hidden_type();
+  at::Tensor h = at::stack({in.x, in.t}, -1).to(hidden);  // [L, P, 2]
   for (std::size_t l = 0; l + 1 < layers.size(); ++l)
-    h = at::sin(at::baddbmm(layers[l].bias, h, layers[l].weight));
-  return at::baddbmm(layers.back().bias, h, layers.back().weight).squeeze(-1);
+    h = at::sin(at::baddbmm(layers[l].bias.to(hidden), h, layers[l].weight.to(hidden)));
+  return at::baddbmm(layers.back().bias, h.to(at::kDouble), layers.back().weight).squeeze(-1);
 }
 
 void SineMlpImpl::pretty_print(std::ostream& stream) const {
   stream << "bhpm::nn::SineMlp(leaves=" << options_.leaves
          << ", hidden_layers=" << options_.hidden_layers << ", width=" << options_.width
          << ", first_omega=" << options_.first_omega << ", hidden_omega=" << options_.hidden_omega
-         << ", initialization=" << options_.initialization << ", seed=" << options_.seed << ")";
+         << ", initialization=" << options_.initialization << ", precision=" << options_.precision
+         << ", seed=" << options_.seed << ")";
 }
 
 }  // namespace bhpm::nn

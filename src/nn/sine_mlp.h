@@ -30,6 +30,15 @@
 /// frequency scale"): 3 is the best compromise on both. A dataset with finer features can
 /// raise omega_0.
 ///
+/// Precision: the parameters, the input map and the output layer are double; the hidden
+/// layers' products and sines run in `precision` ("float64" or "float32"), their inputs
+/// and weights cast to it and their last streams cast back to double. The casts are
+/// differentiable, so an optimiser updates double parameters with gradients computed in
+/// that precision (mixed precision). float32 halves a leaf step on the CPU (twice the
+/// SIMD lanes for the matrix products and the sines); its relative rounding, about 1e-7,
+/// is far below the leaves' noise scales and the root's (docs/training.md, "Leaves:
+/// precision").
+///
 /// Weights are deterministic: leaf i draws from util::Rng(derive_seed(seed, "sine_mlp",
 /// i)), so leaf i has the same weights whatever the number of leaves.
 
@@ -53,7 +62,8 @@ struct SineMlpOptions {
   double first_omega = 3.0;              ///< omega_0 (> 0, finite): first-layer frequency scale
   double hidden_omega = 1.0;             ///< omega_h (> 0, finite): later layers' scale
   std::string initialization = "siren";  ///< one of initialization_names()
-  std::uint64_t seed = 0;                ///< weights of leaf i come from derive_seed(seed, ., i)
+  std::string precision = "float32";  ///< one of precision_names(): the hidden layers' arithmetic
+  std::uint64_t seed = 0;             ///< weights of leaf i come from derive_seed(seed, ., i)
 };
 
 /// Throws util::OptionError naming the field, its value and the rule it breaks.
@@ -61,6 +71,9 @@ void validate(const SineMlpOptions& options);
 
 /// The initialisation schemes: "siren" (Sitzmann et al. 2020) and "glorot".
 const std::vector<std::string>& initialization_names();
+
+/// The hidden layers' arithmetic: "float32" and "float64".
+const std::vector<std::string>& precision_names();
 
 /// The domain box [x_min, x_max] x [t_min, t_max] of one leaf (max > min, finite).
 struct DomainBox {
@@ -103,6 +116,9 @@ class SineMlpImpl : public torch::nn::Cloneable<SineMlpImpl> {
   /// The H + 1 affine maps (omega_0 W_1, omega_0 b_1), (omega_h W_l, omega_h b_l),
   /// (W_{H+1}, b_{H+1}), built from the parameters (differentiable).
   std::vector<AffineLayer> scaled_layers() const;
+
+  /// The scalar type of the hidden layers' arithmetic (options().precision).
+  at::ScalarType hidden_type() const;
 
   const SineMlpOptions& options() const { return options_; }
   /// weight_l [L, in, out] and bias_l [L, 1, out], l = 0..H (the registered parameters).

@@ -141,16 +141,28 @@ LeafDerivatives output_layer(const AffineLayer& layer, const at::Tensor& streams
 
 namespace {
 
-/// The streams after the last hidden layer of `layers` (all of them but the output one).
+/// `layer` in the scalar type `type` (differentiable).
+AffineLayer layer_as(const AffineLayer& layer, at::ScalarType type) {
+  return {layer.weight.to(type), layer.bias.to(type)};
+}
+
+/// The unit-box inputs in the scalar type `type` (differentiable).
+UnitBoxInputs inputs_as(const UnitBoxInputs& in, at::ScalarType type) {
+  return {in.x.to(type), in.t.to(type), in.dx_scale.to(type), in.dt_scale.to(type)};
+}
+
+/// The streams after the last hidden layer of `layers` (all of them but the output one),
+/// computed in the network's hidden precision and returned as double.
 at::Tensor last_hidden_streams(const SineMlpImpl& net, const std::vector<AffineLayer>& layers,
                                const at::Tensor& x, const at::Tensor& t,
                                const std::vector<DomainBox>& boxes, int order) {
   check_order(order);
-  const UnitBoxInputs in = net.map_to_unit_box(x, t, boxes);
-  at::Tensor streams = first_layer_streams(layers.front(), in, order);
+  const at::ScalarType hidden = net.hidden_type();
+  const UnitBoxInputs in = inputs_as(net.map_to_unit_box(x, t, boxes), hidden);
+  at::Tensor streams = first_layer_streams(layer_as(layers.front(), hidden), in, order);
   for (std::size_t l = 1; l + 1 < layers.size(); ++l)
-    streams = hidden_layer_streams(layers[l], streams);
-  return streams;
+    streams = hidden_layer_streams(layer_as(layers[l], hidden), streams);
+  return streams.to(at::kDouble);
 }
 
 }  // namespace

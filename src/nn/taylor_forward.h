@@ -19,6 +19,8 @@
 ///    training step (stacking, unbinding and per-stream gradient accumulation); a step
 ///    now costs 1-7% more than the same batched products with one plain sine over all
 ///    streams, a lower bound for any elementwise work.
+/// The hidden layers run in the network's precision (SineMlpImpl::hidden_type()); the
+/// input map and the output layer in double, so every output is double.
 /// One ordinary backward of a loss built from the outputs gives the parameter gradients
 /// (no create_graph); the graph supports that one backward, not a second differentiation.
 ///
@@ -51,7 +53,8 @@ LeafDerivatives taylor_forward(const SineMlpImpl& net, const at::Tensor& x, cons
                                const std::vector<DomainBox>& boxes, int order);
 
 /// The Taylor streams of the last hidden layer h_H [L, S, P, width], S = K + 2 (value,
-/// K x-derivatives, t-derivative): the leaves' outputs are linear in them,
+/// K x-derivatives, t-derivative), computed in the network's hidden precision and
+/// returned as double: the leaves' outputs are linear in them,
 ///   d^n u/dx^n = (d^n h_H/dx^n) W_{H+1} (+ b_{H+1} for n = 0),  u_t = (d h_H/dt) W_{H+1},
 /// which the last-layer Laplace approximation uses (model/leaf_laplace.h). Same errors as
 /// taylor_forward.

@@ -142,6 +142,7 @@ RANGE_ERRORS = [
     ("leaves", "width", ["0"]),
     ("leaves", "first_omega", ["0.0", "-3.0"]),
     ("leaves", "initialization", ['"he"']),
+    ("leaves", "precision", ['"float16"', "32"]),
     ("leaves", "initial_noise", ["0.0"]),
     ("train_leaves", "iterations", ["-1"]),
     ("train_leaves", "learning_rate", ["0.0", "-0.001"]),

@@ -41,10 +41,14 @@ inline model::LeafData burgers_leaf_data(std::int64_t n_st, double noise,
       "burgers");
 }
 
+/// Leaves in double arithmetic, so that identities (chunked and whole sums, partitioned
+/// objectives, finite-difference gradients) hold to rounding; float32 hidden layers are
+/// checked against double ones in tests/nn/sine_mlp_test.cpp and run end to end.
 inline model::LeafModelOptions leaf_options(std::int64_t leaves, std::int64_t width = 64) {
   model::LeafModelOptions options;
   options.network.leaves = leaves;
   options.network.width = width;
+  options.network.precision = "float64";
   options.network.seed = 5;
   return options;
 }

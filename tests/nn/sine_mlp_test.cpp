@@ -54,25 +54,39 @@ SineMlpOptions three_leaves(SineMlpOptions options) {
   return options;
 }
 
-/// Option sets the contract tests run over: the defaults, SIREN's omega_0 = 30, and a
-/// small "glorot" network with a hidden frequency scale.
+/// `options` with double hidden layers: the exact contracts hold to rounding there.
+SineMlpOptions in_float64(SineMlpOptions options) {
+  options.precision = "float64";
+  return options;
+}
+
+/// Option sets the contract tests run over, with the relative tolerance of their
+/// arithmetic: the defaults in double and in float32 hidden layers (the oracle then
+/// differentiates the same float32 forward), SIREN's omega_0 = 30, and a small "glorot"
+/// network with a hidden frequency scale.
 struct NamedOptions {
   std::string name;
   SineMlpOptions options;
+  double tolerance;
 };
 
 std::vector<NamedOptions> option_sets() {
-  SineMlpOptions siren30;
+  SineMlpOptions float32;
+  float32.precision = "float32";
+  SineMlpOptions siren30 = in_float64({});
   siren30.first_omega = 30.0;
   siren30.seed = 5;
-  SineMlpOptions glorot;
+  SineMlpOptions glorot = in_float64({});
   glorot.initialization = "glorot";
   glorot.hidden_layers = 2;
   glorot.width = 16;
   glorot.first_omega = 2.0;
   glorot.hidden_omega = 1.7;
   glorot.seed = 9;
-  return {{"defaults", SineMlpOptions{}}, {"siren30", siren30}, {"glorot", glorot}};
+  return {{"float64", in_float64({}), 1e-10},
+          {"float32", float32, 2e-5},
+          {"siren30", siren30, 1e-10},
+          {"glorot", glorot, 1e-10}};
 }
 
 void PrintTo(const NamedOptions& options, std::ostream* out) { *out << options.name; }
@@ -91,11 +105,11 @@ TEST_P(TaylorForwardContract, derivatives_match_nested_autograd_at_every_order) 
     ASSERT_EQ(jet.u_x_derivatives.sizes(), (at::IntArrayRef{order + 1, 3, 24}));
     ASSERT_EQ(jet.u_t.sizes(), (at::IntArrayRef{3, 24}));
     for (int leaf = 0; leaf < 3; ++leaf) {
-      EXPECT_LT(relative_error(jet.u_t[leaf], oracle.u_t[leaf]), 1e-10)
+      EXPECT_LT(relative_error(jet.u_t[leaf], oracle.u_t[leaf]), GetParam().tolerance)
           << "u_t of K = " << order << ", leaf " << leaf;
       for (int n = 0; n <= order; ++n)
         EXPECT_LT(relative_error(jet.u_x_derivatives[n][leaf], oracle.u_x_derivatives[n][leaf]),
-                  1e-10)
+                  GetParam().tolerance)
             << "order " << n << " of K = " << order << ", leaf " << leaf;
     }
   }
@@ -126,7 +140,8 @@ TEST_P(TaylorForwardContract, parameter_gradients_match_nested_autograd) {
     ASSERT_EQ(taylor.size(), nested.size());
     for (std::size_t i = 0; i < taylor.size(); ++i) {
       EXPECT_GT(nested[i].abs().max().item<double>(), 0.0) << names[i] << ", K = " << order;
-      EXPECT_LT(relative_error(taylor[i], nested[i]), 1e-10) << names[i] << ", K = " << order;
+      EXPECT_LT(relative_error(taylor[i], nested[i]), GetParam().tolerance)
+          << names[i] << ", K = " << order;
     }
   }
 }
@@ -136,7 +151,7 @@ INSTANTIATE_TEST_SUITE_P(SineMlpOptionSets, TaylorForwardContract,
                          [](const auto& info) { return info.param.name; });
 
 TEST(TaylorForward, derivatives_match_central_differences_of_the_plain_forward) {
-  const SineMlp net(SineMlpOptions{});
+  const SineMlp net(in_float64({}));
   const std::vector<DomainBox> box{{-8.0, 8.0, 0.0, 10.0}};
   const Points p = points_in(box, 16, 3);
   const at::Tensor &x = p.x, &t = p.t;
@@ -161,7 +176,7 @@ TEST(TaylorForward, derivatives_match_central_differences_of_the_plain_forward) 
 TEST(TaylorForward, domain_map_scales_derivatives_by_the_chain_rule) {
   // Three copies of one network: on [-1, 1]^2 (no map), on Burgers' [-8, 8] x [0, 10] and
   // on [2, 6] x [1, 3], evaluated at the same points of [-1, 1]^2.
-  SineMlpOptions options;
+  SineMlpOptions options = in_float64({});
   options.leaves = 3;
   const SineMlp net(options);
   {
@@ -184,6 +199,33 @@ TEST(TaylorForward, domain_map_scales_derivatives_by_the_chain_rule) {
                                std::pow(x_scale[leaf], n) * d.u_x_derivatives[n][0]),
                 1e-12)
           << "order " << n << ", leaf " << leaf;
+  }
+}
+
+TEST(TaylorForward, float32_hidden_layers_round_the_float64_outputs_and_gradients) {
+  // The same parameters in both precisions: float32 arithmetic in the hidden layers moves
+  // every output and every parameter gradient by rounding of order 1e-7 relative.
+  SineMlp exact(three_leaves(in_float64({})));
+  SineMlpOptions options = three_leaves({});
+  options.precision = "float32";
+  SineMlp rounded(options);
+  const Points p = points_in(kThreeBoxes, 64, 6);
+  const auto outputs_and_gradients = [&](SineMlp& net) {
+    net->zero_grad(/*set_to_none=*/true);
+    const LeafDerivatives d = taylor_forward(*net, p.x, p.t, kThreeBoxes, 3);
+    EXPECT_EQ(d.u_t.scalar_type(), at::kDouble);
+    EXPECT_EQ(d.u_x_derivatives.scalar_type(), at::kDouble);
+    (d.u_t.square().mean() + d.u_x_derivatives.square().mean()).backward();
+    std::vector<at::Tensor> values{d.u_x_derivatives, d.u_t};
+    for (const at::Tensor& w : net->parameters()) values.push_back(w.grad().clone());
+    return values;
+  };
+  const auto a = outputs_and_gradients(exact), b = outputs_and_gradients(rounded);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double error = relative_error(b[i], a[i]);
+    EXPECT_LT(error, 2e-5) << "output or gradient " << i;
+    EXPECT_GT(error, 0.0) << "output or gradient " << i << ": float32 arithmetic did not run";
   }
 }
 
@@ -270,6 +312,10 @@ TEST(SineMlp, bad_options_throw_naming_the_field) {
   o.initialization = "xavier";
   EXPECT_THAT(message_of(o),
               HasSubstr("initialization must be \"siren\" or \"glorot\" (got \"xavier\")"));
+  o = {};
+  o.precision = "float16";
+  EXPECT_THAT(message_of(o),
+              HasSubstr("precision must be \"float32\" or \"float64\" (got \"float16\")"));
 }
 
 TEST(TaylorForward, order_out_of_range_and_bad_inputs_throw) {
