@@ -6,12 +6,12 @@
 ///            sparse-GP ELBO over the 4096 root rows (128 inducing inputs), backward
 ///            through leaves and root, Adam step over every parameter; also with the
 ///            leaves' noisy-input term (root.input_noise = "laplace", model/leaf_laplace.h).
-/// Leaves are the default 6 x 64 sine MLPs, double precision, every core's ATen thread, on
-/// `device` (cpu, cuda or cuda:N). Data: smooth Burgers-like fields on the default Burgers
-/// box. Each figure is the median of several iterations after warm-up; an iteration ends
-/// when its new parameters can be read (so a GPU's queued work is counted). Target for
-/// phase 3: < 100 ms. Figure lines (bench/figure_line.h): each phase's iteration, with the
-/// objective of its last iteration, and the projected protocols.
+/// Leaves are the default 6 x 64 sine MLPs (float32 hidden layers, nn/sine_mlp.h), every
+/// core's ATen thread, on `device` (cpu, cuda or cuda:N). Data: smooth Burgers-like fields
+/// on the default Burgers box. Each figure is the median of several iterations after
+/// warm-up; an iteration ends when its new parameters can be read (so a GPU's queued work
+/// is counted). Target for phase 3: < 100 ms. Figure lines (bench/figure_line.h): each
+/// phase's iteration, with the objective of its last iteration, and the projected protocols.
 ///
 /// Usage: joint_step [repetitions=15] [device=cpu]
 
@@ -32,6 +32,7 @@
 #include "model/exact_root_training.h"
 #include "model/root_data.h"
 #include "model/root_gp.h"
+#include "nn/sine_mlp.h"
 #include "util/device.h"
 #include "util/stopwatch.h"
 
@@ -150,8 +151,10 @@ int main(int argc, char** argv) {
   device = util::parse_device(argc > 2 ? argv[2] : "cpu", "joint_step: device");
   util::require_available(device, "joint_step: device");
   std::printf(
-      "device %s, ATen threads: %d; double; median of %d iterations (forward, backward, Adam)\n\n",
-      device.str().c_str(), at::get_num_threads(), repetitions);
+      "device %s, ATen threads: %d; leaves' hidden layers in %s; median of %d iterations "
+      "(forward, backward, Adam)\n\n",
+      device.str().c_str(), at::get_num_threads(), nn::SineMlpOptions{}.precision.c_str(),
+      repetitions);
   const Timing joint = joint_ms(repetitions, false);
   std::printf("phase 3 joint, 4 leaves x 1024 points + sparse GP over 4096 (K = 2): %8.1f ms\n",
               joint.ms);

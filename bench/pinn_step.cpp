@@ -1,6 +1,7 @@
 /// Time of one PINN iteration (solve/pinn_solver.h, paper appendix C) at the paper's batch
 /// sizes: per member 4096 collocation points, 256 boundary times (both ends), 256 initial
-/// points; default 6 x 64 sine MLP, double precision, ATen threads as asked (0: every core).
+/// points; default 6 x 64 sine MLP (float32 hidden layers, nn/sine_mlp.h), ATen threads as
+/// asked (0: every core).
 /// An iteration is the whole solver step: drawing the points, the Taylor-mode pass
 /// (u, ..., d^K u/dx^K, u_t), the operator, the loss, backward, the divergence checks and
 /// Adam. Operators: K = 2 Burgers -u u_x + 0.1 u_xx and K = 3 KdV -u u_x - u_xxx, the same
