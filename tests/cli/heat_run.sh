@@ -1,7 +1,10 @@
 # Sourced after common.sh by the CLI tests that need a small run. write_heat_config FILE
 # writes the heat equation's small configuration (2 training and 2 test experiments: a few
 # seconds of training give a root whose operator samples stay bounded, which a few seconds
-# on Burgers do not); tests change it with --set. train_heat_run writes $work/run.toml,
+# on Burgers do not); tests change it with --set. Its leaves compute in double: tests use
+# features of this very training (predict_cli_test.sh: experiment 1's window, where the
+# posterior mean diffuses backwards), which float32 rounding moves; float32 leaves are
+# tested in tests/nn and end to end. train_heat_run writes $work/run.toml,
 # simulates $work/data.h5 and trains $work/run; it checks the training.
 write_heat_config() {  # write_heat_config FILE
   cat > "$1" <<'TOML'
@@ -20,6 +23,7 @@ n_st = 256
 [leaves]
 width = 16
 hidden_layers = 2
+precision = "float64"
 [train_leaves]
 iterations = 1000
 learning_rate = 3e-3
