@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -116,6 +117,15 @@ ConditionedSamples::ConditionedSamples(std::vector<ConditionedGp> members)
     padded_inputs_[s].narrow(0, 0, member.size()).copy_(member.inputs());
     padded_weights_[s].narrow(0, 0, member.size()).copy_(member.weights());
   }
+  for (const ConditionedGp& member : members_) {
+    std::optional<KernelExpansion> expansion = expand_weighted_sum(
+        *member.prior_mean(), *member.kernel(), member.inputs(), member.weights());
+    if (!expansion) {
+      expansions_.clear();
+      return;
+    }
+    expansions_.push_back(std::move(*expansion));
+  }
 }
 
 at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
@@ -132,6 +142,10 @@ at::Tensor ConditionedSamples::evaluate(const at::Tensor& v) const {
   const at::Tensor prior = first.prior_mean()->forward(v.reshape({-1, dimensions()}));
   return prior.view({v.size(0), v.size(1)}) +
          first.kernel()->batched_weighted_sum(v, padded_inputs_, padded_weights_);
+}
+
+const KernelExpansion* ConditionedSamples::expansion(std::int64_t s) const {
+  return expansions_.empty() ? nullptr : &expansions_.at(static_cast<std::size_t>(s));
 }
 
 std::shared_ptr<const FunctionSamples> ConditionedSamples::select(const at::Tensor& members) const {

@@ -17,6 +17,7 @@
 
 #include "gp/function_samples.h"
 #include "gp/kernel.h"
+#include "gp/kernel_expansion.h"
 #include "gp/mean.h"
 #include "gp/normal_distribution.h"
 #include "gp/sparse_variational_gp.h"
@@ -80,6 +81,10 @@ ConditionedGp condition_on_inducing_draw(const SparseVariationalGpImpl& gp, util
 /// evaluated in one batched kernel product: their conditioning inputs padded to the
 /// largest set, n_max, with zero weights on the padding rows, so
 ///   mu_c,s(v_s) = mu(v_s) + k(v_s, V_s) alpha_s  for all s at once ([S, P, n_max]).
+/// Where the shared prior is a linear mean with an RBF (or RBF plus quadratic) kernel on the
+/// CPU, each mu_c,s is also held as a gp::KernelExpansion (expansion), and the members
+/// evaluate plain values one by one through it, so a spectral solve steps them without
+/// tensors.
 class ConditionedSamples final : public FunctionSamples {
  public:
   /// Throws std::invalid_argument for an empty list or members of different D.
@@ -88,15 +93,18 @@ class ConditionedSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return members_.front().dimensions(); }
   /// mu_c,s(v[s]) [S, P] for v [S, P, D].
   at::Tensor evaluate(const at::Tensor& v) const override;
+  /// mu_c,s's kernel expansion, or null (see the class comment).
+  const KernelExpansion* expansion(std::int64_t s) const override;
   /// The members' conditioned GPs.
   std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
   const std::vector<ConditionedGp>& members() const { return members_; }
 
  private:
   std::vector<ConditionedGp> members_;
-  bool shared_prior_ = false;  ///< every member has the first one's mean and kernel
-  at::Tensor padded_inputs_;   ///< [S, n_max, D] (shared prior only)
-  at::Tensor padded_weights_;  ///< [S, n_max], 0 on padding rows (shared prior only)
+  bool shared_prior_ = false;                ///< every member has the first one's mean and kernel
+  at::Tensor padded_inputs_;                 ///< [S, n_max, D] (shared prior only)
+  at::Tensor padded_weights_;                ///< [S, n_max], 0 on padding rows (shared prior only)
+  std::vector<KernelExpansion> expansions_;  ///< [S] mu_c,s, or empty (see the class comment)
 };
 
 }  // namespace bhpm::gp

@@ -13,6 +13,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "gp/kernel_expansion.h"
+
 namespace bhpm::gp {
 
 class FunctionSamples {
@@ -32,15 +34,22 @@ class FunctionSamples {
   virtual at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& /*t*/) const {
     return evaluate(v);
   }
-  /// Whether evaluate_values is implemented (time-independent samples only). By default false.
-  virtual bool evaluates_values() const { return false; }
+  /// Sample s written out as a kernel expansion (gp/kernel_expansion.h), where it is one
+  /// (conditioned means, the posterior mean, their narrowed combinations); null by default.
+  /// Where every sample is one, the defaults below evaluate plain values through it.
+  virtual const KernelExpansion* expansion(std::int64_t /*s*/) const { return nullptr; }
+  /// Whether evaluate_values is implemented (time-independent samples only). By default,
+  /// whether the samples are kernel expansions.
+  virtual bool evaluates_values() const { return expansion(0) != nullptr; }
   /// f_s(v_p) [P] of sample s alone on plain arrays: v [D, P] row-major (row d: the P values
   /// of input d), out [P]. Safe to call from several threads at once; lets a spectral solve
   /// step each sample on its own without tensors (pde/plain_periodic_solve.h). By default
-  /// throws std::logic_error (see evaluates_values).
-  virtual void evaluate_values(std::int64_t /*s*/, const double* /*v*/, std::int64_t /*points*/,
-                               double* /*out*/) const {
-    throw std::logic_error("these operator samples evaluate tensors only");
+  /// the sample's kernel expansion, or std::logic_error where it has none.
+  virtual void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+                               double* out) const {
+    const KernelExpansion* sample = expansion(s);
+    if (!sample) throw std::logic_error("these operator samples evaluate tensors only");
+    sample->evaluate(v, points, out);
   }
   /// Samples members [k] (int64, distinct, in [0, S)) as a set of k functions, sample i of
   /// the result being sample members[i] of this set, at the cost of k samples; null where an

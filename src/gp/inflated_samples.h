@@ -11,8 +11,10 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <vector>
 
 #include "gp/function_samples.h"
+#include "gp/kernel_expansion.h"
 #include "gp/posterior_mean.h"
 #include "gp/sparse_variational_gp.h"
 
@@ -29,13 +31,20 @@ class InflatedSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return samples_->dimensions(); }
   at::Tensor evaluate(const at::Tensor& v) const override;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
+  /// f'_s = a f_s + (1 - a) m as one kernel expansion (gp/kernel_expansion.h), the
+  /// inducing inputs' bumps merged, where the samples and m are expansions; null otherwise.
+  const KernelExpansion* expansion(std::int64_t s) const override;
   /// The members of the underlying samples, inflated alike.
   std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
 
  private:
+  /// Sets expansions_ from the samples' and m's expansions where all have one.
+  void combine_expansions();
+
   std::shared_ptr<const FunctionSamples> samples_;
-  PosteriorMean mean_;  ///< m
-  double scale_;        ///< sqrt(kappa)
+  PosteriorMean mean_;                       ///< m
+  double scale_;                             ///< sqrt(kappa)
+  std::vector<KernelExpansion> expansions_;  ///< [S] f'_s, or empty (see expansion)
 };
 
 }  // namespace bhpm::gp

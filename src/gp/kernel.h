@@ -18,6 +18,8 @@
 
 namespace bhpm::gp {
 
+struct KernelExpansion;
+
 class Kernel : public torch::nn::Module {
  public:
   /// Input dimension D the kernel accepts (K + 1 for the root's v = (u, .., d^K u/dx^K)).
@@ -29,6 +31,15 @@ class Kernel : public torch::nn::Module {
   /// with as few passes over the [B, N, M] covariances as the kernel allows; differentiable.
   virtual at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
                                           const at::Tensor& w) const = 0;
+  /// Adds the function sum_j k(., x2_j) w_j (x2 [M, D], w [M]) to `expansion`
+  /// (gp/kernel_expansion.h: squared-exponential bumps plus a quadratic polynomial, evaluated
+  /// without tensors) and returns true where the kernel has that form; returns false, with
+  /// `expansion` unchanged, where it does not (the default) or where `expansion` has bumps
+  /// already. The current hyperparameters are copied: later changes do not reach it.
+  virtual bool add_weighted_sum(const at::Tensor& /*x2*/, const at::Tensor& /*w*/,
+                                KernelExpansion& /*expansion*/) const {
+    return false;
+  }
   /// k(x_i, x_i) [N] for x [N, D] without forming the matrix.
   virtual at::Tensor diagonal(const at::Tensor& x) const = 0;
   /// The name kernel_table.h knows the kernel by (e.g. "rbf").

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gp/argument_checks.h"
+#include "gp/kernel_expansion.h"
 #include "util/number_format.h"
 #include "util/option_check.h"
 
@@ -26,6 +27,12 @@ LinearMeanImpl::LinearMeanImpl(const LinearMeanOptions& options) : options_(opti
 at::Tensor LinearMeanImpl::forward(const at::Tensor& x) const {
   require_matrix(x, -1, options_.dimensions, "linear mean", "x");
   return at::addmv(bias_.expand({x.size(0)}), x, weight_);
+}
+
+bool LinearMeanImpl::add_to(KernelExpansion& expansion) const {
+  const std::int64_t d = options_.dimensions;
+  expansion.add_polynomial(bias_, weight_, at::zeros({d, d}, weight_.options()));
+  return true;
 }
 
 std::string LinearMeanImpl::formula(const std::vector<std::string>& variables) const {

@@ -26,6 +26,8 @@ class LinearMeanImpl : public Mean {
   std::int64_t dimensions() const override { return options_.dimensions; }
   /// x w + b [N] for x [N, D] (double).
   at::Tensor forward(const at::Tensor& x) const override;
+  /// Adds b + w . x (no quadratic term).
+  bool add_to(KernelExpansion& expansion) const override;
   /// " %+.4g name" per input, then " %+.4g" of the bias.
   std::string formula(const std::vector<std::string>& variables) const override;
   /// "mean_weight" [D] (symbol w) and "mean_bias" [] (symbol b).

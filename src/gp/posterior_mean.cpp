@@ -8,7 +8,8 @@ PosteriorMean::PosteriorMean(const SparseVariationalGpImpl& gp)
     : mean_(gp.mean()),
       kernel_(gp.kernel()),
       inducing_inputs_(gp.inducing_inputs().detach()),
-      weights_(gp.mean_weights().detach()) {}
+      weights_(gp.mean_weights().detach()),
+      expansion_(expand_weighted_sum(*mean_, *kernel_, inducing_inputs_, weights_)) {}
 
 at::Tensor PosteriorMean::evaluate(const at::Tensor& v) const {
   const std::int64_t members = v.size(0);

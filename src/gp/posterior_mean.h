@@ -10,8 +10,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "gp/function_samples.h"
+#include "gp/kernel_expansion.h"
 #include "gp/sparse_variational_gp.h"
 
 namespace bhpm::gp {
@@ -25,12 +27,18 @@ class PosteriorMean final : public FunctionSamples {
   /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted
   /// (InflatedSamples evaluates it at its S members' rows).
   at::Tensor evaluate(const at::Tensor& v) const override;
+  /// m's kernel expansion (whatever s), where the mean and kernel have one
+  /// (gp/kernel_expansion.h) on the CPU; null otherwise.
+  const KernelExpansion* expansion(std::int64_t /*s*/) const override {
+    return expansion_ ? &*expansion_ : nullptr;
+  }
 
  private:
   std::shared_ptr<Mean> mean_;
   std::shared_ptr<Kernel> kernel_;
-  at::Tensor inducing_inputs_;  ///< Z [M, D]
-  at::Tensor weights_;          ///< alpha [M]
+  at::Tensor inducing_inputs_;                ///< Z [M, D]
+  at::Tensor weights_;                        ///< alpha [M]
+  std::optional<KernelExpansion> expansion_;  ///< m, where it has one
 };
 
 }  // namespace bhpm::gp

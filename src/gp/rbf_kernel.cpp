@@ -9,6 +9,7 @@
 
 #include "gp/argument_checks.h"
 #include "gp/fourier_features.h"
+#include "gp/kernel_expansion.h"
 #include "gp/softplus.h"
 #include "util/option_check.h"
 
@@ -63,6 +64,13 @@ at::Tensor RbfKernelImpl::batched_weighted_sum(const at::Tensor& x1, const at::T
   at::Tensor exponentials = at::bmm(left, right.transpose(1, 2));
   exponentials.clamp_max_(0.0).exp_();
   return at::bmm(exponentials, (signal_variance() * w).unsqueeze(-1)).squeeze(-1);
+}
+
+bool RbfKernelImpl::add_weighted_sum(const at::Tensor& x2, const at::Tensor& w,
+                                     KernelExpansion& expansion) const {
+  require_matrix(x2, -1, options_.dimensions, kWhere, "x2");
+  require_vector(w, x2.size(0), kWhere, "w");
+  return expansion.set_bumps(lengthscales(), x2, signal_variance() * w);
 }
 
 at::Tensor RbfKernelImpl::covariance(const at::Tensor& x1, const at::Tensor& x2) const {

@@ -33,6 +33,9 @@ class RbfKernelImpl : public Kernel {
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
   at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
                                   const at::Tensor& w) const override;
+  /// Sets the bumps s^2 w_j exp(-|v - x2_j|^2_l / 2) of `expansion` (false where it has some).
+  bool add_weighted_sum(const at::Tensor& x2, const at::Tensor& w,
+                        KernelExpansion& expansion) const override;
   /// s^2 repeated [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
   std::string name() const override { return "rbf"; }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "gp/argument_checks.h"
+#include "gp/kernel_expansion.h"
 #include "gp/random_features.h"
 #include "gp/softplus.h"
 #include "util/option_check.h"
@@ -85,6 +86,22 @@ at::Tensor RbfQuadraticKernelImpl::batched_weighted_sum(const at::Tensor& x1, co
   // batch member instead of the O(N M) of its covariances.
   const at::Tensor projected = at::bmm(feature_map(x2).transpose(1, 2), w.unsqueeze(-1));
   return rbf_->batched_weighted_sum(x1, x2, w) + at::bmm(feature_map(x1), projected).squeeze(-1);
+}
+
+bool RbfQuadraticKernelImpl::add_weighted_sum(const at::Tensor& x2, const at::Tensor& w,
+                                              KernelExpansion& expansion) const {
+  require_matrix(x2, -1, options_.dimensions, kKernelName, "x2");
+  require_vector(w, x2.size(0), kKernelName, "w");
+  if (!rbf_->add_weighted_sum(x2, w, expansion)) return false;
+  const at::NoGradGuard no_grad;
+  const at::Tensor inverse_a = polynomial_scales().reciprocal();
+  const at::Tensor c2 = polynomial_variance();
+  const at::Tensor t = x2 * inverse_a;                // t_j [M, D]
+  const at::Tensor weighted = t * w.unsqueeze(1);     // w_j t_j [M, D]
+  const at::Tensor s1 = weighted.sum(0) * inverse_a;  // S1 / a [D]
+  const at::Tensor s2 = at::mm(t.t(), weighted) * at::outer(inverse_a, inverse_a);  // S2 / (a a^T)
+  expansion.add_polynomial(c2 * w.sum(), 2.0 * c2 * s1, c2 * s2);
+  return true;
 }
 
 at::Tensor RbfQuadraticKernelImpl::polynomial_covariance(const at::Tensor& x1,

@@ -41,6 +41,11 @@ class RbfQuadraticKernelImpl : public Kernel {
   at::Tensor matrix(const at::Tensor& x1, const at::Tensor& x2) const override;
   at::Tensor batched_weighted_sum(const at::Tensor& x1, const at::Tensor& x2,
                                   const at::Tensor& w) const override;
+  /// The RBF part's bumps, and the quadratic part summed over the x2_j as one quadratic form:
+  /// sum_j w_j c^2 (1 + t . t_j)^2 = c^2 (S0 + 2 t . S1 + t^T S2 t) with t = v / a, t_j =
+  /// x2_j / a, S0 = sum_j w_j, S1 = sum_j w_j t_j, S2 = sum_j w_j t_j t_j^T.
+  bool add_weighted_sum(const at::Tensor& x2, const at::Tensor& w,
+                        KernelExpansion& expansion) const override;
   /// s^2 + c^2 (1 + |x_i / a|^2)^2 [N] for x [N, D].
   at::Tensor diagonal(const at::Tensor& x) const override;
   std::string name() const override { return "rbf+quadratic"; }

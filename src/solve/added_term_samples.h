@@ -20,12 +20,23 @@ class AddedTermSamples : public gp::FunctionSamples {
   /// f_s(v) + h_s(v) [S, P] for v [S, P, D].
   at::Tensor evaluate(const at::Tensor& v) const final;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const final;
+  /// Where the samples and the added term both evaluate plain values.
+  bool evaluates_values() const final;
+  /// f_s(v) + h_s(v) on plain arrays: v [D, P] row-major, out [P].
+  void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+                       double* out) const final;
 
  protected:
   /// Throws std::invalid_argument for null samples.
   explicit AddedTermSamples(std::shared_ptr<const gp::FunctionSamples> samples);
   /// h_s(v) [S, P] for v [S, P, D].
   virtual at::Tensor added_term(const at::Tensor& v) const = 0;
+  /// Whether add_term_values is implemented. By default false.
+  virtual bool adds_values() const { return false; }
+  /// out[p] += h_s(v_p) on plain arrays (v [D, P] row-major). By default throws
+  /// std::logic_error (see adds_values).
+  virtual void add_term_values(std::int64_t s, const double* v, std::int64_t points,
+                               double* out) const;
   /// Keeps the underlying samples' members [k] only (the first step of a derived select).
   void keep_members(const at::Tensor& members);
 

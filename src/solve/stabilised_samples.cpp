@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "util/tensor_values.h"
+
 namespace bhpm::solve {
 
 namespace {
@@ -27,6 +29,7 @@ StabilisedSamples::StabilisedSamples(std::shared_ptr<const gp::FunctionSamples> 
     throw std::invalid_argument("stabilised samples: the samples take no u_xx (" +
                                 std::to_string(dimensions()) + " inputs)");
   diffusion_ = diffusion.unsqueeze(1);
+  plain_diffusion_ = util::plain_values(diffusion);
 }
 
 at::Tensor StabilisedSamples::added_term(const at::Tensor& v) const {
@@ -34,11 +37,20 @@ at::Tensor StabilisedSamples::added_term(const at::Tensor& v) const {
   return diffusion_ * v.select(2, kSecondDerivative);
 }
 
+void StabilisedSamples::add_term_values(std::int64_t s, const double* v, std::int64_t points,
+                                        double* out) const {
+  const double a = plain_diffusion_.at(static_cast<std::size_t>(s));
+  if (a == 0.0) return;
+  const double* u_xx = v + kSecondDerivative * points;
+  for (std::int64_t p = 0; p < points; ++p) out[p] += a * u_xx[p];
+}
+
 std::shared_ptr<const gp::FunctionSamples> StabilisedSamples::select(
     const at::Tensor& members) const {
   auto selected = std::make_shared<StabilisedSamples>(*this);
   selected->keep_members(members);
   selected->diffusion_ = diffusion_.index_select(0, members.to(diffusion_.device()));
+  selected->plain_diffusion_ = util::plain_values(selected->diffusion_);
   return selected;
 }
 

@@ -12,6 +12,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <memory>
+#include <vector>
 
 #include "gp/function_samples.h"
 #include "solve/added_term_samples.h"
@@ -30,8 +31,13 @@ class StabilisedSamples final : public AddedTermSamples {
  private:
   /// a_s v_sp2 [S, P] for v [S, P, D].
   at::Tensor added_term(const at::Tensor& v) const override;
+  bool adds_values() const override { return true; }
+  /// out[p] += a_s v_2p.
+  void add_term_values(std::int64_t s, const double* v, std::int64_t points,
+                       double* out) const override;
 
-  at::Tensor diffusion_;  ///< a [S, 1] double
+  at::Tensor diffusion_;                 ///< a [S, 1] double
+  std::vector<double> plain_diffusion_;  ///< a [S], for add_term_values
 };
 
 }  // namespace bhpm::solve

@@ -11,6 +11,7 @@
 #include "gp/conditioned_gp.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
+#include "gp/rbf_quadratic_kernel.h"
 #include "support/tensors.h"
 #include "util/random.h"
 
@@ -127,6 +128,35 @@ TEST(ConditionedSamples, members_of_different_sizes_evaluate_in_one_batch_as_one
       EXPECT_LT(max_abs(values[s] - one), 1e-12) << "shared prior " << shared << ", member " << s;
       const at::Tensor one_gradient = torch::autograd::grad({one.square().sum()}, {vs})[0];
       EXPECT_LT(max_abs(gradient[s] - one_gradient), 1e-10) << "member " << s;
+    }
+  }
+}
+
+// Members whose prior is a linear mean with the RBF or the RBF-plus-quadratic kernel are
+// held as kernel expansions (gp/kernel_expansion.h) and evaluate plain arrays as the tensor
+// path does, to rounding: near the conditioning inputs and up to three times farther out,
+// where the quadratic part dominates; 1000 points make more than one block of exponents.
+TEST(ConditionedSamples, plain_values_equal_the_tensor_evaluation) {
+  const GpParts parts = make_parts();
+  RbfQuadraticKernel quadratic(RbfQuadraticKernelOptions{2, 1.0, kSignalVariance, 0.3});
+  quadratic->rbf().set_lengthscales(at::tensor({kLengthscales[0], kLengthscales[1]}, kReal));
+  quadratic->set_polynomial_scales(at::tensor({0.8, 1.7}, kReal));
+  const std::vector<std::shared_ptr<Kernel>> kernels = {parts.kernel.ptr(), quadratic.ptr()};
+  const at::NoGradGuard no_grad;
+  for (const std::shared_ptr<Kernel>& kernel : kernels) {
+    const std::vector<ConditionedGp> members = {
+        ConditionedGp(parts.mean.ptr(), kernel, inputs(9, 41), targets(inputs(9, 41), 42)),
+        ConditionedGp(parts.mean.ptr(), kernel, inputs(5, 43), targets(inputs(5, 43), 44))};
+    const ConditionedSamples samples(members);
+    ASSERT_TRUE(samples.evaluates_values()) << kernel->name();
+    const at::Tensor v = 3.0 * at::stack({inputs(1000, 45), inputs(1000, 46)});
+    const at::Tensor f = samples.evaluate(v);
+    for (std::int64_t s = 0; s < 2; ++s) {
+      const at::Tensor rows = v[s].t().contiguous();  // [D, P]
+      at::Tensor out = at::empty({1000}, kReal);
+      samples.evaluate_values(s, rows.data_ptr<double>(), 1000, out.data_ptr<double>());
+      EXPECT_LT(max_abs((out - f[s]) / f[s].abs().clamp_min(1.0)), 1e-12)
+          << kernel->name() << ", member " << s;
     }
   }
 }

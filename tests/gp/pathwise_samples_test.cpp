@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "gp/conditioned_gp.h"
 #include "gp/gp_test_problem.h"
 #include "gp/inflated_posterior.h"
 #include "gp/inflated_samples.h"
@@ -17,6 +18,7 @@
 #include "gp/pathwise_samples.h"
 #include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
+#include "util/random.h"
 
 using namespace bhpm::gp;
 using namespace bhpm::gp::test;
@@ -237,4 +239,38 @@ TEST(InflatedSamples, scale_each_deviation_from_the_posterior_mean_by_the_root_o
   EXPECT_THROW(InflatedSamples(samples, *gp, 0.0), std::invalid_argument);
   EXPECT_THROW(InflatedSamples(samples, *gp, NAN), std::invalid_argument);
   EXPECT_THROW(InflatedSamples(nullptr, *gp, 2.0), std::invalid_argument);
+}
+
+// Conditioned samples narrowed about the posterior mean are held as one kernel expansion
+// each, f'_s = a f_s + (1 - a) m, the inducing inputs' bumps merged: their plain values
+// equal the tensor evaluation to rounding, near the data and three times farther out, and a
+// member conditioned on two more points has M + 2 bumps, not 2M + 2.
+TEST(InflatedSamples, conditioned_members_evaluate_plain_values_as_one_expansion) {
+  const GpParts parts = make_parts();
+  const SparseVariationalGp gp = make_sparse_gp(parts);
+  const at::NoGradGuard no_grad;
+  bhpm::util::Rng rng(33);
+  ConditionedGp first = condition_on_inducing_draw(*gp, rng);
+  const ConditionedGp second = condition_on_inducing_draw(*gp, rng);
+  first = first.extended(inputs(2, 34), targets(inputs(2, 34), 35));
+  auto samples = std::make_shared<const ConditionedSamples>(std::vector{first, second});
+  const InflatedSamples inflated(samples, *gp, 0.25);
+  ASSERT_TRUE(inflated.evaluates_values());
+  ASSERT_NE(inflated.expansion(0), nullptr);
+  EXPECT_EQ(inflated.expansion(0)->bumps(), 10);
+  EXPECT_EQ(inflated.expansion(1)->bumps(), 8);
+  const at::Tensor x = 3.0 * at::stack({inputs(50, 36), inputs(50, 37)});
+  const at::Tensor expected = inflated.evaluate(x);
+  const PosteriorMean mean(*gp);
+  const at::Tensor m = mean.evaluate(x);
+  for (std::int64_t s = 0; s < 2; ++s) {
+    const at::Tensor rows = x[s].t().contiguous();  // [D, P]
+    at::Tensor out = at::empty({50}, kReal);
+    inflated.evaluate_values(s, rows.data_ptr<double>(), 50, out.data_ptr<double>());
+    EXPECT_LT(((out - expected[s]).abs() / expected[s].abs().clamp_min(1.0)).max().item<double>(),
+              1e-12)
+        << "member " << s;
+    mean.evaluate_values(s, rows.data_ptr<double>(), 50, out.data_ptr<double>());
+    EXPECT_LT(((out - m[s]).abs() / m[s].abs().clamp_min(1.0)).max().item<double>(), 1e-12);
+  }
 }

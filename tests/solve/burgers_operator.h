@@ -12,6 +12,7 @@
 
 #include "gp/function_samples.h"
 #include "gp/gaussian_likelihood.h"
+#include "gp/kernel_expansion.h"
 #include "gp/mean.h"
 #include "gp/rbf_kernel.h"
 #include "gp/sparse_variational_gp.h"
@@ -26,6 +27,14 @@ class BurgersMean final : public gp::Mean {
   std::int64_t dimensions() const override { return 3; }
   at::Tensor forward(const at::Tensor& x) const override {
     return -x.select(1, 0) * x.select(1, 1) + nu_ * x.select(1, 2);
+  }
+  /// The quadratic form: v^T A v with A_01 = A_10 = -1/2, plus nu v_2.
+  bool add_to(gp::KernelExpansion& expansion) const override {
+    const at::Tensor a = at::zeros({3, 3}, at::kDouble);
+    a[0][1] = -0.5;
+    a[1][0] = -0.5;
+    expansion.add_polynomial(at::zeros({}, at::kDouble), at::tensor({0.0, 0.0, nu_}), a);
+    return true;
   }
   std::string formula(const std::vector<std::string>& v) const override {
     return " -" + v.at(0) + "*" + v.at(1) + " +" + std::to_string(nu_) + " " + v.at(2);

@@ -10,14 +10,18 @@
 #include <memory>
 
 #include "gp/conditioned_gp.h"
+#include "gp/linear_mean.h"
 #include "gp/pathwise_samples.h"
+#include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
 #include "solve/burgers_operator.h"
 #include "solve/predictor.h"
+#include "solve/sampled_operator.h"
 #include "solve/spectral_ensemble.h"
+#include "solve/stabilised_samples.h"
 #include "util/random.h"
 
 using namespace bhpm;
@@ -115,6 +119,43 @@ TEST(SpectralEnsemble, adaptive_steps_drop_the_diverging_member_and_keep_the_oth
   EXPECT_TRUE(ensemble.diverged[1].item<bool>());
   EXPECT_THAT(ensemble.failures[1], HasSubstr("blew up by t ="));
   EXPECT_LT((ensemble.u[0] - reference).abs().max().item<double>(), 1e-6);
+}
+
+// Conditioned samples of a linear mean and the RBF-plus-quadratic kernel are stepped member
+// by member on plain arrays (pde/plain_periodic_solve.h): the same ensemble as the batched
+// tensor engine to rounding, with the same adaptive steps per member. The members are
+// conditioned on Burgers' values at u0's own (u, u_x, u_xx), each with its own extra term;
+// the quadratic part (prior variance 1 against the RBF part's 1e-4) carries -u u_x off them.
+// Member 2 also has an added diffusion (solve/stabilised_samples.h), in plain values too.
+TEST(SpectralEnsemble, conditioned_samples_solve_on_plain_arrays_as_on_tensors) {
+  const at::NoGradGuard no_grad;
+  gp::LinearMean mean(gp::LinearMeanOptions{3});
+  mean->set_weight(at::tensor({0.0, 0.0, 0.1}, at::kDouble));
+  const gp::RbfQuadraticKernel kernel(gp::RbfQuadraticKernelOptions{3, 1.0, 1e-4, 1.0});
+  const at::Tensor z = solve::spectral_root_inputs(kEnsembleGrid, initial_condition(), 3)
+                           .slice(0, 0, kEnsembleGrid.points(), 8);
+  const at::Tensor burgers = -z.select(1, 0) * z.select(1, 1) + 0.1 * z.select(1, 2);
+  std::vector<gp::ConditionedGp> members;
+  for (const double extra : {0.0, 0.02, -0.02})
+    members.emplace_back(mean.ptr(), kernel.ptr(), z, burgers + extra);
+  const auto samples = std::make_shared<solve::StabilisedSamples>(
+      std::make_shared<gp::ConditionedSamples>(std::move(members)),
+      at::tensor({0.0, 0.0, 0.02}, at::kDouble));
+  pde::Equation equation;
+  equation.name = "conditioned samples";
+  equation.linear = solve::linear_part(kEnsembleGrid, *samples, initial_condition());
+  equation.nonlinear = std::make_shared<solve::SampledOperatorTerm>(samples, equation.linear);
+  pde::SolveOptions options = burgers_solve();
+  options.t_end = 2.0;
+  options.tolerance = 1e-8;
+  ASSERT_TRUE(pde::solves_on_plain_arrays(kEnsembleGrid, equation));
+  const at::Tensor starts = initial_condition().expand({3, -1}).contiguous();
+  const pde::Solution plain = pde::solve_periodic_plain(kEnsembleGrid, equation, starts, options);
+  const pde::Solution batched =
+      pde::solve_periodic_batched(kEnsembleGrid, equation, starts, options);
+  EXPECT_LT((plain.u - batched.u).abs().max().item<double>(), 1e-10);
+  EXPECT_EQ(plain.member_steps, batched.member_steps);
+  EXPECT_GT((plain.u[2] - plain.u[1]).abs().max().item<double>(), 1e-3);  // members differ
 }
 
 TEST(SpectralEnsemble, linear_part_of_burgers_is_its_diffusion) {
