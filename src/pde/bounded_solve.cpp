@@ -1,7 +1,6 @@
 #include "pde/bounded_solve.h"
 
 #include <ATen/ATen.h>
-#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +12,7 @@
 
 #include "pde/boundary_elimination.h"
 #include "pde/implicit_integrator.h"
+#include "pde/member_threads.h"
 #include "pde/output_times.h"
 #include "util/option_check.h"
 
@@ -300,13 +300,11 @@ Solution solve_bounded(const ChebyshevGrid& grid, const Equation& equation,
   solution.t = uniform_output_times(options.t_end, options.output_dt, "bounded solve");
   solution.u = at::empty({members, solution.t.size(0), grid.points()}, at::kDouble);
   std::vector<MemberResult> results(static_cast<std::size_t>(members));
-  at::parallel_for(0, members, 1, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t b = begin; b < end; ++b)
-      if (ill_posed[b].empty())
-        results[b] =
-            solve_member(equations[b], elimination, start[b], options, limit, solution.u[b]);
-      else
-        results[b] = not_solved(ill_posed[b], solution.u[b]);
+  for_each_member(members, [&](std::int64_t b) {
+    if (ill_posed[b].empty())
+      results[b] = solve_member(equations[b], elimination, start[b], options, limit, solution.u[b]);
+    else
+      results[b] = not_solved(ill_posed[b], solution.u[b]);
   });
 
   solution.diverged = at::zeros({members}, at::kBool);

@@ -1,7 +1,6 @@
 #include "pde/plain_periodic_solve.h"
 
 #include <ATen/ATen.h>
-#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "pde/divergence_guard.h"
+#include "pde/member_threads.h"
 #include "pde/plain_etdrk4.h"
 #include "pde/step_ladder.h"
 
@@ -245,10 +245,9 @@ Solution solve_periodic_plain(const PeriodicGrid& grid, const Equation& equation
 
   for (std::int64_t i = 1; i <= intervals; ++i) {
     const double t_previous = static_cast<double>(i - 1) * options.output_dt;
-    at::parallel_for(0, batch, 1, [&](std::int64_t begin, std::int64_t end) {
-      for (std::int64_t b = begin; b < end; ++b)
-        if (!members[static_cast<std::size_t>(b)].dropped)
-          solve.advance(members[static_cast<std::size_t>(b)], b, t_previous, snapshot(b, i));
+    for_each_member(batch, [&](std::int64_t b) {
+      if (!members[static_cast<std::size_t>(b)].dropped)
+        solve.advance(members[static_cast<std::size_t>(b)], b, t_previous, snapshot(b, i));
     });
     handle_failures(members, i, options.drop_diverged, solution.failures);
     if (progress) progress(static_cast<double>(i) * options.output_dt, options.t_end);

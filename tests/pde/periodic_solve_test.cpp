@@ -5,19 +5,27 @@
 // the plain-array engine against the batched one.
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pde/dataset_defaults.h"
 #include "pde/equation.h"
 #include "pde/exact_solutions.h"
 #include "pde/initial_condition.h"
+#include "pde/member_threads.h"
 #include "pde/periodic_solve.h"
 #include "pde/plain_periodic_solve.h"
 #include "support/tensors.h"
@@ -478,4 +486,33 @@ TEST(PeriodicSolve, plain_arrays_and_batched_tensors_agree_to_rounding) {
   EXPECT_FALSE(solves_on_plain_arrays(grid, tensors_only));
   EXPECT_THROW(solve_periodic_plain(grid, tensors_only, u0, solve_options(1, 0.5, 0.1)),
                std::invalid_argument);
+}
+
+// Members are handed out one at a time over the intra-op threads: each runs exactly once,
+// both of two threads take some, and the first exception comes back after every member ran.
+TEST(ForEachMember, runs_every_member_once_and_rethrows_the_first_error) {
+  const int previous = at::get_num_threads();
+  at::set_num_threads(2);
+  std::vector<std::atomic<int>> runs(50);
+  std::mutex mutex;
+  std::set<std::thread::id> threads;
+  for_each_member(50, [&](std::int64_t b) {
+    ++runs[static_cast<std::size_t>(b)];
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      threads.insert(std::this_thread::get_id());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  for (const std::atomic<int>& count : runs) EXPECT_EQ(count.load(), 1);
+  EXPECT_EQ(threads.size(), 2u);
+  std::atomic<int> ran{0};
+  EXPECT_THROW(for_each_member(20,
+                               [&](std::int64_t b) {
+                                 ++ran;
+                                 if (b == 7) throw std::runtime_error("member 7");
+                               }),
+               std::runtime_error);
+  EXPECT_EQ(ran.load(), 20);
+  at::set_num_threads(previous);
 }
