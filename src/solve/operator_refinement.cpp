@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pde/member_threads.h"
 #include "util/option_check.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
@@ -252,8 +253,11 @@ std::vector<RefinedSample> refine_operator_samples(
       break;
     }
     round_stopwatch.restart();
-    for (std::size_t k = 0; k < refining.size(); ++k)
-      add_conditioning_points(members[refining[k]], options, streams[k]);
+    // Each member has its own random stream: the members refine on any thread alike.
+    pde::for_each_member(static_cast<std::int64_t>(refining.size()), [&](std::int64_t k) {
+      const auto index = static_cast<std::size_t>(k);
+      add_conditioning_points(members[refining[index]], options, streams[index]);
+    });
     active = std::move(refining);
   }
   return members;

@@ -13,7 +13,9 @@
 /// Called again with a smaller tolerance it continues from where it stopped (Fig. 3).
 /// S samples are refined together: each round solves the members still refining in one
 /// batch (ConditionedSamples), so a spectral solve serves them all; a member whose solve
-/// blows up is dropped and reported.
+/// blows up is dropped and reported. Step 3 runs member by member over the threads
+/// (pde/member_threads.h), each with its own random stream and one intra-op thread, so the
+/// new inputs do not depend on the thread count.
 ///
 /// Cost: a round costs about one batched IBVP solve, whose price grows with the members
 /// still refining times their largest conditioning set. `max_rounds` bounds the rounds;
