@@ -14,8 +14,7 @@
 /// S samples are refined together: each round solves the members still refining in one
 /// batch (ConditionedSamples), so a spectral solve serves them all; a member whose solve
 /// blows up is dropped and reported. Step 3 runs member by member over the threads
-/// (pde/member_threads.h), each with its own random stream and one intra-op thread, so the
-/// new inputs do not depend on the thread count.
+/// (pde/member_threads.h), each member with its own random stream and one intra-op thread.
 ///
 /// Cost: a round costs about one batched IBVP solve, whose price grows with the members
 /// still refining times their largest conditioning set. `max_rounds` bounds the rounds;
