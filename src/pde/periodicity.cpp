@@ -7,17 +7,9 @@
 #include <stdexcept>
 
 #include "util/number_format.h"
+#include "util/tensor_values.h"
 
 namespace bhpm::pde {
-
-namespace {
-
-std::vector<double> values(const at::Tensor& tensor) {
-  const at::Tensor flat = tensor.to(at::kDouble).contiguous();
-  return {flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel()};
-}
-
-}  // namespace
 
 void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
                       const std::vector<double>& u, const std::string& source) {
@@ -39,7 +31,7 @@ void require_periodic(const PeriodicGrid& grid, const std::vector<double>& x,
 
 void require_periodic_on_grid(const PeriodicGrid& grid, const at::Tensor& u0,
                               const std::string& source) {
-  require_periodic(grid, values(grid.x()), values(u0), source);
+  require_periodic(grid, util::plain_values(grid.x()), util::plain_values(u0), source);
 }
 
 }  // namespace bhpm::pde

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "pde/dealiasing.h"
+#include "util/tensor_values.h"
 
 namespace bhpm::pde {
 
@@ -25,11 +26,6 @@ Spectrum complex_values(const at::Tensor& tensor) {
   return out;
 }
 
-std::vector<double> real_values(const at::Tensor& tensor) {
-  const at::Tensor values = tensor.to(at::kCPU, at::kDouble).contiguous();
-  return {values.data_ptr<double>(), values.data_ptr<double>() + values.numel()};
-}
-
 }  // namespace
 
 PlainEtdrk4::PlainEtdrk4(const PeriodicGrid& grid, const Equation& equation,
@@ -43,11 +39,11 @@ PlainEtdrk4::PlainEtdrk4(const PeriodicGrid& grid, const Equation& equation,
   const DealiasedProduct product(grid, dealias);
   if (product.padding().defined()) {
     product_fft_ = std::make_unique<RealFft>(product.product_points());
-    to_product_ = real_values(product.padding());
-    from_product_ = real_values(product.unpadding());
+    to_product_ = util::plain_values(product.padding());
+    from_product_ = util::plain_values(product.unpadding());
   } else {
     to_product_.assign(static_cast<std::size_t>(modes_), 1.0);
-    from_product_ = real_values(product.kept_modes());
+    from_product_ = util::plain_values(product.kept_modes());
   }
   if (term_)
     for (int m = 0; m <= term_->max_derivative(); ++m)
