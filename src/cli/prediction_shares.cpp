@@ -94,6 +94,7 @@ std::string write_share(const solve::Prediction& share) {
     out.value(member.expected_variance);
     out.value(member.converged);
     out.value(member.out_of_budget);
+    out.value(member.out_of_reach);
   }
   return out.bytes();
 }
@@ -124,6 +125,7 @@ void append_shares(solve::Prediction& whole, const std::vector<std::string>& par
       member.expected_variance = in.value<double>();
       member.converged = in.value<bool>();
       member.out_of_budget = in.value<bool>();
+      member.out_of_reach = in.value<bool>();
       whole.refinement.push_back(member);
     }
   }

@@ -34,7 +34,7 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
         ensemble.failures[s].c_str());
   }
   if (!prediction.refinement.empty()) {
-    std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0, out_of_budget = 0;
+    std::int64_t fewest = INT64_MAX, most = 0, unconverged = 0, out_of_budget = 0, out_of_reach = 0;
     double largest_left = 0.0;  // L_c of the unconverged samples
     for (std::size_t s = 0; s < prediction.refinement.size(); ++s) {
       const solve::MemberRefinement& member = prediction.refinement[s];
@@ -44,6 +44,7 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
       unconverged += open ? 1 : 0;
       if (open) largest_left = std::max(largest_left, member.expected_variance);
       out_of_budget += member.out_of_budget ? 1 : 0;
+      out_of_reach += member.out_of_reach ? 1 : 0;
     }
     std::printf("conditioning points per sample: %lld to %lld; not converged: %lld",
                 static_cast<long long>(fewest), static_cast<long long>(most),
@@ -58,6 +59,11 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
           " (%lld stopped by predict.time_budget: their solutions rest on fewer "
           "conditioning points than the tolerance asks, so L_c above it)",
           static_cast<long long>(out_of_budget));
+    if (out_of_reach > 0)
+      std::printf(
+          " (%lld took the rounds left at once: at the rate their L_c fell, predict.max_rounds "
+          "could not bring it under the tolerance)",
+          static_cast<long long>(out_of_reach));
     std::printf("\n");
   }
   if (ensemble.steps > 0)

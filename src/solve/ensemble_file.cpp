@@ -38,12 +38,13 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
       failures += "sample " + std::to_string(s) + ": " + ensemble.failures[s] + "\n";
   group.set_attribute("failures", failures);
   if (prediction.refinement.empty()) return;
-  std::vector<std::int64_t> points, converged, out_of_budget;
+  std::vector<std::int64_t> points, converged, out_of_budget, out_of_reach;
   std::vector<double> variance;
   for (const solve::MemberRefinement& member : prediction.refinement) {
     points.push_back(member.conditioning_points);
     converged.push_back(member.converged ? 1 : 0);
     out_of_budget.push_back(member.out_of_budget ? 1 : 0);
+    out_of_reach.push_back(member.out_of_reach ? 1 : 0);
     variance.push_back(member.expected_variance);
   }
   io::write_tensor(
@@ -55,6 +56,9 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
                    {"sample", "1", "1: L_c fell below the tolerance"});
   io::write_tensor(group, "out_of_budget", at::tensor(out_of_budget, at::kLong),
                    {"sample", "1", "1: stopped unconverged by predict.time_budget"});
+  io::write_tensor(
+      group, "out_of_reach", at::tensor(out_of_reach, at::kLong),
+      {"sample", "1", "1: L_c fell too slowly for max_rounds; took the rounds left at once"});
 }
 
 void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatistics& statistics) {

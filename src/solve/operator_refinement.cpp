@@ -63,6 +63,14 @@ EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {
   };
 }
 
+bool tolerance_out_of_reach(const std::vector<RefinementRound>& rounds, double tolerance,
+                            std::int64_t rounds_left) {
+  if (rounds.size() < 2) return false;
+  const double first = rounds.front().expected_variance, last = rounds.back().expected_variance;
+  const double rate = std::pow(last / first, 1.0 / static_cast<double>(rounds.size() - 1));
+  return last * std::pow(std::min(rate, 1.0), static_cast<double>(rounds_left)) >= tolerance;
+}
+
 at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
                              const at::Tensor& v) {
   return gp::conditioned_variance(*current.kernel(), at::cat({current.inputs(), new_inputs}), v)
@@ -144,6 +152,13 @@ double median(std::vector<double> values) {
   return *middle;
 }
 
+/// The rounds whose points a member out of reach takes at once: the rounds left, at most one
+/// more than it has run (a geometric schedule's step; the greedy choice's cost grows with the
+/// cube of the points).
+std::int64_t lumped_rounds(const RefinedSample& member, std::int64_t rounds_left) {
+  return std::min(rounds_left, static_cast<std::int64_t>(member.rounds.size()) + 1);
+}
+
 /// The largest conditioning set among members[rows], plus `added` points each.
 std::int64_t largest_set(const std::vector<RefinedSample>& members,
                          const std::vector<std::size_t>& rows, std::int64_t added) {
@@ -216,7 +231,7 @@ std::vector<RefinedSample> refine_operator_samples(
                                 std::to_string(last - 1));
   std::vector<RefinedSample> members;
   for (gp::ConditionedGp& start : starts)
-    members.push_back({std::move(start), {}, {}, {}, false, false, "", false, NAN});
+    members.push_back({std::move(start), {}, {}, {}, false, false, false, "", false, NAN});
   std::vector<std::size_t> active(members.size());
   for (std::size_t s = 0; s < members.size(); ++s) active[s] = s;
 
@@ -229,7 +244,8 @@ std::vector<RefinedSample> refine_operator_samples(
     const EnsembleSolution solved = solve(with_discrepancy(
         std::make_shared<gp::ConditionedSamples>(std::move(batch)), discrepancy, active, first));
     std::vector<std::size_t> refining;
-    std::vector<util::Rng> streams;  // each refining member's, for its new points
+    std::vector<util::Rng> streams;          // each refining member's, for its new points
+    std::vector<std::int64_t> point_counts;  // and how many
     std::vector<double> variances;
     for (std::size_t i = 0; i < active.size(); ++i) {
       RefinedSample& member = members[active[i]];
@@ -240,8 +256,12 @@ std::vector<RefinedSample> refine_operator_samples(
       variances.push_back(measure_expected_variance(member, id, inputs_of, options, rng));
       if (progress.member) progress.member(id, member.rounds.back());
       member.converged = variances.back() < options.tolerance;
-      if (member.converged || round + 1 == options.max_rounds) continue;
+      if (member.converged || member.out_of_reach || round + 1 == options.max_rounds) continue;
+      const std::int64_t rounds_left = options.max_rounds - round - 1;
+      member.out_of_reach = tolerance_out_of_reach(member.rounds, options.tolerance, rounds_left);
       refining.push_back(active[i]);
+      point_counts.push_back(options.new_points *
+                             (member.out_of_reach ? lumped_rounds(member, rounds_left) : 1));
       streams.push_back(std::move(rng));
     }
     const RoundCost cost{round_stopwatch.seconds(), active.size(), largest_set(members, active, 0)};
@@ -256,7 +276,9 @@ std::vector<RefinedSample> refine_operator_samples(
     // Each member has its own random stream: the members refine on any thread alike.
     pde::for_each_member(static_cast<std::int64_t>(refining.size()), [&](std::int64_t k) {
       const auto index = static_cast<std::size_t>(k);
-      add_conditioning_points(members[refining[index]], options, streams[index]);
+      RefinementOptions member_options = options;
+      member_options.new_points = point_counts[index];
+      add_conditioning_points(members[refining[index]], member_options, streams[index]);
     });
     active = std::move(refining);
   }

@@ -22,6 +22,12 @@
 /// from the last one's (scaled by members and set size), and if it would end past the
 /// budget no further round starts. The members still refining then keep the solution of
 /// their last round, unconverged, marked `out_of_budget`. The first solve always runs.
+/// A member whose L_c cannot reach the tolerance within `max_rounds` even at the rate it has
+/// fallen so far (tolerance_out_of_reach) is marked `out_of_reach`: it takes the points of
+/// the rounds left at once (at most one round's more than it has run), chosen on its
+/// current path, and is solved once more and stops. Its rounds would have cost a full
+/// solve each and left it unconverged all the same; their points are kept because each
+/// conditioned value adds to the ensemble's spread the variance it resolves.
 
 #include <ATen/core/Tensor.h>
 
@@ -69,6 +75,7 @@ struct RefinedSample {
   std::vector<RefinementRound> rounds;  ///< every L_c computed, in order
   bool converged = false;               ///< L_c < tolerance within max_rounds
   bool out_of_budget = false;           ///< stopped unconverged by the time budget
+  bool out_of_reach = false;            ///< took the rounds left at once (tolerance out of reach)
   std::string failure;                  ///< why the sample blew up or was rejected; "" if not
   bool rejected = false;                ///< ill-posed along the initial condition, not solved
   double growth = NAN;                  ///< e-folds of its fastest resolved wave (last solve)
@@ -119,6 +126,14 @@ std::vector<RefinedSample> refine_operator_samples(
     const SolutionInputs& inputs_of, const RefinementOptions& options,
     const RefinementProgress& progress = {},
     std::shared_ptr<const gp::DiscrepancyField> discrepancy = nullptr);
+
+/// Whether L_c, after rounds[0..r] (r >= 1) and `rounds_left` more allowed, stays at or above
+/// `tolerance` even if it keeps falling at its mean rate so far:
+///   rho = (L_c,r / L_c,0)^(1/r),   out of reach  <=>  L_c,r min(rho, 1)^rounds_left >= tolerance.
+/// The mean rate counts the first rounds' larger drops, so the projection errs on the side
+/// of going on. False with fewer than two rounds.
+bool tolerance_out_of_reach(const std::vector<RefinementRound>& rounds, double tolerance,
+                            std::int64_t rounds_left);
 
 /// L_c(V_c u V_new) for fixed Monte Carlo inputs v [P, D]: mean_p k_c(v_p, v_p) of the
 /// prior of `current` conditioned on its inputs and `new_inputs` [m, D] (differentiable

@@ -146,7 +146,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
     prediction.refinement.push_back(
         {member.operator_sample.size(),
          member.rounds.empty() ? NAN : member.rounds.back().expected_variance, member.converged,
-         member.out_of_budget});
+         member.out_of_budget, member.out_of_reach});
     solutions.push_back(member.solution);
     ensemble.failures.push_back(member.failure);
     ensemble.growth[row] = member.growth;

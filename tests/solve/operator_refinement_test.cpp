@@ -110,6 +110,43 @@ TEST(OperatorRefinement, a_spent_time_budget_stops_the_members_still_refining) {
   EXPECT_EQ(statuses[1].seconds_left, 0.0);
 }
 
+// The projection of L_c: at the mean rate of the rounds so far (here 1/10 a round, from
+// 1e-2 to 1e-4 in two rounds) three more rounds reach 1e-7, not 1e-8; a rate above 1 is
+// taken as no fall at all; a single round projects nothing.
+TEST(OperatorRefinement, tolerance_out_of_reach_projects_the_mean_rate) {
+  const std::vector<solve::RefinementRound> falling = {{1, 1e-2}, {9, 1e-3}, {17, 1e-4}};
+  EXPECT_FALSE(solve::tolerance_out_of_reach(falling, 2e-7, 3));
+  EXPECT_TRUE(solve::tolerance_out_of_reach(falling, 0.5e-7, 3));
+  EXPECT_TRUE(solve::tolerance_out_of_reach(falling, 2e-7, 2));
+  const std::vector<solve::RefinementRound> rising = {{1, 1e-3}, {9, 1.1e-3}};
+  EXPECT_TRUE(solve::tolerance_out_of_reach(rising, 1e-3, 100));
+  EXPECT_FALSE(solve::tolerance_out_of_reach(rising, 1.2e-3, 100));
+  EXPECT_FALSE(solve::tolerance_out_of_reach({{1, 1e-3}}, 1e-12, 1));
+}
+
+// A tolerance no round count allows: after the two rounds that measure L_c's rate every
+// member takes three rounds' points at once (one more than it has run, of the 18 left), is
+// solved once more and stops, unconverged and marked out of reach.
+TEST(OperatorRefinement, members_out_of_reach_take_the_rounds_left_at_once) {
+  solve::RefinementOptions options;
+  options.tolerance = 1e-30;
+  options.monte_carlo_points = 64;
+  options.descent_steps = 0;
+  options.max_rounds = 20;
+  const std::vector<solve::RefinedSample> members =
+      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
+                                     solve_spectral, inputs_of, options);
+  for (const solve::RefinedSample& member : members) {
+    EXPECT_TRUE(member.out_of_reach);
+    EXPECT_FALSE(member.converged);
+    ASSERT_EQ(member.rounds.size(), 3u);
+    EXPECT_EQ(member.rounds[2].conditioning_points, 1 + 8 + 3 * 8);
+    EXPECT_EQ(member.operator_sample.size(), 33);
+    EXPECT_LT(member.rounds[2].expected_variance, member.rounds[1].expected_variance);
+    EXPECT_TRUE(at::isfinite(member.solution).all().item<bool>());
+  }
+}
+
 // On fixed Monte Carlo inputs, the chosen points lower L_c below its current value, and the
 // gradient steps lower it below the greedy start.
 TEST(OperatorRefinement, chosen_points_lower_the_expected_variance) {
