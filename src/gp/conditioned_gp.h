@@ -55,6 +55,8 @@ class ConditionedGp {
   const at::Tensor& weights() const { return alpha_; }
   const std::shared_ptr<Mean>& prior_mean() const { return mean_; }
   const std::shared_ptr<Kernel>& kernel() const { return kernel_; }
+  /// L [n, n] with L L^T = K_cc (+ jitter).
+  const at::Tensor& factor() const { return lower_; }
 
  private:
   std::shared_ptr<Mean> mean_;

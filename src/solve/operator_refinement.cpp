@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "gp/extended_variance.h"
 #include "pde/member_threads.h"
 #include "util/option_check.h"
 #include "util/random.h"
@@ -29,12 +30,11 @@ at::Tensor monte_carlo_rows(const at::Tensor& v, std::int64_t count, util::Rng& 
 
 /// Greedy start: n_new times, the Monte Carlo input of largest conditioned variance,
 /// which is then conditioned on (as a point of V_new) before the next pick.
-at::Tensor greedy_inputs(const gp::ConditionedGp& current, const at::Tensor& v,
+at::Tensor greedy_inputs(const gp::ExtendedVariance& variance_after, const at::Tensor& v,
                          std::int64_t count) {
   at::Tensor chosen = v.narrow(0, 0, 0);
   for (std::int64_t j = 0; j < count; ++j) {
-    const at::Tensor variance =
-        gp::conditioned_variance(*current.kernel(), at::cat({current.inputs(), chosen}), v);
+    const at::Tensor variance = variance_after(chosen);
     chosen = at::cat({chosen, v[variance.argmax().item<std::int64_t>()].unsqueeze(0)});
   }
   return chosen;
@@ -73,23 +73,23 @@ bool tolerance_out_of_reach(const std::vector<RefinementRound>& rounds, double t
 
 at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
                              const at::Tensor& v) {
-  return gp::conditioned_variance(*current.kernel(), at::cat({current.inputs(), new_inputs}), v)
-      .mean();
+  return gp::ExtendedVariance(current, v)(new_inputs).mean();
 }
 
 at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at::Tensor& v,
                                       const RefinementOptions& options) {
-  const at::Tensor start = greedy_inputs(current, v, options.new_points);
+  const gp::ExtendedVariance variance_after(current, v);
+  const at::Tensor start = greedy_inputs(variance_after, v, options.new_points);
   if (options.descent_steps == 0) return start;
   // Adam on standardised offsets: V_new = start + spread * delta, one rate for all inputs.
   const at::Tensor spread = v.std(0).clamp_min(1e-12);
   at::Tensor delta = at::zeros_like(start).set_requires_grad(true);
   torch::optim::Adam adam({delta}, torch::optim::AdamOptions(options.descent_rate));
   at::Tensor best = start;
-  double best_loss = expected_variance(current, start, v).item<double>();
+  double best_loss = variance_after(start).mean().item<double>();
   for (std::int64_t step = 0; step < options.descent_steps; ++step) {
     const at::Tensor moved = start + spread * delta;
-    const at::Tensor loss = expected_variance(current, moved, v);
+    const at::Tensor loss = variance_after(moved).mean();
     const double value = loss.item<double>();
     if (std::isfinite(value) && value < best_loss) {
       best_loss = value;

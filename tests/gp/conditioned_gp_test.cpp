@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gp/conditioned_gp.h"
+#include "gp/extended_variance.h"
 #include "gp/finite_difference.h"
 #include "gp/gp_test_problem.h"
 #include "gp/rbf_quadratic_kernel.h"
@@ -106,6 +107,26 @@ TEST(ConditionedGp, variance_gradient_with_respect_to_conditioning_inputs) {
     return conditioned_variance(*parts.kernel, at::cat({fixed, module.z}), v).mean();
   };
   expect_gradients_match(module, objective, 1e-6, 1e-6);
+}
+
+// The block update of the factor: the variance after adding new inputs equals the
+// variance of the prior conditioned on all inputs afresh, and so does its gradient with
+// respect to the new inputs; no new input leaves the current variance.
+TEST(ExtendedVariance, equals_conditioning_on_all_inputs_afresh) {
+  const GpParts parts = make_parts();
+  const at::Tensor fixed = inputs(6, 16);
+  const at::Tensor v = inputs(30, 17);
+  const ConditionedGp current = conditioned(parts, fixed, targets(fixed, 18));
+  const ExtendedVariance variance_after(current, v);
+  const at::Tensor added = inputs(4, 19).requires_grad_(true);
+  const at::Tensor updated = variance_after(added);
+  const at::Tensor afresh = conditioned_variance(*parts.kernel, at::cat({fixed, added}), v);
+  EXPECT_LT(max_abs(updated - afresh), 1e-12 * kSignalVariance);
+  EXPECT_GT(max_abs(updated - current.variance(v)), 1e-3 * kSignalVariance);
+  const at::Tensor gradient = torch::autograd::grad({updated.mean()}, {added})[0];
+  const at::Tensor reference = torch::autograd::grad({afresh.mean()}, {added})[0];
+  EXPECT_LT(max_abs(gradient - reference), 1e-10 * max_abs(reference));
+  EXPECT_LT(max_abs(variance_after(v.narrow(0, 0, 0)) - current.variance(v)), 1e-12);
 }
 
 TEST(ConditionedSamples, members_of_different_sizes_evaluate_in_one_batch_as_one_by_one) {
