@@ -41,17 +41,29 @@ at::Tensor inputs_of(const at::Tensor& u) {
   return solve::spectral_root_inputs(kRefinementGrid, u, 3);
 }
 
+solve::RefinementOptions refinement_options(double tolerance, std::int64_t monte_carlo_points,
+                                            std::int64_t descent_steps, std::int64_t max_rounds) {
+  solve::RefinementOptions options;
+  options.tolerance = tolerance;
+  options.monte_carlo_points = monte_carlo_points;
+  options.descent_steps = descent_steps;
+  options.max_rounds = max_rounds;
+  return options;
+}
+
+/// Algorithm 1 from two starts drawn from the heat operator prior.
+std::vector<solve::RefinedSample> refine_two(const solve::RefinementOptions& options,
+                                             const solve::RefinementProgress& progress = {}) {
+  return solve::refine_operator_samples(
+      {solve::heat_operator_prior(), solve::heat_operator_prior()}, solve_spectral, inputs_of,
+      options, progress);
+}
+
 }  // namespace
 
 TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
-  solve::RefinementOptions options;
-  options.tolerance = 1e-6;
-  options.monte_carlo_points = 256;
-  options.descent_steps = 20;
-  options.max_rounds = 40;
-  const std::vector<solve::RefinedSample> members =
-      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
-                                     solve_spectral, inputs_of, options);
+  const solve::RefinementOptions options = refinement_options(1e-6, 256, 20, 40);
+  const std::vector<solve::RefinedSample> members = refine_two(options);
   ASSERT_EQ(members.size(), 2u);
   // Different streams: the two samples draw different conditioning values.
   EXPECT_FALSE(at::allclose(members[0].solution, members[1].solution));
@@ -71,17 +83,12 @@ TEST(OperatorRefinement, expected_variance_falls_until_the_tolerance) {
 // added, and the members that had not converged are marked out of budget; the round
 // status says so and estimates nothing left.
 TEST(OperatorRefinement, a_spent_time_budget_stops_the_members_still_refining) {
-  solve::RefinementOptions options;
-  options.tolerance = 1e-12;
-  options.monte_carlo_points = 64;
-  options.descent_steps = 0;
+  solve::RefinementOptions options = refinement_options(1e-12, 64, 0, 200);
   options.time_budget = 1e-9;
   std::vector<solve::RefinementStatus> statuses;
   solve::RefinementProgress progress;
   progress.round = [&](const solve::RefinementStatus& status) { statuses.push_back(status); };
-  const std::vector<solve::RefinedSample> members =
-      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
-                                     solve_spectral, inputs_of, options, progress);
+  const std::vector<solve::RefinedSample> members = refine_two(options, progress);
   for (const solve::RefinedSample& member : members) {
     EXPECT_TRUE(member.out_of_budget);
     EXPECT_FALSE(member.converged);
@@ -99,9 +106,7 @@ TEST(OperatorRefinement, a_spent_time_budget_stops_the_members_still_refining) {
   options.time_budget = 0.0;
   options.max_rounds = 2;
   statuses.clear();
-  const std::vector<solve::RefinedSample> refined =
-      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
-                                     solve_spectral, inputs_of, options, progress);
+  const std::vector<solve::RefinedSample> refined = refine_two(options, progress);
   EXPECT_FALSE(refined[0].out_of_budget);
   EXPECT_EQ(refined[0].operator_sample.size(), 9);
   ASSERT_EQ(statuses.size(), 2u);
@@ -128,14 +133,8 @@ TEST(OperatorRefinement, tolerance_out_of_reach_projects_the_mean_rate) {
 // member takes three rounds' points at once (one more than it has run, of the 18 left), is
 // solved once more and stops, unconverged and marked out of reach.
 TEST(OperatorRefinement, members_out_of_reach_take_the_rounds_left_at_once) {
-  solve::RefinementOptions options;
-  options.tolerance = 1e-30;
-  options.monte_carlo_points = 64;
-  options.descent_steps = 0;
-  options.max_rounds = 20;
   const std::vector<solve::RefinedSample> members =
-      solve::refine_operator_samples({solve::heat_operator_prior(), solve::heat_operator_prior()},
-                                     solve_spectral, inputs_of, options);
+      refine_two(refinement_options(1e-30, 64, 0, 20));
   for (const solve::RefinedSample& member : members) {
     EXPECT_TRUE(member.out_of_reach);
     EXPECT_FALSE(member.converged);
