@@ -24,8 +24,6 @@ class ExtendedVariance {
   /// k_c(v_p, v_p) [P] of `current` further conditioned on X [m, D] (m >= 0), clamped at 0;
   /// differentiable with respect to X. Throws CholeskyError when S cannot be factored.
   at::Tensor operator()(const at::Tensor& new_inputs) const;
-  /// k_c(v_p, v_p) [P] of `current` alone.
-  const at::Tensor& current() const { return current_; }
 
  private:
   const ConditionedGp& gp_;
