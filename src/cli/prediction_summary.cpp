@@ -61,8 +61,8 @@ void print_summary(const solve::Prediction& prediction, const solve::EnsembleSta
           static_cast<long long>(out_of_budget));
     if (out_of_reach > 0)
       std::printf(
-          " (%lld took the rounds left at once: at the rate their L_c fell, predict.max_rounds "
-          "could not bring it under the tolerance)",
+          " (%lld took the rounds left at once: on their paths no choice of the points "
+          "predict.max_rounds allows could bring L_c under the tolerance)",
           static_cast<long long>(out_of_reach));
     std::printf("\n");
   }

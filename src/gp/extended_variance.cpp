@@ -2,6 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+
 #include "gp/argument_checks.h"
 #include "gp/cholesky.h"
 
@@ -29,6 +33,45 @@ at::Tensor ExtendedVariance::operator()(const at::Tensor& new_inputs) const {
   const at::Tensor reduction =
       at::linalg_solve_triangular(lower_s, cross, /*upper=*/false).square().sum(0);
   return (current_ - reduction).clamp_min(0.0);
+}
+
+namespace {
+
+/// The sum of the `count` largest eigenvalues of the symmetric [P, P] matrix that
+/// `apply` multiplies [P, k] blocks by, from the subspace spanned by `start` [P, k]
+/// (k >= count) after one more product: the sum of the top Ritz values.
+double top_eigenvalue_sum(const std::function<at::Tensor(const at::Tensor&)>& apply,
+                          const at::Tensor& start, std::int64_t count) {
+  const at::Tensor basis = std::get<0>(at::linalg_qr(apply(std::get<0>(at::linalg_qr(start)))));
+  const at::Tensor ritz = at::linalg_eigvalsh(at::mm(basis.t(), apply(basis)));  // ascending
+  return ritz.narrow(0, ritz.size(0) - count, count).sum().item<double>();
+}
+
+}  // namespace
+
+double ExtendedVariance::least_mean(std::int64_t count) const {
+  if (count < 0) throw std::invalid_argument("extended variance: a negative input count");
+  const std::int64_t points = v_.size(0);
+  if (count >= points) return 0.0;
+  const at::NoGradGuard no_grad;
+  const at::Tensor v = v_.detach(), whitened = whitened_.detach();
+  const at::Tensor prior = gp_.kernel()->matrix(v, v).detach();  // K_vv [P, P]
+  const auto apply = [&](const at::Tensor& q) {
+    return at::mm(prior, q) - at::mm(whitened.t(), at::mm(whitened, q));
+  };
+  const at::Tensor variances = current_.detach();
+  const double total = variances.sum().item<double>();
+  if (count == 0) return total / static_cast<double>(points);
+  const std::int64_t width = std::min(points, count + 8);
+  const at::Tensor largest = std::get<1>(variances.topk(width));
+  const at::Tensor start =
+      prior.index_select(1, largest) - at::mm(whitened.t(), whitened.index_select(1, largest));
+  const double top = width == points ? at::linalg_eigvalsh(apply(at::eye(points, v.options())))
+                                           .narrow(0, points - count, count)
+                                           .sum()
+                                           .item<double>()
+                                     : top_eigenvalue_sum(apply, start, count);
+  return std::max(0.0, (total - top) / static_cast<double>(points));
 }
 
 }  // namespace bhpm::gp

@@ -58,7 +58,8 @@ void write_samples(const io::Hdf5Location& file, const solve::Prediction& predic
                    {"sample", "1", "1: stopped unconverged by predict.time_budget"});
   io::write_tensor(
       group, "out_of_reach", at::tensor(out_of_reach, at::kLong),
-      {"sample", "1", "1: L_c fell too slowly for max_rounds; took the rounds left at once"});
+      {"sample", "1",
+       "1: max_rounds could not bring L_c under the tolerance; took the rounds left at once"});
 }
 
 void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatistics& statistics) {

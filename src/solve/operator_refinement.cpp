@@ -40,6 +40,32 @@ at::Tensor greedy_inputs(const gp::ExtendedVariance& variance_after, const at::T
   return chosen;
 }
 
+/// Step 3's choice of `count` new inputs on the Monte Carlo inputs v: the greedy start, then
+/// Adam down the gradient of L_c(V_c u V_new) (`options.descent_steps` steps).
+at::Tensor descend_from_greedy(const gp::ExtendedVariance& variance_after, const at::Tensor& v,
+                               std::int64_t count, const RefinementOptions& options) {
+  const at::Tensor start = greedy_inputs(variance_after, v, count);
+  if (options.descent_steps == 0) return start;
+  // Adam on standardised offsets: V_new = start + spread * delta, one rate for all inputs.
+  const at::Tensor spread = v.std(0).clamp_min(1e-12);
+  at::Tensor delta = at::zeros_like(start).set_requires_grad(true);
+  torch::optim::Adam adam({delta}, torch::optim::AdamOptions(options.descent_rate));
+  at::Tensor best = start;
+  double best_loss = variance_after(start).mean().item<double>();
+  for (std::int64_t step = 0; step < options.descent_steps; ++step) {
+    const at::Tensor moved = start + spread * delta;
+    const at::Tensor loss = variance_after(moved).mean();
+    const double value = loss.item<double>();
+    if (std::isfinite(value) && value < best_loss) {
+      best_loss = value;
+      best = moved.detach().clone();
+    }
+    delta.mutable_grad() = torch::autograd::grad({loss}, {delta})[0];
+    adam.step();
+  }
+  return best;
+}
+
 }  // namespace
 
 void validate(const RefinementOptions& options) {
@@ -63,14 +89,6 @@ EnsembleSolver counting_steps(EnsembleSolver solve, StepCount& count) {
   };
 }
 
-bool tolerance_out_of_reach(const std::vector<RefinementRound>& rounds, double tolerance,
-                            std::int64_t rounds_left) {
-  if (rounds.size() < 2) return false;
-  const double first = rounds.front().expected_variance, last = rounds.back().expected_variance;
-  const double rate = std::pow(last / first, 1.0 / static_cast<double>(rounds.size() - 1));
-  return last * std::pow(std::min(rate, 1.0), static_cast<double>(rounds_left)) >= tolerance;
-}
-
 at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor& new_inputs,
                              const at::Tensor& v) {
   return gp::ExtendedVariance(current, v)(new_inputs).mean();
@@ -78,38 +96,38 @@ at::Tensor expected_variance(const gp::ConditionedGp& current, const at::Tensor&
 
 at::Tensor choose_conditioning_inputs(const gp::ConditionedGp& current, const at::Tensor& v,
                                       const RefinementOptions& options) {
-  const gp::ExtendedVariance variance_after(current, v);
-  const at::Tensor start = greedy_inputs(variance_after, v, options.new_points);
-  if (options.descent_steps == 0) return start;
-  // Adam on standardised offsets: V_new = start + spread * delta, one rate for all inputs.
-  const at::Tensor spread = v.std(0).clamp_min(1e-12);
-  at::Tensor delta = at::zeros_like(start).set_requires_grad(true);
-  torch::optim::Adam adam({delta}, torch::optim::AdamOptions(options.descent_rate));
-  at::Tensor best = start;
-  double best_loss = variance_after(start).mean().item<double>();
-  for (std::int64_t step = 0; step < options.descent_steps; ++step) {
-    const at::Tensor moved = start + spread * delta;
-    const at::Tensor loss = variance_after(moved).mean();
-    const double value = loss.item<double>();
-    if (std::isfinite(value) && value < best_loss) {
-      best_loss = value;
-      best = moved.detach().clone();
-    }
-    delta.mutable_grad() = torch::autograd::grad({loss}, {delta})[0];
-    adam.step();
-  }
-  return best;
+  return descend_from_greedy(gp::ExtendedVariance(current, v), v, options.new_points, options);
 }
 
 namespace {
 
-/// Step 3 for one member: new inputs, their joint draw, the extended conditioning set.
-void add_conditioning_points(RefinedSample& member, const RefinementOptions& options,
-                             util::Rng& rng) {
+/// The rounds whose points a member out of reach takes at once: all the rounds left, unless
+/// their points outnumber its conditioning set (beyond it the block update of the factor
+/// costs more than factoring afresh, and the greedy choice grows with the cube), and then
+/// as many as it holds or one more round than it has run, whichever is more.
+std::int64_t lumped_rounds(const RefinedSample& member, std::int64_t rounds_left,
+                           std::int64_t new_points) {
+  const std::int64_t affordable = std::max(member.operator_sample.size() / new_points,
+                                           static_cast<std::int64_t>(member.rounds.size()) + 1);
+  return std::min(rounds_left, affordable);
+}
+
+/// Step 3 for one member with `rounds_left` solves to come: new inputs, their joint draw, the
+/// extended conditioning set. A member whose L_c no new_points x rounds_left inputs could
+/// bring under the tolerance on its current path (ExtendedVariance::least_mean) is marked
+/// out of reach and takes lumped_rounds' points at once (the budget it was allowed, in one step).
+void add_conditioning_points(RefinedSample& member, std::int64_t rounds_left,
+                             const RefinementOptions& options, util::Rng& rng) {
   at::Tensor new_inputs;
   {
     const at::AutoGradMode grad(true);
-    new_inputs = choose_conditioning_inputs(member.operator_sample, member.inputs, options);
+    const gp::ExtendedVariance variance_after(member.operator_sample, member.inputs);
+    member.out_of_reach =
+        variance_after.least_mean(options.new_points * rounds_left) >= options.tolerance;
+    const std::int64_t rounds =
+        member.out_of_reach ? lumped_rounds(member, rounds_left, options.new_points) : 1;
+    new_inputs =
+        descend_from_greedy(variance_after, member.inputs, options.new_points * rounds, options);
   }
   const at::Tensor new_values = member.operator_sample.sample(new_inputs, rng);
   member.operator_sample = member.operator_sample.extended(new_inputs, new_values);
@@ -150,13 +168,6 @@ double median(std::vector<double> values) {
   const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), middle, values.end());
   return *middle;
-}
-
-/// The rounds whose points a member out of reach takes at once: the rounds left, at most one
-/// more than it has run (a geometric schedule's step; the greedy choice's cost grows with the
-/// cube of the points).
-std::int64_t lumped_rounds(const RefinedSample& member, std::int64_t rounds_left) {
-  return std::min(rounds_left, static_cast<std::int64_t>(member.rounds.size()) + 1);
 }
 
 /// The largest conditioning set among members[rows], plus `added` points each.
@@ -244,8 +255,7 @@ std::vector<RefinedSample> refine_operator_samples(
     const EnsembleSolution solved = solve(with_discrepancy(
         std::make_shared<gp::ConditionedSamples>(std::move(batch)), discrepancy, active, first));
     std::vector<std::size_t> refining;
-    std::vector<util::Rng> streams;          // each refining member's, for its new points
-    std::vector<std::int64_t> point_counts;  // and how many
+    std::vector<util::Rng> streams;  // each refining member's, for its new points
     std::vector<double> variances;
     for (std::size_t i = 0; i < active.size(); ++i) {
       RefinedSample& member = members[active[i]];
@@ -257,11 +267,7 @@ std::vector<RefinedSample> refine_operator_samples(
       if (progress.member) progress.member(id, member.rounds.back());
       member.converged = variances.back() < options.tolerance;
       if (member.converged || member.out_of_reach || round + 1 == options.max_rounds) continue;
-      const std::int64_t rounds_left = options.max_rounds - round - 1;
-      member.out_of_reach = tolerance_out_of_reach(member.rounds, options.tolerance, rounds_left);
       refining.push_back(active[i]);
-      point_counts.push_back(options.new_points *
-                             (member.out_of_reach ? lumped_rounds(member, rounds_left) : 1));
       streams.push_back(std::move(rng));
     }
     const RoundCost cost{round_stopwatch.seconds(), active.size(), largest_set(members, active, 0)};
@@ -274,11 +280,10 @@ std::vector<RefinedSample> refine_operator_samples(
     }
     round_stopwatch.restart();
     // Each member has its own random stream: the members refine on any thread alike.
+    const std::int64_t rounds_left = options.max_rounds - round - 1;
     pde::for_each_member(static_cast<std::int64_t>(refining.size()), [&](std::int64_t k) {
       const auto index = static_cast<std::size_t>(k);
-      RefinementOptions member_options = options;
-      member_options.new_points = point_counts[index];
-      add_conditioning_points(members[refining[index]], member_options, streams[index]);
+      add_conditioning_points(members[refining[index]], rounds_left, options, streams[index]);
     });
     active = std::move(refining);
   }

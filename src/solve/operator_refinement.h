@@ -22,12 +22,13 @@
 /// from the last one's (scaled by members and set size), and if it would end past the
 /// budget no further round starts. The members still refining then keep the solution of
 /// their last round, unconverged, marked `out_of_budget`. The first solve always runs.
-/// A member whose L_c cannot reach the tolerance within `max_rounds` even at the rate it has
-/// fallen so far (tolerance_out_of_reach) is marked `out_of_reach`: it takes the points of
-/// the rounds left at once (at most one round's more than it has run), chosen on its
-/// current path, and is solved once more and stops. Its rounds would have cost a full
-/// solve each and left it unconverged all the same; their points are kept because each
-/// conditioned value adds to the ensemble's spread the variance it resolves.
+/// A member whose L_c no choice of the points of all the rounds left (new_points each) could
+/// bring under the tolerance on its current path (gp::ExtendedVariance::least_mean, an
+/// eigenvalue bound) is marked `out_of_reach`: it takes the points of the rounds left at
+/// once (fewer only where they would outnumber its conditioning set), chosen on its
+/// current path, and is solved once more and stops. Its rounds would have cost a full solve each
+/// and left it unconverged all the same; their points are kept because each conditioned value adds
+/// to the ensemble's spread the variance it resolves.
 
 #include <ATen/core/Tensor.h>
 
@@ -126,14 +127,6 @@ std::vector<RefinedSample> refine_operator_samples(
     const SolutionInputs& inputs_of, const RefinementOptions& options,
     const RefinementProgress& progress = {},
     std::shared_ptr<const gp::DiscrepancyField> discrepancy = nullptr);
-
-/// Whether L_c, after rounds[0..r] (r >= 1) and `rounds_left` more allowed, stays at or above
-/// `tolerance` even if it keeps falling at its mean rate so far:
-///   rho = (L_c,r / L_c,0)^(1/r),   out of reach  <=>  L_c,r min(rho, 1)^rounds_left >= tolerance.
-/// The mean rate counts the first rounds' larger drops, so the projection errs on the side
-/// of going on. False with fewer than two rounds.
-bool tolerance_out_of_reach(const std::vector<RefinementRound>& rounds, double tolerance,
-                            std::int64_t rounds_left);
 
 /// L_c(V_c u V_new) for fixed Monte Carlo inputs v [P, D]: mean_p k_c(v_p, v_p) of the
 /// prior of `current` conditioned on its inputs and `new_inputs` [m, D] (differentiable

@@ -141,7 +141,7 @@ struct MemberRefinement {
   double expected_variance = NAN;        ///< its last L_c (NaN when none was measured)
   bool converged = false;                ///< L_c fell below the tolerance
   bool out_of_budget = false;            ///< stopped unconverged by the time budget
-  bool out_of_reach = false;             ///< took the rounds left at once (L_c falling too slowly)
+  bool out_of_reach = false;             ///< took the rounds left at once (tolerance out of reach)
 };
 
 struct Prediction {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <torch/autograd.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "gp/conditioned_gp.h"
@@ -127,6 +128,55 @@ TEST(ExtendedVariance, equals_conditioning_on_all_inputs_afresh) {
   const at::Tensor reference = torch::autograd::grad({afresh.mean()}, {added})[0];
   EXPECT_LT(max_abs(gradient - reference), 1e-10 * max_abs(reference));
   EXPECT_LT(max_abs(variance_after(v.narrow(0, 0, 0)) - current.variance(v)), 1e-12);
+}
+
+// Weyl's bound: no m further inputs leave a mean variance at v below (1/P) times the sum of
+// the conditioned covariance's eigenvalues after the m-th (here from a dense
+// eigendecomposition). least_mean finds it exactly for m + 8 >= P and by subspace iteration
+// otherwise, high by at most 1 % of it; random inputs and those of largest variance stay above.
+TEST(ExtendedVariance, least_mean_is_the_eigenvalue_tail_that_bounds_every_choice) {
+  const GpParts parts = make_parts();
+  const at::Tensor v = inputs(60, 31);
+  const ConditionedGp current = conditioned(parts, inputs(6, 16), targets(inputs(6, 16), 18));
+  const ExtendedVariance variance_after(current, v);
+  const at::Tensor eigenvalues = at::linalg_eigvalsh(current.posterior(v).covariance);
+  const double mean_variance = current.variance(v).mean().item<double>();
+  for (const std::int64_t m : {1, 4, 10, 55}) {
+    const double tail = eigenvalues.narrow(0, 0, 60 - m).clamp_min(0.0).sum().item<double>() / 60;
+    const double bound = variance_after.least_mean(m);
+    EXPECT_GE(bound, tail - 1e-12) << "m = " << m;  // Ritz values fall short: errs high
+    EXPECT_LE(bound, tail * (1.0 + 1e-2) + 1e-12) << "m = " << m;
+    const double random_choice = variance_after(inputs(m, 40 + m)).mean().item<double>();
+    const at::Tensor largest = std::get<1>(current.variance(v).topk(m));
+    const double largest_choice = variance_after(v.index_select(0, largest)).mean().item<double>();
+    EXPECT_GE(random_choice, tail) << "m = " << m;
+    EXPECT_GE(largest_choice, tail) << "m = " << m;
+  }
+  EXPECT_NEAR(variance_after.least_mean(0), mean_variance, 1e-12);
+  EXPECT_EQ(variance_after.least_mean(60), 0.0);
+  EXPECT_THROW(variance_after.least_mean(-1), std::invalid_argument);
+}
+
+// Inputs 40 lengthscales apart do not correlate: the conditioned covariance is diagonal, and
+// conditioning on the m inputs of largest variance reaches the bound, the mean of the rest.
+TEST(ExtendedVariance, least_mean_is_reached_where_the_inputs_do_not_correlate) {
+  const GpParts parts = make_parts();
+  const at::Tensor v = at::zeros({12, 2}, kReal);
+  v.select(1, 0).copy_(at::arange(12, kReal) * 40.0);
+  const at::Tensor offsets = at::zeros({12, 2}, kReal);
+  offsets.select(1, 0).copy_(at::linspace(0.05, 1.5, 12, kReal));
+  const at::Tensor fixed = v + offsets;  // one conditioning input beside each, ever farther
+  const ConditionedGp current = conditioned(parts, fixed, targets(fixed, 18));
+  const ExtendedVariance variance_after(current, v);
+  const at::Tensor variances = current.variance(v);
+  for (const std::int64_t m : {2, 5}) {
+    const auto [top, largest] = variances.topk(m);
+    const double rest = (variances.sum() - top.sum()).item<double>() / 12;
+    EXPECT_NEAR(variance_after.least_mean(m), rest, 1e-12 * kSignalVariance) << "m = " << m;
+    EXPECT_NEAR(variance_after(v.index_select(0, largest)).mean().item<double>(), rest,
+                1e-12 * kSignalVariance)
+        << "m = " << m;
+  }
 }
 
 TEST(ConditionedSamples, members_of_different_sizes_evaluate_in_one_batch_as_one_by_one) {
