@@ -3,8 +3,8 @@
 # and writes the table of their figures (docs/benchmarks.md). Builds nothing: it expects
 # build/bench/* and build/src/bhpm (`bash scripts/build.sh`). Nothing is asserted: a
 # benchmark prints, and machines are noisy.
-#   bash bench/all.sh [--out DIR] [--run RUN_DIR] [--with-main-job] [--leaf-fit-steps N]
-#                     [--only NAME,NAME..] [--table FILE] [--limit SECONDS]
+#   bash bench/all.sh [--out DIR] [--run RUN_DIR] [--kdv-run RUN_DIR] [--with-main-job]
+#                     [--leaf-fit-steps N] [--only NAME,NAME..] [--table FILE] [--limit SECONDS]
 # Runs, in this order (an estimate from the figures of docs/results-log.md: about 8 minutes
 # on the 2-core development machine, under 15; the main job adds 4 to 10; the table lists
 # each benchmark's wall time):
@@ -20,6 +20,10 @@
 #   predict_ensemble RUN_DIR          32-sample predictions (about 3 min); RUN_DIR is --run,
 #                                     else out/quickstart when it holds joint.ckpt (after
 #                                     scripts/quickstart.sh), else skipped
+#   held_out_predictions RUN_DIR      `bhpm predict` on held-out 0 and 6 of that run, inside
+#                                     and outside the data's coverage, 3 times each (1 min)
+#   held_out_predictions_kdv          the same on a kdv-quick run's held-out 0 and 6, once
+#                                     (about 1.5 min): only with --kdv-run RUN_DIR
 #   bash bench/main_job_time.sh       only with --with-main-job (or --only main_job): the
 #                                     README's main job, its stages and accuracy
 # For each it records, in DIR (default build/bench-results/YYYY-MM-DD-HHMMSS/):
@@ -41,13 +45,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 usage() {
-  echo "usage: bash bench/all.sh [--out DIR] [--run RUN_DIR] [--with-main-job]" \
-       "[--leaf-fit-steps N] [--only NAME,NAME..] [--table FILE] [--limit SECONDS]" >&2
+  echo "usage: bash bench/all.sh [--out DIR] [--run RUN_DIR] [--kdv-run RUN_DIR]" \
+       "[--with-main-job] [--leaf-fit-steps N] [--only NAME,NAME..] [--table FILE]" \
+       "[--limit SECONDS]" >&2
   exit 2
 }
 
 out="build/bench-results/$(date +%Y-%m-%d-%H%M%S)"
 run_dir=""
+kdv_run_dir=""
 main_job=0
 leaf_fit_steps=2000
 only=""
@@ -57,6 +63,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || usage; out="$2"; shift 2 ;;
     --run) [ $# -ge 2 ] || usage; run_dir="$2"; shift 2 ;;
+    --kdv-run) [ $# -ge 2 ] || usage; kdv_run_dir="$2"; shift 2 ;;
     --with-main-job) main_job=1; shift ;;
     --leaf-fit-steps) [ $# -ge 2 ] || usage; leaf_fit_steps="$2"; shift 2 ;;
     --only) [ $# -ge 2 ] || usage; only="$2"; shift 2 ;;
@@ -72,7 +79,7 @@ fi
 
 # name and command of each benchmark, in the order they run
 names=(simulate_datasets etdrk4_accuracy bounded_solve leaf_step sparse_gp_step joint_step pinn_step leaf_fit
-       predict_ensemble main_job)
+       predict_ensemble held_out_predictions held_out_predictions_kdv main_job)
 declare -A commands=(
   [simulate_datasets]="build/bench/simulate_datasets"
   [etdrk4_accuracy]="build/bench/etdrk4_accuracy"
@@ -83,6 +90,8 @@ declare -A commands=(
   [pinn_step]="build/bench/pinn_step 12 4 1"
   [leaf_fit]="build/bench/leaf_fit $leaf_fit_steps"
   [predict_ensemble]="build/bench/predict_ensemble"
+  [held_out_predictions]="bash bench/held_out_predictions.sh"
+  [held_out_predictions_kdv]="bash bench/held_out_predictions.sh"
   [main_job]="bash bench/main_job_time.sh"
 )
 if [ -n "$only" ]; then
@@ -94,19 +103,24 @@ selected() {  # selected NAME: whether NAME runs (--only, else every one)
   [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]
 }
 if [ -n "$only" ] && selected main_job; then main_job=1; fi  # --only main_job asks for it
-if [ -n "$run_dir" ] && [ ! -f "$run_dir/joint.ckpt" ]; then
-  echo "error: --run $run_dir: no joint.ckpt there (not a trained run folder)" >&2
-  exit 2
-fi
+for given in "$run_dir" "$kdv_run_dir"; do
+  if [ -n "$given" ] && [ ! -f "$given/joint.ckpt" ]; then
+    echo "error: $given (--run or --kdv-run): no joint.ckpt there (not a trained run folder)" >&2
+    exit 2
+  fi
+done
 
 missing=()
 for name in "${names[@]}"; do
-  [ "$name" = main_job ] && continue
+  case "$name" in main_job|held_out_predictions*) continue ;; esac
   selected "$name" || continue
   program="${commands[$name]%% *}"
   [ -x "$program" ] || missing+=("$program")
 done
-if [ "$main_job" = 1 ] && selected main_job && [ ! -x build/src/bhpm ]; then missing+=(build/src/bhpm); fi
+if { [ "$main_job" = 1 ] || [ -n "$run_dir$kdv_run_dir" ] || [ -f out/quickstart/joint.ckpt ]; } &&
+   [ ! -x build/src/bhpm ]; then
+  missing+=(build/src/bhpm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "error: not built: ${missing[*]}" >&2
   echo "build them first: bash scripts/build.sh (bhpm, the benchmarks under build/bench/)" >&2
@@ -140,13 +154,20 @@ for name in "${names[@]}"; do
   stem="$out/$(printf '%02d' "$index")-$name"
   command="${commands[$name]}"
   skip=""
-  if [ "$name" = predict_ensemble ]; then
+  if [ "$name" = predict_ensemble ] || [ "$name" = held_out_predictions ]; then
     run="$run_dir"
     if [ -z "$run" ] && [ -f out/quickstart/joint.ckpt ]; then run=out/quickstart; fi
     if [ -z "$run" ]; then
       skip="no trained run: pass --run RUN_DIR, or run bash scripts/quickstart.sh first"
     else
       command="$command $run"
+    fi
+  fi
+  if [ "$name" = held_out_predictions_kdv ]; then
+    if [ -z "$kdv_run_dir" ]; then
+      skip="no kdv-quick run (--kdv-run RUN_DIR)"
+    else
+      command="$command $kdv_run_dir --repeats 1"
     fi
   fi
   if [ "$name" = main_job ] && [ "$main_job" = 0 ]; then
