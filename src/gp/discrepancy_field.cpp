@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/core/grad_mode.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -12,6 +13,7 @@
 #include "gp/argument_checks.h"
 #include "util/option_check.h"
 #include "util/random.h"
+#include "util/tensor_values.h"
 
 namespace bhpm::gp {
 
@@ -53,6 +55,50 @@ DiscrepancyField::DiscrepancyField(const at::Tensor& lengthscales, std::int64_t 
   frequencies_ = at::stack(frequencies);
   phases_ = at::stack(phases);
   weights_ = at::stack(weights);
+  frequency_values_ = util::plain_values(frequencies_);
+  phase_values_ = util::plain_values(phases_);
+  time_frequency_values_ = util::plain_values(time_frequencies_);
+  weight_values_ = util::plain_values(weights_);
+}
+
+namespace {
+
+/// Angles per block: a block of [rows, F] stays in cache and takes one vectorised cos.
+constexpr std::int64_t kBlockAngles = 8192;
+
+}  // namespace
+
+void DiscrepancyField::add_values(std::int64_t member, const double* v, std::int64_t points,
+                                  double t, double* out) const {
+  if (member < 0 || member >= count())
+    throw std::invalid_argument("model discrepancy: no member " + std::to_string(member) + " of " +
+                                std::to_string(count()));
+  const std::int64_t d = dimensions(), f = frequencies_.size(2);
+  const double* omega = frequency_values_.data() + member * d * f;  // [D, F]
+  const double* phase = phase_values_.data() + member * f;
+  const double* nu = time_frequency_values_.data() + member * f;
+  const double* weight = weight_values_.data() + member * f;
+  const std::int64_t rows = std::max<std::int64_t>(1, kBlockAngles / f);
+  std::vector<double> angles(static_cast<std::size_t>(std::min(rows, points) * f));
+  for (std::int64_t first = 0; first < points; first += rows) {
+    const std::int64_t block = std::min(rows, points - first);
+    for (std::int64_t r = 0; r < block; ++r) {
+      double* row = angles.data() + r * f;
+      for (std::int64_t j = 0; j < f; ++j) row[j] = phase[j] + nu[j] * t;
+      for (std::int64_t k = 0; k < d; ++k) {
+        const double x = v[k * points + first + r];
+        const double* omega_k = omega + k * f;
+        for (std::int64_t j = 0; j < f; ++j) row[j] += x * omega_k[j];
+      }
+    }
+    at::from_blob(angles.data(), {block * f}, at::kDouble).cos_();
+    for (std::int64_t r = 0; r < block; ++r) {
+      const double* row = angles.data() + r * f;
+      double sum = 0.0;
+      for (std::int64_t j = 0; j < f; ++j) sum += weight[j] * row[j];
+      out[first + r] += sum;
+    }
+  }
 }
 
 at::Tensor DiscrepancyField::evaluate(const at::Tensor& v, const at::Tensor& members,
@@ -98,6 +144,9 @@ SamplesWithDiscrepancy::SamplesWithDiscrepancy(std::shared_ptr<const FunctionSam
                                 std::to_string(samples_->count()) + " int64 in [0, " +
                                 std::to_string(field_->count()) + ") (got " +
                                 describe_tensor(members_) + ")");
+  const at::Tensor on_cpu = members_.to(at::kCPU).contiguous();
+  member_values_.assign(on_cpu.data_ptr<std::int64_t>(),
+                        on_cpu.data_ptr<std::int64_t>() + on_cpu.numel());
 }
 
 at::Tensor SamplesWithDiscrepancy::evaluate(const at::Tensor& v) const {
@@ -108,12 +157,17 @@ at::Tensor SamplesWithDiscrepancy::evaluate_at(const at::Tensor& v, const at::Te
   return samples_->evaluate_at(v, t) + field_->evaluate(v, members_, t);
 }
 
+void SamplesWithDiscrepancy::evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+                                             double t, double* out) const {
+  samples_->evaluate_values(s, v, points, t, out);
+  field_->add_values(member_values_.at(static_cast<std::size_t>(s)), v, points, t, out);
+}
+
 std::shared_ptr<const FunctionSamples> SamplesWithDiscrepancy::select(
     const at::Tensor& members) const {
-  auto selected = std::make_shared<SamplesWithDiscrepancy>(*this);
-  selected->samples_ = select_members(samples_, members);
-  selected->members_ = members_.index_select(0, members.to(members_.device()));
-  return selected;
+  return std::make_shared<SamplesWithDiscrepancy>(
+      select_members(samples_, members), field_,
+      members_.index_select(0, members.to(members_.device())));
 }
 
 }  // namespace bhpm::gp

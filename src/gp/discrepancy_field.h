@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "gp/function_samples.h"
 
@@ -54,12 +55,20 @@ class DiscrepancyField {
   /// delta_{members_b}(v_bp, t_bp) [B, P] for v [B, P, D] (double), members [B] (int64 in
   /// [0, S)) and t a double scalar (0-dim) or [B, P]; differentiable with respect to v.
   at::Tensor evaluate(const at::Tensor& v, const at::Tensor& members, const at::Tensor& t) const;
+  /// out[p] += delta_member(v_p, t) for v [D, P] row-major on plain arrays (out [P]): the
+  /// values of evaluate to rounding, the cosines by ATen's vectorised kernel per block of
+  /// [rows, F] angles. Safe to call from several threads at once.
+  void add_values(std::int64_t member, const double* v, std::int64_t points, double t,
+                  double* out) const;
 
  private:
   at::Tensor frequencies_;       ///< omega [S, D, F]
   at::Tensor phases_;            ///< b [S, 1, F]
   at::Tensor time_frequencies_;  ///< nu [S, 1, F] (zeros for T = 0)
   at::Tensor weights_;           ///< tau sqrt(2 / F) a [S, F, 1]
+  /// The same on the CPU as plain arrays, member after member: omega [S, D, F], b, nu and
+  /// the weights [S, F] each.
+  std::vector<double> frequency_values_, phase_values_, time_frequency_values_, weight_values_;
 };
 
 /// Operator samples with the discrepancy added: member b is g_b + delta_{members_b}.
@@ -74,6 +83,11 @@ class SamplesWithDiscrepancy final : public FunctionSamples {
   /// At t = 0.
   at::Tensor evaluate(const at::Tensor& v) const override;
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const override;
+  /// Where the underlying samples do (the field always does).
+  bool evaluates_values() const override { return samples_->evaluates_values(); }
+  /// g_s(v, t) + delta_{members_s}(v, t) on plain arrays: v [D, P] row-major, out [P].
+  void evaluate_values(std::int64_t s, const double* v, std::int64_t points, double t,
+                       double* out) const override;
   /// The members of the underlying samples with their discrepancies.
   std::shared_ptr<const FunctionSamples> select(const at::Tensor& members) const override;
 
@@ -81,6 +95,7 @@ class SamplesWithDiscrepancy final : public FunctionSamples {
   std::shared_ptr<const FunctionSamples> samples_;
   std::shared_ptr<const DiscrepancyField> field_;
   at::Tensor members_;
+  std::vector<std::int64_t> member_values_;  ///< members_ as plain integers
 };
 
 }  // namespace bhpm::gp

@@ -38,14 +38,15 @@ class FunctionSamples {
   /// (conditioned means, the posterior mean, their narrowed combinations); null by default.
   /// Where every sample is one, the defaults below evaluate plain values through it.
   virtual const KernelExpansion* expansion(std::int64_t /*s*/) const { return nullptr; }
-  /// Whether evaluate_values is implemented (time-independent samples only). By default,
-  /// whether the samples are kernel expansions.
+  /// Whether evaluate_values is implemented. By default, whether the samples are kernel
+  /// expansions.
   virtual bool evaluates_values() const { return expansion(0) != nullptr; }
-  /// f_s(v_p) [P] of sample s alone on plain arrays: v [D, P] row-major (row d: the P values
-  /// of input d), out [P]. Safe to call from several threads at once; lets a spectral solve
-  /// step each sample on its own without tensors (pde/plain_periodic_solve.h). By default
-  /// the sample's kernel expansion, or std::logic_error where it has none.
-  virtual void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+  /// f_s(v_p, t) [P] of sample s alone on plain arrays at one time t: v [D, P] row-major
+  /// (row d: the P values of input d), out [P]. Safe to call from several threads at once;
+  /// lets a spectral solve step each sample on its own without tensors
+  /// (pde/plain_periodic_solve.h). By default the sample's kernel expansion (which does not
+  /// change in time), or std::logic_error where it has none.
+  virtual void evaluate_values(std::int64_t s, const double* v, std::int64_t points, double /*t*/,
                                double* out) const {
     const KernelExpansion* sample = expansion(s);
     if (!sample) throw std::logic_error("these operator samples evaluate tensors only");

@@ -23,8 +23,8 @@ bool AddedTermSamples::evaluates_values() const {
 }
 
 void AddedTermSamples::evaluate_values(std::int64_t s, const double* v, std::int64_t points,
-                                       double* out) const {
-  samples_->evaluate_values(s, v, points, out);
+                                       double t, double* out) const {
+  samples_->evaluate_values(s, v, points, t, out);
   add_term_values(s, v, points, out);
 }
 

@@ -22,8 +22,8 @@ class AddedTermSamples : public gp::FunctionSamples {
   at::Tensor evaluate_at(const at::Tensor& v, const at::Tensor& t) const final;
   /// Where the samples and the added term both evaluate plain values.
   bool evaluates_values() const final;
-  /// f_s(v) + h_s(v) on plain arrays: v [D, P] row-major, out [P].
-  void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+  /// f_s(v, t) + h_s(v) on plain arrays: v [D, P] row-major, out [P].
+  void evaluate_values(std::int64_t s, const double* v, std::int64_t points, double t,
                        double* out) const final;
 
  protected:

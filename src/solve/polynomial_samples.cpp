@@ -26,7 +26,7 @@ void PolynomialSamples::copy_coefficient_values() {
 }
 
 void PolynomialSamples::evaluate_values(std::int64_t s, const double* v, std::int64_t points,
-                                        double* out) const {
+                                        double /*t*/, double* out) const {
   if (s < 0 || s >= count())
     throw std::invalid_argument("polynomial samples: no sample " + std::to_string(s) + " of " +
                                 std::to_string(count()));

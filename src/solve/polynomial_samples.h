@@ -30,7 +30,7 @@ class PolynomialSamples final : public gp::FunctionSamples {
   at::Tensor evaluate(const at::Tensor& v) const override;
   bool evaluates_values() const override { return true; }
   /// f_s at v [D, P] on plain arrays: sum_j xi_sj prod_d v_d^e_jd by loops.
-  void evaluate_values(std::int64_t s, const double* v, std::int64_t points,
+  void evaluate_values(std::int64_t s, const double* v, std::int64_t points, double t,
                        double* out) const override;
   /// The members' coefficients.
   std::shared_ptr<const gp::FunctionSamples> select(const at::Tensor& members) const override;

@@ -45,8 +45,8 @@ std::shared_ptr<const pde::NonlinearTerm> SampledOperatorTerm::select_members(
 }
 
 void SampledOperatorTerm::evaluate_values(std::int64_t member, const double* derivatives,
-                                          std::int64_t points, double /*t*/, double* out) const {
-  samples_->evaluate_values(member, derivatives, points, out);
+                                          std::int64_t points, double t, double* out) const {
+  samples_->evaluate_values(member, derivatives, points, t, out);
   if (conserve_mean_) {
     double mean = 0.0;
     for (std::int64_t p = 0; p < points; ++p) mean += out[p];

@@ -225,7 +225,7 @@ TEST(ConditionedSamples, plain_values_equal_the_tensor_evaluation) {
     for (std::int64_t s = 0; s < 2; ++s) {
       const at::Tensor rows = v[s].t().contiguous();  // [D, P]
       at::Tensor out = at::empty({1000}, kReal);
-      samples.evaluate_values(s, rows.data_ptr<double>(), 1000, out.data_ptr<double>());
+      samples.evaluate_values(s, rows.data_ptr<double>(), 1000, 0.0, out.data_ptr<double>());
       EXPECT_LT(max_abs((out - f[s]) / f[s].abs().clamp_min(1.0)), 1e-12)
           << kernel->name() << ", member " << s;
     }

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -43,6 +44,11 @@ class ZeroSamples final : public FunctionSamples {
   std::int64_t dimensions() const override { return d_; }
   at::Tensor evaluate(const at::Tensor& v) const override {
     return (0.0 * v).sum(2);  // keeps v's graph, for the gradient test
+  }
+  bool evaluates_values() const override { return true; }
+  void evaluate_values(std::int64_t /*s*/, const double* /*v*/, std::int64_t points, double /*t*/,
+                       double* out) const override {
+    std::fill(out, out + points, 0.0);
   }
 
  private:
@@ -160,6 +166,36 @@ TEST(DiscrepancyField, samples_with_discrepancy_add_the_field_and_differentiate)
                                    field->evaluate(v.detach() - step, members, t)) /
                                   (2 * h);
     EXPECT_TRUE(at::allclose(v.grad().select(2, d), difference, 1e-6, 1e-7)) << "d = " << d;
+  }
+}
+
+// The plain-array path (what the spectral solver's plain engine steps) gives the tensor
+// path's values at every time, for a field that changes in time and one that does not, over
+// 300 points (three blocks of angles), each member as its own; through samples with the
+// field, the member's own field.
+TEST(DiscrepancyField, plain_values_equal_the_tensor_evaluation) {
+  const at::Tensor lengthscales = at::tensor({1.0, 0.3, 2.0}, kReal);
+  const at::Tensor v = at::randn({300, 3}, kReal);
+  const at::Tensor rows = v.t().contiguous();  // [D, P]
+  for (const double timescale : {0.0, 0.5}) {
+    auto field = std::make_shared<const DiscrepancyField>(lengthscales, 4, options(0.2, timescale));
+    const at::Tensor members = at::tensor({3, 0}, at::kLong);
+    const SamplesWithDiscrepancy samples(std::make_shared<ZeroSamples>(2, 3), field, members);
+    ASSERT_TRUE(samples.evaluates_values());
+    for (const double t : {0.0, 0.37, 2.0}) {
+      const at::Tensor expected =
+          field->evaluate(v.unsqueeze(0).expand({2, -1, -1}), members, at_time(t));
+      for (std::int64_t s = 0; s < 2; ++s) {
+        at::Tensor plain = at::zeros({300}, kReal);
+        field->add_values(members[s].item<std::int64_t>(), rows.data_ptr<double>(), 300, t,
+                          plain.data_ptr<double>());
+        EXPECT_LT((plain - expected[s]).abs().max().item<double>(), 1e-12)
+            << "T = " << timescale << ", t = " << t << ", member " << s;
+        at::Tensor through = at::empty({300}, kReal);
+        samples.evaluate_values(s, rows.data_ptr<double>(), 300, t, through.data_ptr<double>());
+        EXPECT_LT((through - expected[s]).abs().max().item<double>(), 1e-12);
+      }
+    }
   }
 }
 

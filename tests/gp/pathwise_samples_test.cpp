@@ -266,11 +266,11 @@ TEST(InflatedSamples, conditioned_members_evaluate_plain_values_as_one_expansion
   for (std::int64_t s = 0; s < 2; ++s) {
     const at::Tensor rows = x[s].t().contiguous();  // [D, P]
     at::Tensor out = at::empty({50}, kReal);
-    inflated.evaluate_values(s, rows.data_ptr<double>(), 50, out.data_ptr<double>());
+    inflated.evaluate_values(s, rows.data_ptr<double>(), 50, 0.0, out.data_ptr<double>());
     EXPECT_LT(((out - expected[s]).abs() / expected[s].abs().clamp_min(1.0)).max().item<double>(),
               1e-12)
         << "member " << s;
-    mean.evaluate_values(s, rows.data_ptr<double>(), 50, out.data_ptr<double>());
+    mean.evaluate_values(s, rows.data_ptr<double>(), 50, 0.0, out.data_ptr<double>());
     EXPECT_LT(((out - m[s]).abs() / m[s].abs().clamp_min(1.0)).max().item<double>(), 1e-12);
   }
 }

@@ -145,7 +145,7 @@ TEST(PolynomialSamples, plain_values_and_plain_solves_match_the_tensor_ones) {
   for (std::int64_t s = 0; s < 3; ++s) {
     const at::Tensor rows = v[s].t().contiguous();  // [D, P]
     double out[5];
-    samples->evaluate_values(s, rows.data_ptr<double>(), 5, out);
+    samples->evaluate_values(s, rows.data_ptr<double>(), 5, 0.0, out);
     for (std::int64_t p = 0; p < 5; ++p) EXPECT_NEAR(out[p], f[s][p].item<double>(), 1e-14);
   }
 

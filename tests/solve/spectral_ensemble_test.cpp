@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "gp/conditioned_gp.h"
+#include "gp/discrepancy_field.h"
 #include "gp/linear_mean.h"
 #include "gp/pathwise_samples.h"
 #include "gp/rbf_quadratic_kernel.h"
@@ -126,7 +127,9 @@ TEST(SpectralEnsemble, adaptive_steps_drop_the_diverging_member_and_keep_the_oth
 // tensor engine to rounding, with the same adaptive steps per member. The members are
 // conditioned on Burgers' values at u0's own (u, u_x, u_xx), each with its own extra term;
 // the quadratic part (prior variance 1 against the RBF part's 1e-4) carries -u u_x off them.
-// Member 2 also has an added diffusion (solve/stabilised_samples.h), in plain values too.
+// Member 2 also has an added diffusion (solve/stabilised_samples.h), in plain values too;
+// and the same again with a model discrepancy that changes in time (gp/discrepancy_field.h),
+// which the plain engine evaluates at each stage's own time.
 TEST(SpectralEnsemble, conditioned_samples_solve_on_plain_arrays_as_on_tensors) {
   const at::NoGradGuard no_grad;
   gp::LinearMean mean(gp::LinearMeanOptions{3});
@@ -138,24 +141,34 @@ TEST(SpectralEnsemble, conditioned_samples_solve_on_plain_arrays_as_on_tensors) 
   std::vector<gp::ConditionedGp> members;
   for (const double extra : {0.0, 0.02, -0.02})
     members.emplace_back(mean.ptr(), kernel.ptr(), z, burgers + extra);
-  const auto samples = std::make_shared<solve::StabilisedSamples>(
-      std::make_shared<gp::ConditionedSamples>(std::move(members)),
-      at::tensor({0.0, 0.0, 0.02}, at::kDouble));
-  pde::Equation equation;
-  equation.name = "conditioned samples";
-  equation.linear = solve::linear_part(kEnsembleGrid, *samples, initial_condition());
-  equation.nonlinear = std::make_shared<solve::SampledOperatorTerm>(samples, equation.linear);
-  pde::SolveOptions options = burgers_solve();
-  options.t_end = 2.0;
-  options.tolerance = 1e-8;
-  ASSERT_TRUE(pde::solves_on_plain_arrays(kEnsembleGrid, equation));
-  const at::Tensor starts = initial_condition().expand({3, -1}).contiguous();
-  const pde::Solution plain = pde::solve_periodic_plain(kEnsembleGrid, equation, starts, options);
-  const pde::Solution batched =
-      pde::solve_periodic_batched(kEnsembleGrid, equation, starts, options);
-  EXPECT_LT((plain.u - batched.u).abs().max().item<double>(), 1e-10);
-  EXPECT_EQ(plain.member_steps, batched.member_steps);
-  EXPECT_GT((plain.u[2] - plain.u[1]).abs().max().item<double>(), 1e-3);  // members differ
+  const std::shared_ptr<const gp::FunctionSamples> stabilised =
+      std::make_shared<solve::StabilisedSamples>(
+          std::make_shared<gp::ConditionedSamples>(std::move(members)),
+          at::tensor({0.0, 0.0, 0.02}, at::kDouble));
+  gp::DiscrepancyOptions changing;  // a model discrepancy that decorrelates within t_end
+  changing.variance = 1e-4;
+  changing.timescale = 0.5;
+  const auto discrepancy = std::make_shared<gp::SamplesWithDiscrepancy>(
+      stabilised, std::make_shared<gp::DiscrepancyField>(at::ones({3}, at::kDouble), 3, changing),
+      at::tensor({2, 0, 1}, at::kLong));
+  for (const auto& samples :
+       {stabilised, std::shared_ptr<const gp::FunctionSamples>(discrepancy)}) {
+    pde::Equation equation;
+    equation.name = "conditioned samples";
+    equation.linear = solve::linear_part(kEnsembleGrid, *samples, initial_condition());
+    equation.nonlinear = std::make_shared<solve::SampledOperatorTerm>(samples, equation.linear);
+    pde::SolveOptions options = burgers_solve();
+    options.t_end = 2.0;
+    options.tolerance = 1e-8;
+    ASSERT_TRUE(pde::solves_on_plain_arrays(kEnsembleGrid, equation));
+    const at::Tensor starts = initial_condition().expand({3, -1}).contiguous();
+    const pde::Solution plain = pde::solve_periodic_plain(kEnsembleGrid, equation, starts, options);
+    const pde::Solution batched =
+        pde::solve_periodic_batched(kEnsembleGrid, equation, starts, options);
+    EXPECT_LT((plain.u - batched.u).abs().max().item<double>(), 1e-10);
+    EXPECT_EQ(plain.member_steps, batched.member_steps);
+    EXPECT_GT((plain.u[2] - plain.u[1]).abs().max().item<double>(), 1e-3);  // members differ
+  }
 }
 
 TEST(SpectralEnsemble, linear_part_of_burgers_is_its_diffusion) {
