@@ -15,12 +15,12 @@
 set -euo pipefail
 {  # read whole before it runs
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bhpm="$root/build/src/bhpm"
 usage() {
   echo "usage: bash bench/held_out_predictions.sh RUN_DIR [--experiments 0,6] [--repeats 3]" \
        "[--bhpm PATH]" >&2
   exit 2
 }
-bhpm="$root/build/src/bhpm"
 experiments="0,6"
 repeats=3
 run=""
