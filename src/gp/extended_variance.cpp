@@ -56,21 +56,23 @@ double ExtendedVariance::least_mean(std::int64_t count) const {
   const at::NoGradGuard no_grad;
   const at::Tensor v = v_.detach(), whitened = whitened_.detach();
   const at::Tensor prior = gp_.kernel()->matrix(v, v).detach();  // K_vv [P, P]
-  const auto apply = [&](const at::Tensor& q) {
-    return at::mm(prior, q) - at::mm(whitened.t(), at::mm(whitened, q));
-  };
   const at::Tensor variances = current_.detach();
   const double total = variances.sum().item<double>();
   if (count == 0) return total / static_cast<double>(points);
-  const std::int64_t width = std::min(points, count + 8);
-  const at::Tensor largest = std::get<1>(variances.topk(width));
-  const at::Tensor start =
-      prior.index_select(1, largest) - at::mm(whitened.t(), whitened.index_select(1, largest));
-  const double top = width == points ? at::linalg_eigvalsh(apply(at::eye(points, v.options())))
-                                           .narrow(0, points - count, count)
-                                           .sum()
-                                           .item<double>()
-                                     : top_eigenvalue_sum(apply, start, count);
+  const std::int64_t width = count + 8;
+  double top = 0.0;
+  if (width >= points) {
+    const at::Tensor covariance = prior - at::mm(whitened.t(), whitened);  // Sigma
+    top = at::linalg_eigvalsh(covariance).narrow(0, points - count, count).sum().item<double>();
+  } else {
+    const auto apply = [&](const at::Tensor& q) {  // Sigma q without forming Sigma
+      return at::mm(prior, q) - at::mm(whitened.t(), at::mm(whitened, q));
+    };
+    const at::Tensor largest = std::get<1>(variances.topk(width));
+    const at::Tensor start =
+        prior.index_select(1, largest) - at::mm(whitened.t(), whitened.index_select(1, largest));
+    top = top_eigenvalue_sum(apply, start, count);
+  }
   return std::max(0.0, (total - top) / static_cast<double>(points));
 }
 
