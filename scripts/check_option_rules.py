@@ -356,9 +356,11 @@ def row_probes(row, rows):
     """(breaking probes, [lower kept setting, upper kept setting], unread clauses)."""
     breaks, keeps, unread = [], [None, None], []
     for clause in (c.strip() for c in resolved_rule(row, rows).split(";")):
-        condition = re.match(r"with `(\w+)` = `([^`]+)`:\s*(.*)", clause)
+        condition = re.match(r"with `([\w.]+)` = `([^`]+)`:\s*(.*)", clause)
         if condition:  # "with `kind` = `file`: ...": the rule holds with that setting
-            given = [(Row(row.section, condition.group(1), "", "").name, condition.group(2))]
+            key = condition.group(1)  # of this section, or "section.key" of another
+            given = [(key if "." in key else Row(row.section, key, "", "").name,
+                      condition.group(2))]
             found = clause_probes(row, condition.group(3), rows, unread)
             breaks += [dataclasses.replace(p, settings=given + p.settings) for p in found]
             continue

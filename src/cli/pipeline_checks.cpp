@@ -70,6 +70,7 @@ void require_complete_configuration(const config::RunConfig& config, const std::
                     "the simulate stage needs the experiments to draw (train_experiments, "
                     "test_experiments, n_st, noise)");
     require_initial_condition(config.simulate);
+    require_periodic_simulation(config);
   }
   if (!pipeline.data.empty() && pipeline.runs("calibrate") &&
       config.predict.calibration_method == "trajectories" &&
@@ -86,6 +87,12 @@ void require_complete_configuration(const config::RunConfig& config, const std::
   if (pipeline.runs("refinement"))
     require_section(config, source, "refinement_study", "the refinement stage needs its settings");
   if (!pipeline.runs("predict")) return;
+  if (config.simulate.bounded() && !pipeline.predict_experiments.empty())
+    throw config::ConfigError(
+        config.field("run.predict_experiments") +
+        ": the held-out experiments are periodic solution grids, and domain.boundary = "
+        "\"conditions\" predicts on a bounded domain; set predict_experiments = [] and give "
+        "initial conditions with run.predict_ic_files");
   const std::int64_t held_out = predictable_experiments(config);
   for (const std::int64_t e : pipeline.predict_experiments)
     if (e >= held_out)
@@ -113,6 +120,14 @@ void refuse_if_foreign(const std::string& path, const std::string& stored,
 }
 
 }  // namespace
+
+void require_periodic_simulation(const config::RunConfig& config) {
+  if (config.simulate.bounded())
+    throw config::ConfigError(config.field("domain.boundary") +
+                              " = \"conditions\": `bhpm simulate` makes data on periodic "
+                              "domains only; the conditions of a bounded domain are read by "
+                              "`bhpm predict` (docs/boundary-conditions.md)");
+}
 
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                               const std::vector<std::string>& overrides) {

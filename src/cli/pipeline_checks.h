@@ -13,11 +13,16 @@ namespace bhpm::cli {
 
 /// read_run_config's rules plus the sections the listed stages need ([equation] and
 /// [data] to simulate unless run.data names a dataset, [refinement_study] for the
-/// refinement stage), run.data and run.predict_ic_files present, and the predicted
-/// experiments among the held-out ones that have a truth grid. Throws config::ConfigError
+/// refinement stage), run.data and run.predict_ic_files present, a periodic domain to
+/// simulate on, and the predicted experiments among the held-out ones that have a truth
+/// grid (none on a bounded domain). Throws config::ConfigError
 /// naming the file, the field and the rule.
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                               const std::vector<std::string>& overrides);
+
+/// `bhpm simulate` makes data on periodic domains only: throws config::ConfigError naming
+/// domain.boundary for a bounded one (its conditions are for `bhpm predict`).
+void require_periodic_simulation(const config::RunConfig& config);
 
 /// Throws std::runtime_error when a stage's input is missing from RUN_DIR and no listed
 /// stage produces it (e.g. stages = ["evaluate"] in an empty folder).

@@ -45,7 +45,8 @@ void setup_predict(CLI::App& app) {
   auto* file = command
                    ->add_option("--ic-file", options->initial_file,
                                 "u0 sampled at points: a CSV with columns x and u over one "
-                                "period of the domain, interpolated to the grid")
+                                "period of the domain (or the whole of a bounded one), "
+                                "interpolated to the grid")
                    ->check(CLI::ExistingFile);
   auto* window =
       command
@@ -103,7 +104,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
   Problem problem =
-      options.window_from >= 0 ? window_problem(options, run) : make_problem(options, config);
+      options.window_from >= 0 ? window_problem(options, run) : make_problem(options, run);
   place_on_device(config, root, problem.problem);
   solve::PredictorOptions predictor =
       pipeline::predictor_options(run, options.run_dir, job.rank() == 0);

@@ -11,6 +11,7 @@
 #include "pde/sampled_initial_condition.h"
 #include "pipeline/run_folder.h"
 #include "util/device.h"
+#include "util/number_format.h"
 
 namespace bhpm::cli {
 
@@ -75,9 +76,39 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
   return {std::move(stored.problem), stored.truth, text, std::nullopt};
 }
 
+/// u0 from --ic or --ic-file on the configuration's bounded domain, and its problem
+/// (pipeline::domain_problem: the conditions checked against the root and u0).
+Problem problem_on_domain(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
+  const config::SimulateConfig& simulate = run.config.simulate;
+  if (!options.initial_from.empty())
+    throw std::invalid_argument(
+        "predict: --ic-from starts from a periodic solution grid; on a bounded domain "
+        "(domain.boundary = \"conditions\") give u0 with --ic EXPR or --ic-file U0.csv");
+  if (run.config.predict.operator_source != "gp")
+    throw std::invalid_argument(
+        "predict: on a bounded domain the root's samples are solved; "
+        "--operator " +
+        run.config.predict.operator_source + " is not solved there yet");
+  const pde::ChebyshevGrid grid = pipeline::domain_grid(simulate);
+  const bool from_file = !options.initial_file.empty();
+  const at::Tensor u0 =
+      from_file ? pde::initial_condition_from_csv(grid, options.initial_file)
+                : pde::initial_condition_from_expression(grid, options.initial_condition, "--ic");
+  Problem problem;
+  problem.problem.window = pipeline::domain_problem(*run.root, simulate, u0);
+  problem.description = (from_file ? "u0 interpolated from " + options.initial_file
+                                   : "u0(x) = " + options.initial_condition) +
+                        " on [" + util::format_number(simulate.x_min) + ", " +
+                        util::format_number(simulate.x_max) + "] with " +
+                        pipeline::conditions_description(simulate.conditions);
+  return problem;
+}
+
 }  // namespace
 
-Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config) {
+Problem make_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
+  const config::RunConfig& config = run.config;
+  if (config.simulate.bounded()) return problem_on_domain(options, run);
   if (!options.initial_from.empty()) return problem_from_experiment(config, options.initial_from);
   Problem problem = options.initial_file.empty()
                         ? problem_from_expression(config, options.initial_condition)

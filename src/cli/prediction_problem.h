@@ -27,10 +27,14 @@ struct Problem {
   std::optional<pipeline::TrainingWindow> window;
 };
 
-/// The problem the options name (exactly one of --ic, --ic-file, --ic-from); predict.dt,
-/// when set, replaces the time step. Throws std::invalid_argument naming the option for an
-/// initial condition that is not finite or not periodic, or an experiment the file lacks.
-Problem make_problem(const PredictCommandOptions& options, const config::RunConfig& config);
+/// The problem the options name (exactly one of --ic, --ic-file, --ic-from) on the run's
+/// domain; predict.dt, when set, replaces the time step. On a bounded domain
+/// (domain.boundary = "conditions") --ic and --ic-file give u0 at its Chebyshev points and
+/// the problem is pipeline::domain_problem's. Throws std::invalid_argument naming the
+/// option for an initial condition that is not finite or not periodic (on a periodic
+/// domain), conditions that do not fit the root's mean or u0, or an experiment the file
+/// lacks.
+Problem make_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run);
 
 /// `--window-from E`: training experiment E's own problem on its window
 /// (pipeline/window_problem.h), with the root's samples only; throws std::invalid_argument

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/pipeline_checks.h"
 #include "cli/setting_flags.h"
 #include "config/run_config.h"
 #include "io/atomic_file.h"
@@ -77,6 +78,7 @@ void setup_simulate(CLI::App& app) {
 int run_simulate(const SimulateOptions& options) {
   const config::RunConfig run = config::read_run_config(options.config_path, options.overrides);
   const config::SimulateConfig& config = run.simulate;
+  require_periodic_simulation(run);
   io::require_output_folder(options.output_path);
 
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <stdexcept>
 
+#include "pde/boundary_condition_text.h"
 #include "pde/dataset_defaults.h"
 #include "pde/dealiasing.h"
 #include "util/memory_limit.h"
@@ -32,7 +34,49 @@ void read_equation(ConfigReader& reader, SimulateConfig& config) {
   pde::make_equation(eq);  // its rules (finite coefficients, a nonlinear term that parses)
 }
 
-void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
+/// The conditions of one end from their texts, read from `field` (domain.left or
+/// domain.right).
+std::vector<pde::BoundaryCondition> parse_end(const std::vector<std::string>& texts,
+                                              const std::string& field, double t_end,
+                                              const std::string& base_dir) {
+  std::vector<pde::BoundaryCondition> conditions;
+  for (const std::string& text : texts) {
+    try {
+      conditions.push_back(pde::parse_boundary_condition(text, t_end, base_dir, field));
+    } catch (const std::invalid_argument& error) {
+      throw ConfigError(error.what());
+    }
+  }
+  return conditions;
+}
+
+/// domain.boundary, and on a bounded domain its conditions and solver.intervals. The
+/// counts are checked where the operator is known (pde/bounded_solve.h).
+void read_boundary(ConfigSection& domain, ConfigSection& solver, const std::string& base_dir,
+                   SimulateConfig& config) {
+  config.boundary = domain.one_of("boundary", "periodic", boundary_kinds());
+  if (!config.bounded()) {
+    const std::string rule =
+        "is read on a bounded domain only (domain.boundary = \"conditions\"); a periodic "
+        "domain has no ends";
+    for (const char* key : {"left", "right"})
+      domain.require(!domain.has(key), key, rule, "a value");
+    solver.require(!solver.has("intervals"), "intervals", rule, "a value");
+    return;
+  }
+  const double t_end = config.solve.t_end;
+  config.conditions.left =
+      parse_end(domain.strings("left", {}), domain.field("left"), t_end, base_dir);
+  config.conditions.right =
+      parse_end(domain.strings("right", {}), domain.field("right"), t_end, base_dir);
+  config.intervals = solver.integer("intervals", pde::kDefaultIntervals);
+  solver.require(config.intervals >= 4 && config.intervals <= 1024, "intervals",
+                 "must be in [4, 1024] (Chebyshev intervals of a bounded domain)",
+                 text(config.intervals));
+}
+
+void read_domain_and_solver(ConfigReader& reader, const std::string& base_dir,
+                            SimulateConfig& config) {
   const pde::DatasetDefaults d = pde::dataset_defaults(config.equation.name);
   ConfigSection domain = reader.section("domain");
   config.x_min = domain.number("x_min", d.x_min);
@@ -58,6 +102,7 @@ void read_domain_and_solver(ConfigReader& reader, SimulateConfig& config) {
   solve.blowup_factor = solver.number("blowup_factor", 1e3);
   reader.validate([&] { pde::validate(solve); },
                   {{"t_end", "domain.t_end"}, {"stepper.", "solver."}, {"", "solver."}});
+  read_boundary(domain, solver, base_dir, config);
 }
 
 void read_initial_condition(ConfigReader& reader, const std::string& base_dir,
@@ -109,6 +154,11 @@ void read_data(ConfigReader& reader, SimulateConfig& config) {
 
 }  // namespace
 
+const std::vector<std::string>& boundary_kinds() {
+  static const std::vector<std::string> kinds = {"periodic", "conditions"};
+  return kinds;
+}
+
 SimulateConfig read_simulate_config(ConfigReader& reader, const std::string& base_dir) {
   SimulateConfig config;
   ConfigSection top = reader.section("");
@@ -116,7 +166,7 @@ SimulateConfig read_simulate_config(ConfigReader& reader, const std::string& bas
   top.require(seed >= 0, "seed", "must be an integer >= 0", text(seed));
   config.seed = static_cast<std::uint64_t>(seed);
   read_equation(reader, config);
-  read_domain_and_solver(reader, config);
+  read_domain_and_solver(reader, base_dir, config);
   read_initial_condition(reader, base_dir, config);
   read_data(reader, config);
   return config;

@@ -56,11 +56,12 @@ ConditionCount required_conditions(int order, double leading_left, double leadin
   const std::string term = derivative_name(order);
   if (order % 2 == 0) {
     const double damping = (order / 2) % 2 == 1 ? 1.0 : -1.0;  // (-1)^(K/2 + 1)
-    for (double c : {leading_left, leading_right})
+    for (const auto& [end, c] : {std::pair<const char*, double>{"left", leading_left},
+                                 std::pair<const char*, double>{"right", leading_right}})
       if (!(damping * c > 0.0))
         throw std::invalid_argument(
             "boundary conditions: the coefficient of " + term + " is " + util::format_number(c) +
-            " at an end, the sign of backward diffusion (it must be " +
+            " at the " + end + " end, the sign of backward diffusion (it must be " +
             (damping > 0 ? "> 0" : "< 0") + "): the problem is ill-posed on an interval");
     return {order / 2, order / 2};
   }

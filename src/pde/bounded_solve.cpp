@@ -165,6 +165,15 @@ void check_compatibility(const ChebyshevGrid& grid, const BoundaryConditions& co
   }
 }
 
+}  // namespace
+
+void require_compatible(const ChebyshevGrid& grid, const BoundaryConditions& conditions,
+                        const at::Tensor& u0, double tolerance) {
+  check_compatibility(grid, conditions, u0.to(at::kDouble), 0, tolerance);
+}
+
+namespace {
+
 /// Per member, "" or why the problem is ill-posed for it with these conditions: its leading
 /// term needs another count of conditions, or is backward diffusion. Throws (the message of
 /// check_conditions, or the member's) when `drop` is off and a member is ill-posed, or when

@@ -26,6 +26,12 @@
 
 namespace bhpm::pde {
 
+/// Chebyshev intervals of a bounded domain (config solver.intervals) and of a training
+/// experiment's window: 128 resolve a Burgers front of width 2 nu / A = 0.4 on a 16-wide
+/// domain to 1e-6 (bench/bounded_solve's front on [-2, 2]: 48 intervals give 1.3e-7 at the
+/// default tolerance; the central spacing scales with the width).
+inline constexpr std::int64_t kDefaultIntervals = 128;
+
 struct BoundedSolveOptions {
   double t_end = 1.0;      ///< final time (> 0)
   double output_dt = 0.1;  ///< spacing of stored snapshots; must divide t_end
@@ -63,6 +69,13 @@ at::Tensor pointwise_partials(const Equation& equation, const at::Tensor& deriva
 /// std::invalid_argument for a leading term of the sign of backward diffusion.
 ConditionCount conditions_needed(const ChebyshevGrid& grid, const Equation& equation,
                                  const at::Tensor& u0);
+
+/// Throws std::invalid_argument unless u0 [n+1] meets every condition at t = 0 within
+/// `tolerance` (the rule of BoundedSolveOptions::compatibility_tolerance), naming the end,
+/// the condition and both values: the check solve_bounded makes, for callers that check
+/// a problem before any work.
+void require_compatible(const ChebyshevGrid& grid, const BoundaryConditions& conditions,
+                        const at::Tensor& u0, double tolerance);
 
 /// Solves from u0 [B, n+1] (or [n+1]) on the grid's points. u0 must meet the conditions
 /// at t = 0 (compatibility_tolerance); its values at the dependent nodes are then replaced

@@ -63,19 +63,35 @@ at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions&
   return grid.to_physical(at::sqrt(eigenvalues) * grid.to_spectral(noise));
 }
 
-at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std::string& text,
-                                             const std::string& field) {
-  Expression expression(text, {"x"}, field,
-                        {{"L", grid.length()}, {"x_min", grid.x_min()}, {"x_max", grid.x_max()}});
-  const at::Tensor x = grid.x().contiguous();
-  at::Tensor u0 = at::empty_like(x);
-  expression.evaluate({x.data_ptr<double>()}, static_cast<std::size_t>(x.numel()),
+namespace {
+
+/// u0 = the expression in x at `x` [n] (constants pi, L, x_min, x_max of [a, b]); refused
+/// when not finite at every point.
+at::Tensor expression_values(const at::Tensor& x, double a, double b, const std::string& text,
+                             const std::string& field) {
+  Expression expression(text, {"x"}, field, {{"L", b - a}, {"x_min", a}, {"x_max", b}});
+  const at::Tensor points = x.contiguous();
+  at::Tensor u0 = at::empty_like(points);
+  expression.evaluate({points.data_ptr<double>()}, static_cast<std::size_t>(points.numel()),
                       u0.data_ptr<double>());
   if (!at::isfinite(u0).all().item<bool>())
     throw std::invalid_argument(field + ": expression '" + text +
                                 "' is not finite at every grid point");
+  return u0;
+}
+
+}  // namespace
+
+at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std::string& text,
+                                             const std::string& field) {
+  const at::Tensor u0 = expression_values(grid.x(), grid.x_min(), grid.x_max(), text, field);
   require_periodic_on_grid(grid, u0, field + " '" + text + "'");
   return u0;
+}
+
+at::Tensor initial_condition_from_expression(const ChebyshevGrid& grid, const std::string& text,
+                                             const std::string& field) {
+  return expression_values(grid.x(), grid.a(), grid.b(), text, field);
 }
 
 at::Tensor initial_condition_from_file(const PeriodicGrid& grid, const std::string& path,

@@ -1,5 +1,5 @@
 #pragma once
-/// Initial conditions u0(x) on a periodic grid.
+/// Initial conditions u0(x) on a periodic grid (and from an expression on a bounded one).
 ///
 /// kind "gp": samples of a zero-mean periodic Gaussian process with kernel
 ///   k(x, x') = s^2 exp(-2 sin^2(pi (x - x') / p) / l^2),  p = domain length.
@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "pde/chebyshev_grid.h"
 #include "pde/periodic_grid.h"
 #include "util/option_check.h"
 
@@ -51,6 +52,13 @@ at::Tensor sample_periodic_gp(const PeriodicGrid& grid, const PeriodicGpOptions&
 /// u0 [n] from an expression in x; `field` names the configuration field in errors. Refused
 /// when not finite at every grid point or not periodic (pde/periodicity.h).
 at::Tensor initial_condition_from_expression(const PeriodicGrid& grid, const std::string& text,
+                                             const std::string& field);
+
+/// u0 [n+1] from an expression in x at the Chebyshev points of a bounded domain [a, b]
+/// (constants L = b - a, x_min = a, x_max = b); refused when not finite at every point.
+/// Whether it meets the boundary conditions is checked where they are known
+/// (pde::require_compatible).
+at::Tensor initial_condition_from_expression(const ChebyshevGrid& grid, const std::string& text,
                                              const std::string& field);
 
 /// u0 [n] from a whitespace-separated text file of n finite numbers; errors name the

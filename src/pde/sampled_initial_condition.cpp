@@ -6,8 +6,10 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 #include "io/csv_reader.h"
+#include "pde/hermite_interpolant.h"
 #include "pde/periodicity.h"
 #include "util/number_format.h"
 
@@ -70,7 +72,10 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
   return at::tensor(u0, at::kDouble);
 }
 
-at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path) {
+namespace {
+
+/// Columns x and u of the CSV at `path` (io/csv_reader.h); errors name the file and line.
+std::pair<std::vector<double>, std::vector<double>> read_samples(const std::string& path) {
   io::CsvReader reader(path);
   const std::size_t x_column = reader.column("x"), u_column = reader.column("u");
   std::vector<double> x, u;
@@ -80,7 +85,54 @@ at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::strin
     if (!std::isfinite(x.back()) || !std::isfinite(u.back()))
       throw std::invalid_argument(reader.where() + ": x and u must be finite");
   }
+  return {std::move(x), std::move(u)};
+}
+
+}  // namespace
+
+at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path) {
+  auto [x, u] = read_samples(path);
   return interpolate_periodic(grid, std::move(x), std::move(u), path);
+}
+
+at::Tensor interpolate_on_interval(const ChebyshevGrid& grid, std::vector<double> x,
+                                   std::vector<double> u, const std::string& source) {
+  if (x.size() < 2 || x.size() != u.size())
+    throw std::invalid_argument(source + ": at least 2 samples (x, u) are needed");
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](auto i, auto j) { return x[i] < x[j]; });
+  std::vector<double> sorted_x, sorted_u;
+  for (const std::size_t i : order) {
+    if (!std::isfinite(x[i]) || !std::isfinite(u[i]))
+      throw std::invalid_argument(source + ": sample " + std::to_string(i) + " is NaN or Inf");
+    if (!sorted_x.empty() && sorted_x.back() == x[i])
+      throw std::invalid_argument(source +
+                                  ": two samples at x = " + util::format_significant(x[i], 6));
+    sorted_x.push_back(x[i]);
+    sorted_u.push_back(u[i]);
+  }
+  if (sorted_x.front() > grid.a() || sorted_x.back() < grid.b())
+    throw std::invalid_argument(
+        source + ": the samples cover x in [" + util::format_significant(sorted_x.front(), 6) +
+        ", " + util::format_significant(sorted_x.back(), 6) +
+        "]; on a bounded domain they must "
+        "cover [" +
+        util::format_significant(grid.a(), 6) + ", " + util::format_significant(grid.b(), 6) +
+        "], ends included (the boundary conditions are "
+        "checked there)");
+  const HermiteInterpolant interpolant(std::move(sorted_x), std::move(sorted_u));
+  const at::Tensor points = grid.x().contiguous();
+  const double* grid_x = points.data_ptr<double>();
+  at::Tensor u0 = at::empty_like(points);
+  double* values = u0.data_ptr<double>();
+  for (std::int64_t j = 0; j < points.numel(); ++j) values[j] = interpolant(grid_x[j]);
+  return u0;
+}
+
+at::Tensor initial_condition_from_csv(const ChebyshevGrid& grid, const std::string& path) {
+  auto [x, u] = read_samples(path);
+  return interpolate_on_interval(grid, std::move(x), std::move(u), path);
 }
 
 }  // namespace bhpm::pde

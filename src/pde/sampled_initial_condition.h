@@ -1,13 +1,15 @@
 #pragma once
 /// An initial condition measured at points: a CSV of (x, u) samples of one period,
-/// interpolated to the periodic grid the prediction is solved on (`bhpm predict
-/// --ic-file`; docs/importing-data.md, "Predicting from data").
+/// interpolated to the periodic grid the prediction is solved on, or of a bounded domain,
+/// interpolated to its Chebyshev points (`bhpm predict --ic-file`; docs/importing-data.md,
+/// "Predicting from data").
 
 #include <ATen/core/Tensor.h>
 
 #include <string>
 #include <vector>
 
+#include "pde/chebyshev_grid.h"
 #include "pde/periodic_grid.h"
 
 namespace bhpm::pde {
@@ -25,5 +27,16 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
 /// Reads columns `x` and `u` of the CSV at `path` (io/csv_reader.h) and interpolates them
 /// as interpolate_periodic does; errors name the file and the line.
 at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path);
+
+/// u0 [n+1] at the Chebyshev points of a bounded domain [a, b] from samples (x_j, u_j) that
+/// cover it (ends included): the cubic Hermite interpolant of pde/hermite_interpolant.h,
+/// whose first derivative is continuous, as Neumann and Robin conditions read it. Throws
+/// std::invalid_argument naming `source` for fewer than 2 samples, a value NaN or Inf, two
+/// samples at one x, and samples that do not reach an end.
+at::Tensor interpolate_on_interval(const ChebyshevGrid& grid, std::vector<double> x,
+                                   std::vector<double> u, const std::string& source);
+
+/// The same from columns `x` and `u` of the CSV at `path`.
+at::Tensor initial_condition_from_csv(const ChebyshevGrid& grid, const std::string& path);
 
 }  // namespace bhpm::pde

@@ -31,13 +31,6 @@ pde::Equation posterior_mean_equation(const gp::SparseVariationalGpImpl& root) {
   return equation;
 }
 
-std::string conditions_text(const std::vector<pde::BoundaryCondition>& conditions) {
-  std::string text;
-  for (const pde::BoundaryCondition& c : conditions)
-    text += (text.empty() ? "" : ", ") + c.describe();
-  return text.empty() ? "none" : text;
-}
-
 /// The conditions the posterior mean needs at the window's u0; a mean that is ill-posed
 /// there is refused naming the experiment.
 pde::ConditionCount counted_conditions(const model::LeafWindow& start,
@@ -77,10 +70,10 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
   const at::NoGradGuard no_grad;
   // u0 first (no conditions), then as many conditions as the mean operator needs there.
   const model::LeafWindow start =
-      model::leaf_window(leaves, boxes, experiment, kWindowIntervals, {0, 0});
+      model::leaf_window(leaves, boxes, experiment, pde::kDefaultIntervals, {0, 0});
   const pde::ConditionCount needed = counted_conditions(start, root, experiment);
   const model::LeafWindow window =
-      model::leaf_window(leaves, boxes, experiment, kWindowIntervals, needed);
+      model::leaf_window(leaves, boxes, experiment, pde::kDefaultIntervals, needed);
 
   auto problem = std::make_shared<solve::WindowProblem>();
   problem->grid = window.grid;
@@ -98,13 +91,50 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
   result.x = own.x;
   result.t = own.t;
   result.u = own.u;
-  result.description =
-      "training experiment " + std::to_string(experiment) + " on its window [" +
-      util::format_number(box.x_min) + ", " + util::format_number(box.x_max) + "] x [" +
-      util::format_number(box.t_min) + ", " + util::format_number(box.t_max) +
-      "], u0 and boundary data from its leaf (left: " + conditions_text(window.conditions.left) +
-      "; right: " + conditions_text(window.conditions.right) + ")";
+  result.description = "training experiment " + std::to_string(experiment) + " on its window [" +
+                       util::format_number(box.x_min) + ", " + util::format_number(box.x_max) +
+                       "] x [" + util::format_number(box.t_min) + ", " +
+                       util::format_number(box.t_max) + "], u0 and boundary data from its leaf (" +
+                       conditions_description(window.conditions) + ")";
   return result;
+}
+
+std::string conditions_description(const pde::BoundaryConditions& conditions) {
+  const auto end = [](const std::vector<pde::BoundaryCondition>& side) {
+    std::string text;
+    for (const pde::BoundaryCondition& c : side) text += (text.empty() ? "" : ", ") + c.describe();
+    return text.empty() ? std::string("none") : text;
+  };
+  return "left: " + end(conditions.left) + "; right: " + end(conditions.right);
+}
+
+pde::ChebyshevGrid domain_grid(const config::SimulateConfig& simulate) {
+  return {simulate.x_min, simulate.x_max, simulate.intervals};
+}
+
+std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVariationalGpImpl& root,
+                                                           const config::SimulateConfig& simulate,
+                                                           const at::Tensor& u0) {
+  auto problem = std::make_shared<solve::WindowProblem>();
+  problem->grid = domain_grid(simulate);
+  problem->u0 = u0;
+  problem->conditions = simulate.conditions;
+  problem->solve.t_end = simulate.solve.t_end;
+  problem->solve.output_dt = simulate.solve.output_dt;
+  const std::string where = "predict on the bounded domain [" +
+                            util::format_number(simulate.x_min) + ", " +
+                            util::format_number(simulate.x_max) + "]: ";
+  const pde::Equation mean = posterior_mean_equation(root);
+  try {
+    const pde::ConditionCount needed = pde::conditions_needed(problem->grid, mean, u0);
+    pde::check_conditions(problem->conditions, needed, mean.order(),
+                          "the root's posterior mean at u0");
+    pde::require_compatible(problem->grid, problem->conditions, u0,
+                            problem->solve.compatibility_tolerance);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(where + error.what());
+  }
+  return problem;
 }
 
 std::string measurement_comparison(const TrainingWindow& window,

@@ -3,9 +3,12 @@
 /// predict --window-from` (docs/boundary-conditions.md, "An experiment's own window"): u0
 /// and the boundary data read off the experiment's trained leaf (model/leaf_window.h), as
 /// many conditions at each end as the root's posterior mean needs at u0
-/// (pde::conditions_needed), on kWindowIntervals Chebyshev intervals, output at the run's
+/// (pde::conditions_needed), on pde::kDefaultIntervals Chebyshev intervals, output at the run's
 /// output_dt (the nearest spacing that divides the window's duration), at the bounded
 /// solver's own tolerances (pde/bounded_solve.h: looser ones let every sample blow up).
+/// And the problem of a prediction on the configuration's bounded domain (`bhpm predict
+/// --ic/--ic-file` with domain.boundary = "conditions"; docs/boundary-conditions.md,
+/// "Conditions in the configuration").
 
 #include <ATen/core/Tensor.h>
 
@@ -21,11 +24,6 @@
 #include "solve/predictor.h"
 
 namespace bhpm::pipeline {
-
-/// Chebyshev intervals of a window: 128 resolve a Burgers front of width 2 nu / A = 0.4 on
-/// a 16-wide window to 1e-6 (bench/bounded_solve's front on [-2, 2]: 48 intervals give
-/// 1.3e-7 at the default tolerance; the central spacing scales with the width).
-constexpr std::int64_t kWindowIntervals = 128;
 
 struct TrainingWindow {
   std::shared_ptr<const solve::WindowProblem> problem;
@@ -47,6 +45,23 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
                                const config::RunConfig& config, const model::LeafModelImpl& leaves,
                                const std::vector<pde::MeasuredExperiment>& measured,
                                std::int64_t experiment);
+
+/// "left: u = 0; right: u = 0, u_x = 0" ("none" for an end without conditions).
+std::string conditions_description(const pde::BoundaryConditions& conditions);
+
+/// The Chebyshev grid of the configuration's bounded domain: [x_min, x_max] on
+/// solver.intervals intervals.
+pde::ChebyshevGrid domain_grid(const config::SimulateConfig& simulate);
+
+/// u_t = F on the configuration's bounded domain from u0 [n+1] on domain_grid's points,
+/// under domain.left and domain.right's conditions, to domain.t_end with snapshots every
+/// solver.output_dt. Checked before any work: each end must have as many conditions as
+/// the root's posterior mean needs at u0 (pde::conditions_needed), and u0 must meet each
+/// at t = 0 (pde::require_compatible); otherwise std::invalid_argument naming the end, the
+/// count or the condition.
+std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVariationalGpImpl& root,
+                                                           const config::SimulateConfig& simulate,
+                                                           const at::Tensor& u0);
 
 /// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
 /// prediction on the window (its ensemble and statistics) against the experiment's own

@@ -8,7 +8,9 @@
 # budget, an unknown solver, a missing experiment, a window without its training windows or
 # of an experiment the run lacks, bad [predict] keys, calibrate without a
 # trained root or with fewer than 2 samples); the distilled equation's samples
-# (--operator distilled) and their refusals.
+# (--operator distilled) and their refusals; a prediction on a bounded domain from the
+# configuration's conditions and its refusals (a wrong count, a u0 that misses a
+# condition, --ic-from, a short boundary series, conditions on a periodic domain).
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -193,6 +195,41 @@ expect_refusal "--window-from where RUN_DIR/data.h5 holds no training windows" \
 cp -r "$work/run" "$work/window-run" && cp "$work/data.h5" "$work/window-run/data.h5"
 expect_refusal "--window-from a training experiment the run lacks" \
   "experiment 5 is not among the 2 training experiments" "$work/window-run" --window-from 5 -o "$work/refused.h5"
+# A bounded domain from the configuration: a wall u = 0 at the left, a flux u_x = g at the
+# right, and a u0 that meets both (this small root's mean diffuses backwards at the ends of
+# the gentler u0 that would not be periodic).
+bounded=(--set domain.boundary=conditions --set "domain.left=u = 0"
+         --set "domain.right=u_x = 0.3*pi/8" --set solver.intervals=32)
+"$bhpm" predict "$work/run" --ic "0.3*sin(pi*(x+8)/8)" "${bounded[@]}" \
+  -o "$work/bounded.h5" > "$work/out" 2>&1 &&
+  "$python" - "$work/bounded.h5" <<'PY'
+import h5py, numpy as np, sys
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["solver"] == "bounded (Chebyshev, CVODE)", f.attrs["solver"]
+assert "with left: u = 0; right: u_x = 0.3*pi/8" in f.attrs["initial_condition"], f.attrs["initial_condition"]
+x, u = f["x"][:], f["samples/u"][:]
+assert len(x) == 33 and x[0] == -8 and x[-1] == 8, x
+assert np.allclose(f["u0"][:], 0.3 * np.sin(np.pi * (x + 8) / 8), atol=1e-12)
+sound = ~np.isnan(u).any(axis=(1, 2))
+assert sound.sum() >= 2, sound
+assert np.abs(u[sound][:, :, 0]).max() < 1e-12, np.abs(u[sound][:, :, 0]).max()  # the wall holds
+PY
+check "predict on a bounded domain from the configuration's conditions, the wall held exactly" $?
+expect_refusal "a bounded domain with a condition more than the operator needs" \
+  "needs 1 condition at the left end" "$work/run" --ic "0.3*sin(pi*(x+8)/8)" "${bounded[@]}" \
+  --set "domain.left=u = 0,u_x = 0.3*pi/8" -o "$work/refused.h5"
+expect_refusal "a bounded domain whose u0 misses a condition at t = 0" \
+  "does not meet the left end's condition u = 0 at t = 0: it gives 0.05" "$work/run" \
+  --ic "0.3*sin(pi*(x+8)/8) + 0.05" "${bounded[@]}" -o "$work/refused.h5"
+expect_refusal "--ic-from on a bounded domain" "on a bounded domain" "$work/run" \
+  --ic-from "$work/data.h5:0" "${bounded[@]}" -o "$work/refused.h5"
+printf 't,left\n0,0\n0.5,0\n' > "$work/wall.csv"
+expect_refusal "a wall series shorter than the horizon" \
+  "wall.csv: the series covers t in \[0, 0.5\]; it must cover \[0, 1\]" "$work/run" \
+  --ic "0.3*sin(pi*(x+8)/8)" "${bounded[@]}" --set "domain.left=u = $work/wall.csv:left" \
+  -o "$work/refused.h5"
+expect_refusal "conditions on a periodic domain" "domain.left: is read on a bounded domain only" \
+  "$work/run" --ic "0.3*sin(pi*x/8)" --set "domain.left=u = 0" -o "$work/refused.h5"
 expect_usage() {  # expect_usage NAME PATTERN ARGS...: a command line that cannot be parsed exits 2
   local name="$1" pattern="$2"
   shift 2

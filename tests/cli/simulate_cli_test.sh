@@ -83,6 +83,8 @@ expect_failure wrong_type "solver.modes" "$WRONG_TYPE" --set data.n_st=50
 expect_failure modes_zero "solver.modes" "$BURGERS" "${SMALL[@]}" --set solver.modes=0
 
 expect_failure negative_dt "solver.dt" "$BURGERS" "${SMALL[@]}" --set solver.dt=-1
+expect_failure bounded_domain "domain.boundary = \"conditions\": \`bhpm simulate\` makes data on periodic domains only" \
+  "$BURGERS" "${SMALL[@]}" --set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
 
 BAD_NONLINEAR=$(write_config bad_nonlinear '[equation]' 'name = "general"' \
   'linear = [0, 0, 0.1]' 'nonlinear = "-u*u_y"')

@@ -177,6 +177,30 @@ TEST(SimulateConfig, relative_initial_condition_file_is_taken_from_the_config_fo
   EXPECT_EQ(absolute.initial_condition.file, "/abs/u0.txt");
 }
 
+TEST(SimulateConfig, a_bounded_domain_reads_its_conditions_and_intervals) {
+  const SimulateConfig bounded = read(
+      "[domain]\nboundary = \"conditions\"\nleft = [\"u = 0\"]\n"
+      "right = [\"u = sin(t)\", \"u_x = 0\"]\n[solver]\nintervals = 64\n");
+  EXPECT_TRUE(bounded.bounded());
+  ASSERT_EQ(bounded.conditions.left.size(), 1u);
+  ASSERT_EQ(bounded.conditions.right.size(), 2u);
+  EXPECT_EQ(bounded.conditions.right[1].describe(), "u_x = 0");
+  EXPECT_EQ(bounded.intervals, 64);
+  const SimulateConfig walls_by_default = read("[domain]\nboundary = \"conditions\"\n");
+  EXPECT_TRUE(walls_by_default.conditions.left.empty());  // counted against the operator later
+  EXPECT_EQ(walls_by_default.intervals, 128);
+  EXPECT_FALSE(read("").bounded());
+  EXPECT_THAT(error_for("[domain]\nleft = [\"u = 0\"]\n"),
+              HasSubstr("sim.toml: domain.left: is read on a bounded domain only"));
+  EXPECT_THAT(error_for("[solver]\nintervals = 64\n"),
+              HasSubstr("sim.toml: solver.intervals: is read on a bounded domain only"));
+  EXPECT_THAT(error_for("[domain]\nboundary = \"conditions\"\nleft = [\"u_x =\"]\n"),
+              HasSubstr("sim.toml: domain.left: \"u_x =\": the boundary data after '=' is empty"));
+  EXPECT_THAT(error_for("[domain]\nboundary = \"conditions\"\n[solver]\nintervals = 2\n"),
+              HasSubstr("sim.toml: solver.intervals: must be in [4, 1024]"));
+  EXPECT_THAT(error_for("[domain]\nboundary = \"walls\"\n"), HasSubstr("domain.boundary"));
+}
+
 TEST(SimulateConfig, wrong_type_names_the_field) {
   EXPECT_THAT(error_for("[solver]\nmodes = \"abc\"\n"),
               AllOf(HasSubstr("sim.toml: solver.modes"), HasSubstr("expected an integer")));

@@ -1,13 +1,16 @@
 // An initial condition from samples (pde/sampled_initial_condition.h): second-order
 // convergence of the periodic piecewise-linear interpolation, exact values at samples on
 // grid points, the period boundary, and the refusals (not periodic, outside the domain,
-// repeated x, too few samples).
+// repeated x, too few samples); on a bounded interval, third-order convergence at its
+// Chebyshev points and samples that must reach both ends.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <vector>
 
@@ -84,4 +87,39 @@ TEST(SampledInitialCondition, refuses_what_is_not_one_period_of_samples) {
   EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>(
                   [&] { bhpm::pde::initial_condition_from_csv(grid, path); }),
               HasSubstr("u0.csv: line 1: no column 'u'"));
+}
+
+TEST(SampledInitialCondition, on_an_interval_converges_at_third_order_and_must_reach_both_ends) {
+  // u = exp(x) sin(3 x) on [-1, 2] from m irregular samples (both ends included), read at
+  // the Chebyshev points: the cubic Hermite interpolant's error is O(h^3).
+  const bhpm::pde::ChebyshevGrid grid(-1.0, 2.0, 40);
+  const auto exact = [](double x) { return std::exp(x) * std::sin(3.0 * x); };
+  double errors[2];
+  for (int i = 0; i < 2; ++i) {
+    const int m = i == 0 ? 40 : 80;
+    std::vector<double> x, u;
+    for (int j = 0; j <= m; ++j) {
+      const double s = (j + (j > 0 && j < m ? 0.3 * std::sin(5.0 * j) : 0.0)) / m;
+      x.push_back(-1.0 + 3.0 * s);
+      u.push_back(exact(x.back()));
+    }
+    std::swap(x[1], x[m - 1]);  // any order
+    std::swap(u[1], u[m - 1]);
+    const at::Tensor u0 = bhpm::pde::interpolate_on_interval(grid, x, u, "samples");
+    errors[i] = 0.0;
+    for (std::int64_t j = 0; j < grid.points(); ++j)
+      errors[i] =
+          std::max(errors[i], std::abs(u0[j].item<double>() - exact(grid.x()[j].item<double>())));
+  }
+  EXPECT_LT(errors[0], 5e-3);  // of max |u| = 7
+  EXPECT_GT(std::log2(errors[0] / errors[1]), 2.5) << errors[0] << " " << errors[1];
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>([&] {
+                bhpm::pde::interpolate_on_interval(grid, {-1.0, 0.5, 1.9}, {0, 1, 2}, "short");
+              }),
+              HasSubstr("short: the samples cover x in [-1, 1.9]; on a bounded domain they must "
+                        "cover [-1, 2]"));
+  EXPECT_THAT(bhpm::testing_support::error_message<std::invalid_argument>([&] {
+                bhpm::pde::interpolate_on_interval(grid, {-1.0, 2.0, 2.0}, {0, 1, 2}, "twice");
+              }),
+              HasSubstr("twice: two samples at x = 2"));
 }
