@@ -7,11 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "cli/pipeline_checks.h"
 #include "cli/setting_flags.h"
 #include "config/run_config.h"
 #include "io/atomic_file.h"
+#include "pde/bounded_experiment_set.h"
 #include "pde/dataset_file.h"
 #include "pde/experiment_set.h"
 #include "util/stopwatch.h"
@@ -75,35 +78,58 @@ void setup_simulate(CLI::App& app) {
   command->callback([options] { throw CLI::RuntimeError(run_simulate(*options)); });
 }
 
+namespace {
+
+/// The train and test sets: on the periodic grid, or on the bounded domain's Chebyshev
+/// points under its conditions (pde/bounded_experiment_set.h).
+std::vector<pde::ExperimentSet> simulate_sets(const config::SimulateConfig& config,
+                                              const pde::Equation& equation, bool quiet) {
+  std::vector<std::pair<std::string, std::int64_t>> wanted = {{"train", config.train_experiments}};
+  if (config.test_experiments > 0) wanted.emplace_back("test", config.test_experiments);
+  std::vector<pde::ExperimentSet> sets;
+  if (config.bounded()) {
+    const pde::ChebyshevGrid grid = config.bounded_grid();
+    for (const auto& [name, count] : wanted)
+      sets.push_back(pde::simulate_bounded_experiment_set(
+          grid, config.modes, equation, config.conditions, set_options(config, name, count)));
+    return sets;
+  }
+  const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
+  ProgressPrinter progress(quiet);
+  for (const auto& [name, count] : wanted)
+    sets.push_back(pde::simulate_experiment_set(grid, equation, set_options(config, name, count),
+                                                std::ref(progress)));
+  return sets;
+}
+
+}  // namespace
+
 int run_simulate(const SimulateOptions& options) {
   const config::RunConfig run = config::read_run_config(options.config_path, options.overrides);
   const config::SimulateConfig& config = run.simulate;
-  require_periodic_simulation(run);
+  require_simulable(run);
   io::require_output_folder(options.output_path);
 
-  const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
   const pde::Equation equation = pde::make_equation(config.equation);
-  ProgressPrinter progress(options.quiet);
   const util::Stopwatch stopwatch;
-  std::vector<pde::ExperimentSet> sets;
-  sets.push_back(pde::simulate_experiment_set(
-      grid, equation, set_options(config, "train", config.train_experiments), std::ref(progress)));
-  if (config.test_experiments > 0)
-    sets.push_back(pde::simulate_experiment_set(
-        grid, equation, set_options(config, "test", config.test_experiments), std::ref(progress)));
+  const std::vector<pde::ExperimentSet> sets = simulate_sets(config, equation, options.quiet);
   pde::DatasetMetadata metadata;
   metadata.equation = equation.describe();
   metadata.config = run.resolved_toml;
   metadata.created_by = "bhpm " BHPM_VERSION " simulate";
   pde::write_dataset(options.output_path, sets, metadata);
   const double seconds = stopwatch.seconds();
+  const std::string grid = config.bounded()
+                               ? std::to_string(config.intervals + 1) + " Chebyshev points (" +
+                                     pde::describe(config.conditions) + ")"
+                               : std::to_string(config.modes);
   std::printf(
-      "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %lld, n_st %lld, "
+      "wrote %s: %s, train %lld + test %lld experiments, grid %lld x %s, n_st %lld, "
       "dt %.3g (%lld steps, %lld rejected), %.2f s\n",
       options.output_path.c_str(), equation.describe().c_str(),
       static_cast<long long>(config.train_experiments),
       static_cast<long long>(config.test_experiments),
-      static_cast<long long>(sets.front().t.size(0)), static_cast<long long>(config.modes),
+      static_cast<long long>(sets.front().t.size(0)), grid.c_str(),
       static_cast<long long>(config.measurements.n_st), sets.front().dt,
       static_cast<long long>(sets.front().steps),
       static_cast<long long>(sets.front().rejected_steps), seconds);

@@ -12,6 +12,7 @@
 #include "config/config_reader.h"
 #include "pde/boundary_conditions.h"
 #include "pde/bounded_solve.h"
+#include "pde/chebyshev_grid.h"
 #include "pde/equation.h"
 #include "pde/experiment_set.h"
 #include "pde/initial_condition.h"
@@ -37,6 +38,8 @@ struct SimulateConfig {
   std::int64_t test_experiments = 10;
 
   bool bounded() const { return boundary != "periodic"; }
+  /// The bounded domain's grid: [x_min, x_max] on `intervals` Chebyshev intervals.
+  pde::ChebyshevGrid bounded_grid() const { return {x_min, x_max, intervals}; }
 };
 
 /// The values of domain.boundary.

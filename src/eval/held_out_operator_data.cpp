@@ -6,8 +6,10 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "eval/point_subset.h"
+#include "pde/chebyshev_grid.h"
 #include "pde/periodic_grid.h"
 #include "util/number_format.h"
 #include "util/tensor_checks.h"
@@ -23,8 +25,8 @@ bool is_double_tensor(const at::Tensor& tensor, std::int64_t dims) {
   return tensor.defined() && tensor.scalar_type() == at::kDouble && tensor.dim() == dims;
 }
 
-/// Checks shapes and the grid; returns the grid spacing.
-double check_set(const pde::ExperimentSet& set, const std::string& where) {
+/// Checks the shapes of u [E, T, n], t [T] and x [n].
+void check_shapes(const pde::ExperimentSet& set, const std::string& where) {
   if (!is_double_tensor(set.u, 3) || set.u.size(0) < 1 || set.u.size(1) < 1)
     throw std::invalid_argument(where +
                                 ": u must be a double tensor [E, T, n] with E, T >= 1 "
@@ -34,22 +36,44 @@ double check_set(const pde::ExperimentSet& set, const std::string& where) {
   if (!is_double_tensor(set.t, 1) || set.t.size(0) != times)
     throw std::invalid_argument(where + ": t must be a double tensor [" + std::to_string(times) +
                                 "] matching u (got " + util::describe_tensor(set.t) + ")");
-  if (!is_double_tensor(set.x, 1) || set.x.size(0) != n || n < 4 || n % 2 != 0)
-    throw std::invalid_argument(where +
-                                ": x must be a double tensor [n] matching u, n even and "
-                                ">= 4 (got " +
+  if (!is_double_tensor(set.x, 1) || set.x.size(0) != n || n < 4)
+    throw std::invalid_argument(where + ": x must be a double tensor [n] matching u, n >= 4 (got " +
                                 util::describe_tensor(set.x) + ", u " +
                                 util::describe_tensor(set.u) + ")");
-  const double x0 = set.x[0].item<double>();
-  const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
-  const double deviation = (set.x - (x0 + dx * at::arange(n, kReal))).abs().max().item<double>();
-  if (!(std::isfinite(dx) && dx > 0.0 && deviation <= 1e-9 * dx * static_cast<double>(n)))
-    throw std::invalid_argument(where +
-                                ": x must be a finite, increasing uniform grid (got "
-                                "spacing " +
-                                util::format_significant(dx, 6) + ", largest deviation " +
+}
+
+/// x [n] must be `expected` [n] within 1e-9 of the domain's length.
+void require_grid(const at::Tensor& x, const at::Tensor& expected, double length,
+                  const std::string& where, const std::string& kind) {
+  const double deviation = (x - expected).abs().max().item<double>();
+  if (!(std::isfinite(length) && length > 0.0 && deviation <= 1e-9 * length))
+    throw std::invalid_argument(where + ": x must be " + kind + " (largest deviation " +
                                 util::format_significant(deviation, 6) + ")");
-  return dx;
+}
+
+/// d^m u/dx^m [needed, R, n], m = 1..needed, of the snapshots u [R, n]: by spectral
+/// differentiation on a periodic grid (n even), by Chebyshev differentiation matrices on a
+/// bounded domain's points (pde/chebyshev_grid.h).
+at::Tensor grid_derivatives(const pde::ExperimentSet& set, const at::Tensor& u, int needed,
+                            const std::string& where) {
+  const std::int64_t n = set.x.size(0);
+  const double x0 = set.x[0].item<double>(), x_last = set.x[n - 1].item<double>();
+  if (!set.conditions.empty()) {
+    const pde::ChebyshevGrid grid(x0, x_last, n - 1);
+    require_grid(set.x, grid.x(), x_last - x0, where, "the Chebyshev points of [x_0, x_last]");
+    std::vector<at::Tensor> derivatives;
+    for (int m = 1; m <= needed; ++m)
+      derivatives.push_back(at::matmul(u, grid.differentiation_matrix(m).t()));
+    return needed > 0 ? at::stack(derivatives) : u.new_empty({0, u.size(0), n});
+  }
+  if (n % 2 != 0)
+    throw std::invalid_argument(where + ": a periodic grid needs an even n (got " +
+                                std::to_string(n) + ")");
+  const double dx = (x_last - x0) / static_cast<double>(n - 1);
+  require_grid(set.x, x0 + dx * at::arange(n, kReal), dx * static_cast<double>(n), where,
+               "a finite, increasing uniform grid");
+  const pde::PeriodicGrid grid(x0, x0 + dx * static_cast<double>(n), n);
+  return grid.derivatives_from_spectral(grid.to_spectral(u), needed).slice(0, 1);
 }
 
 /// values [E, ...]: throws naming the first experiment with a NaN or infinity.
@@ -73,18 +97,15 @@ OperatorTestData held_out_operator_data(const pde::ExperimentSet& set,
   if (max_points < 0)
     throw std::invalid_argument(where + ": max_points must be >= 0 (got " +
                                 std::to_string(max_points) + ")");
-  const double dx = check_set(set, where);
+  check_shapes(set, where);
   require_finite(set.u, where, "u");
 
   const std::int64_t experiments = set.u.size(0), times = set.u.size(1), n = set.u.size(2);
   const std::int64_t rows = experiments * times, total = rows * n;
-  const double x0 = set.x[0].item<double>();
-  const pde::PeriodicGrid grid(x0, x0 + dx * static_cast<double>(n), n);
   const int needed = std::max(order, equation.order());
   // [K'+1, E T, n]: d^m u/dx^m of every snapshot; u itself as stored, not round-tripped.
   const at::Tensor u = set.u.reshape({rows, n});
-  const at::Tensor derivatives = at::cat(
-      {u.unsqueeze(0), grid.derivatives_from_spectral(grid.to_spectral(u), needed).slice(0, 1)});
+  const at::Tensor derivatives = at::cat({u.unsqueeze(0), grid_derivatives(set, u, needed, where)});
 
   const at::Tensor target = equation.right_hand_side(derivatives);
   require_finite(target.reshape({experiments, times, n}), where, "the target u_t");

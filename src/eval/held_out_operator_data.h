@@ -4,7 +4,8 @@
 ///
 /// For every experiment e, output time t_i and grid point x_j of the stored clean solution
 /// u [E, T, n], the inputs are u as stored and its exact spatial derivatives by spectral
-/// differentiation on the periodic grid,
+/// differentiation on the periodic grid (on a bounded domain's Chebyshev points, set.conditions
+/// non-empty: by Chebyshev differentiation matrices),
 ///   v = (u, u_x, ..., d^K u/dx^K)(x_j, t_i),   K = order,
 /// and the target is the true operator applied to them,
 ///   u_t = sum_m c_m d^m u/dx^m + N(u, u_x, ..., d^K' u/dx^K'),
@@ -29,7 +30,8 @@ struct OperatorTestData {
 };
 
 /// Builds the test data of `set` (clean grids set.u [E, T, n], grid set.x [n] uniform with
-/// period n (x_1 - x_0)) for inputs up to derivative `order` in [0, 6].
+/// period n (x_1 - x_0), or a bounded domain's Chebyshev points) for inputs up to derivative
+/// `order` in [0, 6].
 ///
 /// With max_points = 0 or >= E T n every point is kept, in (experiment, time, x) order.
 /// Otherwise max_points rows are kept, evenly spread (eval/point_subset.h).

@@ -50,6 +50,15 @@ std::string BoundaryCondition::describe() const {
   return (left.empty() ? "0" : left) + " = " + (value_text.empty() ? "g(t)" : value_text);
 }
 
+std::string describe(const BoundaryConditions& conditions) {
+  const auto end = [](const std::vector<BoundaryCondition>& side) {
+    std::string text;
+    for (const BoundaryCondition& c : side) text += (text.empty() ? "" : ", ") + c.describe();
+    return text.empty() ? std::string("none") : text;
+  };
+  return "left: " + end(conditions.left) + "; right: " + end(conditions.right);
+}
+
 ConditionCount required_conditions(int order, double leading_left, double leading_right) {
   if (order < 0) throw std::invalid_argument("boundary conditions: order must be >= 0");
   if (order == 0) return {0, 0};

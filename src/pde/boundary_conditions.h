@@ -51,6 +51,9 @@ struct BoundaryConditions {
   std::vector<BoundaryCondition> left, right;
 };
 
+/// "left: u = 0; right: u = 0, u_x = 0" ("none" for an end without conditions).
+std::string describe(const BoundaryConditions& conditions);
+
 struct ConditionCount {
   int left = 0, right = 0;
 };

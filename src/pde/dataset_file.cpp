@@ -19,10 +19,15 @@ void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
   group.set_attribute("experiments", static_cast<std::int64_t>(set.u.size(0)));
   group.set_attribute("n_st", static_cast<std::int64_t>(set.sample_u.size(1)));
   group.set_attribute("noise", set.noise);
+  group.set_attribute("boundary",
+                      set.conditions.empty() ? std::string("periodic") : set.conditions);
   group.set_attribute("dt", set.dt);
   group.set_attribute("steps", set.steps);
   group.set_attribute("rejected_steps", set.rejected_steps);
-  io::write_tensor(group, "x", set.x, {"x", "length (nondimensional)", "periodic grid points"});
+  io::write_tensor(
+      group, "x", set.x,
+      {"x", "length (nondimensional)",
+       set.conditions.empty() ? "periodic grid points" : "Chebyshev points of a bounded domain"});
   io::write_tensor(group, "t", set.t, {"t", "time (nondimensional)", "output times"});
   io::write_tensor(group, "u", set.u, {"experiment,t,x", "u (nondimensional)", "solution u(x, t)"});
   const io::Hdf5Location samples = group.create_group("measurements");
@@ -106,6 +111,8 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
     require_shape(at::isfinite(*grid).all().item<bool>(), group, field, "contains NaN or Inf");
   set.noise = group.number_attribute("noise");
   set.dt = group.number_attribute("dt");
+  if (group.has_attribute("boundary") && group.string_attribute("boundary") != "periodic")
+    set.conditions = group.string_attribute("boundary");
   const io::Hdf5Location samples = group.open_group("measurements");
   const io::Hdf5Array<std::int64_t> index = samples.read_integers("index");
   require_shape(

@@ -44,30 +44,23 @@ void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, st
   set.sample_u = set.sample_u_clean + options.noise * noise;
 }
 
-ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
-                                      const ExperimentSetOptions& options,
-                                      const SetProgressCallback& progress) {
+ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at::Tensor& x,
+                                   const std::function<Solution()>& solve) {
   if (options.experiments < 1)
     throw std::invalid_argument("experiment set '" + options.name +
                                 "': number of experiments must be >= 1");
   const std::int64_t times = std::llround(options.solve.t_end / options.solve.output_dt) + 1;
-  validate(options.measurements, times * grid.points());  // before the solve, not after
-  const at::Tensor u0 =
-      make_initial_conditions(grid, options.initial_condition, options.experiments, options.seed,
-                              options.name + "/initial_condition");
-  ProgressCallback solve_progress;
-  if (progress) solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
+  validate(options.measurements, times * x.size(0));  // before the solve, not after
   Solution solution;
   try {
-    solution = solve_periodic(grid, equation, u0, options.solve, solve_progress);
+    solution = solve();
   } catch (const SolverDivergence& error) {
     throw SolverDivergence("experiment set '" + options.name + "': " + error.what(),
                            error.time_reached());
   }
-
   ExperimentSet set;
   set.name = options.name;
-  set.x = grid.x();
+  set.x = x;
   set.t = solution.t;
   set.u = solution.u;
   set.dt = solution.dt;
@@ -75,6 +68,20 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
   set.rejected_steps = solution.rejected_steps;
   draw_measurements(set, options.measurements, options.seed);
   return set;
+}
+
+ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
+                                      const ExperimentSetOptions& options,
+                                      const SetProgressCallback& progress) {
+  return simulate_and_measure(options, grid.x(), [&] {
+    const at::Tensor u0 =
+        make_initial_conditions(grid, options.initial_condition, options.experiments, options.seed,
+                                options.name + "/initial_condition");
+    ProgressCallback solve_progress;
+    if (progress)
+      solve_progress = [&](double t, double t_end) { progress(options.name, t, t_end); };
+    return solve_periodic(grid, equation, u0, options.solve, solve_progress);
+  });
 }
 
 }  // namespace bhpm::pde

@@ -13,6 +13,7 @@
 #include "pde/initial_condition.h"
 #include "pde/periodic_grid.h"
 #include "pde/periodic_solve.h"
+#include "pde/solution.h"
 
 namespace bhpm::pde {
 
@@ -36,6 +37,10 @@ struct ExperimentSetOptions {
 
 struct ExperimentSet {
   std::string name;
+  /// "" for a periodic grid; for a bounded domain its conditions (pde::describe: "left:
+  /// u = 0; right: u = 0"), and x the Chebyshev points of [x_0, x_last]
+  /// (pde/bounded_experiment_set.h).
+  std::string conditions;
   at::Tensor x;               ///< [n] grid points
   at::Tensor t;               ///< [T] output times
   at::Tensor u;               ///< [E, T, n] solutions
@@ -58,6 +63,13 @@ using SetProgressCallback = std::function<void(const std::string&, double, doubl
 ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
                                       const ExperimentSetOptions& options,
                                       const SetProgressCallback& progress = {});
+
+/// What every set's simulation does around its solve: checks that options.experiments >= 1
+/// and that the measurements fit the grid of `points` x the output times (before the solve),
+/// runs `solve` (a SolverDivergence is rethrown naming the set), and returns the set of its
+/// snapshots on the grid points x [n] with the measurements drawn.
+ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at::Tensor& x,
+                                   const std::function<Solution()>& solve);
 
 /// Draws the measurement points of a set whose solutions `set.u` are filled in.
 void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed);

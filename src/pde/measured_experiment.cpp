@@ -70,6 +70,8 @@ void validate(const MeasuredExperiment& e, const std::string& source) {
 MeasurementWindow grid_window(const ExperimentSet& set) {
   const int64_t n = set.x.size(0);
   const double x0 = set.x[0].item<double>();
+  if (!set.conditions.empty())  // a bounded domain's Chebyshev points: [x_0, x_last]
+    return {x0, set.x[n - 1].item<double>(), set.t[0].item<double>(), set.t[-1].item<double>()};
   const double dx = (set.x[n - 1].item<double>() - x0) / static_cast<double>(n - 1);
   return {x0, x0 + dx * static_cast<double>(n), set.t[0].item<double>(), set.t[-1].item<double>()};
 }

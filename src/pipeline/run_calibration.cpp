@@ -57,6 +57,11 @@ RunCalibration calibrate_by_trajectories(const std::string& run_dir, TrainedRun&
   solve::PredictorOptions predictor = predictor_options(run, run_dir);
   predictor.samples = run.config.predict.calibration_samples;
   const pde::ExperimentSet set = pde::read_experiment_set(data_path, "train");
+  if (!set.conditions.empty())
+    throw std::invalid_argument(
+        "predict.calibration_method = \"trajectories\": " + data_path +
+        " holds experiments on a bounded domain, and that method solves them on periodic grids; "
+        "use \"operator\" or \"windows\"");
   const auto count = static_cast<std::size_t>(set.u.size(0));
   const model::LeafModel leaves =
       trained_leaves(run_dir, run.config, static_cast<std::int64_t>(count));

@@ -158,6 +158,10 @@ std::string band_calibration(const TrainedRun& run, const std::string& run_dir) 
 
 ExperimentProblem experiment_problem(const config::RunConfig& config, const pde::ExperimentSet& set,
                                      std::int64_t experiment) {
+  if (!set.conditions.empty())
+    throw std::invalid_argument("set '" + set.name +
+                                "' lies on a bounded domain: its experiments are not solved on a "
+                                "periodic grid");
   const std::int64_t n = set.x.size(0), times = set.t.size(0);
   const double spacing = (set.x[1] - set.x[0]).item<double>();
   const double x_min = set.x[0].item<double>();

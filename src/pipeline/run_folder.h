@@ -53,8 +53,10 @@ solve::PredictorOptions predictor_options(const TrainedRun& run, const std::stri
 /// carry no model discrepancy).
 std::string band_calibration(const TrainedRun& run, const std::string& run_dir);
 
-/// The IBVP of experiment e of a stored set: u0 = its t = 0 row, its grid and times, the
-/// run's solver settings (predict.dt > 0 replaces the time step); `truth` its solution.
+/// The IBVP of experiment e of a stored periodic set: u0 = its t = 0 row, its grid and
+/// times, the run's solver settings (predict.dt > 0 replaces the time step); `truth` its
+/// solution. A bounded set (set.conditions non-empty) is refused with
+/// std::invalid_argument: `bhpm predict --ic-from` solves those on the configured domain.
 struct ExperimentProblem {
   solve::PredictionProblem problem;
   at::Tensor truth;  ///< [T, n]

@@ -95,28 +95,15 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
                        util::format_number(box.x_min) + ", " + util::format_number(box.x_max) +
                        "] x [" + util::format_number(box.t_min) + ", " +
                        util::format_number(box.t_max) + "], u0 and boundary data from its leaf (" +
-                       conditions_description(window.conditions) + ")";
+                       pde::describe(window.conditions) + ")";
   return result;
-}
-
-std::string conditions_description(const pde::BoundaryConditions& conditions) {
-  const auto end = [](const std::vector<pde::BoundaryCondition>& side) {
-    std::string text;
-    for (const pde::BoundaryCondition& c : side) text += (text.empty() ? "" : ", ") + c.describe();
-    return text.empty() ? std::string("none") : text;
-  };
-  return "left: " + end(conditions.left) + "; right: " + end(conditions.right);
-}
-
-pde::ChebyshevGrid domain_grid(const config::SimulateConfig& simulate) {
-  return {simulate.x_min, simulate.x_max, simulate.intervals};
 }
 
 std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVariationalGpImpl& root,
                                                            const config::SimulateConfig& simulate,
                                                            const at::Tensor& u0) {
   auto problem = std::make_shared<solve::WindowProblem>();
-  problem->grid = domain_grid(simulate);
+  problem->grid = simulate.bounded_grid();
   problem->u0 = u0;
   problem->conditions = simulate.conditions;
   problem->solve.t_end = simulate.solve.t_end;

@@ -46,14 +46,7 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
                                const std::vector<pde::MeasuredExperiment>& measured,
                                std::int64_t experiment);
 
-/// "left: u = 0; right: u = 0, u_x = 0" ("none" for an end without conditions).
-std::string conditions_description(const pde::BoundaryConditions& conditions);
-
-/// The Chebyshev grid of the configuration's bounded domain: [x_min, x_max] on
-/// solver.intervals intervals.
-pde::ChebyshevGrid domain_grid(const config::SimulateConfig& simulate);
-
-/// u_t = F on the configuration's bounded domain from u0 [n+1] on domain_grid's points,
+/// u_t = F on the configuration's bounded domain from u0 [n+1] on its bounded_grid()'s points,
 /// under domain.left and domain.right's conditions, to domain.t_end with snapshots every
 /// solver.output_dt. Checked before any work: each end must have as many conditions as
 /// the root's posterior mean needs at u0 (pde::conditions_needed), and u0 must meet each

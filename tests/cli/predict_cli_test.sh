@@ -10,7 +10,8 @@
 # trained root or with fewer than 2 samples); the distilled equation's samples
 # (--operator distilled) and their refusals; a prediction on a bounded domain from the
 # configuration's conditions and its refusals (a wrong count, a u0 that misses a
-# condition, --ic-from, a short boundary series, conditions on a periodic domain).
+# condition, --ic-from a periodic set, a short boundary series, conditions on a periodic
+# domain); held-out experiments simulated between walls predicted with --ic-from.
 source "$(dirname "$0")/common.sh"
 source "$(dirname "$0")/heat_run.sh"
 
@@ -228,6 +229,29 @@ expect_refusal "a wall series shorter than the horizon" \
   "wall.csv: the series covers t in \[0, 0.5\]; it must cover \[0, 1\]" "$work/run" \
   --ic "0.3*sin(pi*(x+8)/8)" "${bounded[@]}" --set "domain.left=u = $work/wall.csv:left" \
   -o "$work/refused.h5"
+# Held-out experiments simulated between walls: experiment 1 predicted from its t = 0 on the
+# same bounded grid and compared with its solution (experiment 0's u0 makes this small
+# root's mean diffuse backwards at the left wall, refused before any sample).
+walls=(--set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
+       --set solver.intervals=32)
+"$bhpm" simulate "$work/run.toml" -o "$work/walls.h5" -q "${walls[@]}" > /dev/null 2>&1 &&
+  "$bhpm" predict "$work/run" --ic-from "$work/walls.h5:1" "${walls[@]}" -o "$work/walls-1.h5" \
+    > "$work/out" 2>&1 &&
+  grep -q "^against the true solution: relative L2 error of the mean" "$work/out" &&
+  "$python" - "$work/walls-1.h5" "$work/walls.h5" <<'PY'
+import h5py, numpy as np, sys
+f, data = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert data["test"].attrs["boundary"] == "left: u = 0; right: u = 0", data["test"].attrs["boundary"]
+assert np.array_equal(f["truth/u"][:], data["test/u"][1])
+assert np.array_equal(f["u0"][:], data["test/u"][1, 0])
+PY
+check "predict --ic-from a held-out experiment simulated between walls, compared with its truth" $?
+expect_refusal "--ic-from a bounded set under other conditions" \
+  "simulated under left: u = 0; right: u = 0, the configuration gives left: u = 0; right: u_x = 0" \
+  "$work/run" --ic-from "$work/walls.h5:1" "${walls[@]}" --set "domain.right=u_x = 0" -o "$work/refused.h5"
+expect_refusal "the root's mean diffusing backwards at a wall" \
+  "the coefficient of u_xx is -[0-9.]* at the left end, the sign of backward diffusion" \
+  "$work/run" --ic-from "$work/walls.h5:0" "${walls[@]}" -o "$work/refused.h5"
 expect_refusal "conditions on a periodic domain" "domain.left: is read on a bounded domain only" \
   "$work/run" --ic "0.3*sin(pi*x/8)" --set "domain.left=u = 0" -o "$work/refused.h5"
 expect_usage() {  # expect_usage NAME PATTERN ARGS...: a command line that cannot be parsed exits 2

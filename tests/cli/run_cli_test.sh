@@ -102,9 +102,11 @@ refused "an unknown key" "data.n_sx: unknown key" "$work/run.toml" --set data.n_
 refused "an unknown stage" 'run.stages: each stage must be one of' "$work/run.toml" --set run.stages=simulate,fit
 refused "a predicted experiment beyond the test set" "run.predict_experiments: experiment 3 is not among" \
   "$work/run.toml" --set run.stages=simulate,train,predict --set "run.predict_experiments=[3]"
-refused "a bounded domain to simulate on" 'domain.boundary = "conditions": `bhpm simulate` makes data on periodic domains only' \
-  "$work/run.toml" --set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
-refused "held-out grids predicted on a bounded domain" "run.predict_experiments: the held-out experiments are periodic solution grids" \
+refused "a bounded domain with a condition too many for the equation" \
+  "domain.left, domain.right: boundary conditions: .* needs 1 condition at the left end" \
+  "$work/run.toml" --set domain.boundary=conditions --set "domain.left=u = 0,u_x = 0" --set "domain.right=u = 0"
+refused "periodic held-out grids predicted on a bounded domain" \
+  "run.predict_experiments: the held-out experiments of .* are on a periodic domain" \
   "$work/run.toml" --set run.stages=train,predict --set run.data="$work/whole/data.h5" --set "run.predict_experiments=[0]" \
   --set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
 refused "a stage without its inputs" "the evaluate stage needs .*data.h5, which is missing" \

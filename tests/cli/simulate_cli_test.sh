@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `bhpm simulate` from the outside: a small valid run writes its file; every bad input
-# exits non-zero with "error:" and the offending field on stderr, and leaves neither an
-# output file nor a temporary one behind.
+# `bhpm simulate` from the outside: a small valid run writes its file (on a periodic and on a
+# bounded domain); every bad input exits non-zero with "error:" and the offending field on
+# stderr, and leaves neither an output file nor a temporary one behind.
 #
 # Usage: bash simulate_cli_test.sh PATH_TO_BHPM
 set -u
@@ -74,6 +74,16 @@ else
   fail "valid run: stdout lacks 'wrote ...'"
 fi
 
+# A bounded domain with walls: the grid is the Chebyshev points, the conditions reported.
+"$BHPM" simulate "$BURGERS" -o "$WORK/walls.h5" -q "${SMALL[@]}" --set domain.boundary=conditions \
+  --set "domain.left=u = 0" --set "domain.right=u = 0" --set solver.intervals=16 \
+  >"$WORK/walls.stdout" 2>"$WORK/walls.stderr"
+if [ $? -eq 0 ] && grep -qF "grid 11 x 17 Chebyshev points (left: u = 0; right: u = 0)" "$WORK/walls.stdout"; then
+  pass "a bounded domain with walls is simulated on its Chebyshev points"
+else
+  fail "bounded simulate: $(cat "$WORK/walls.stdout" "$WORK/walls.stderr")"
+fi
+
 # --- bad inputs --------------------------------------------------------------------------
 expect_failure unknown_key "solver.mode" "$BURGERS" "${SMALL[@]}" --set solver.mode=3
 
@@ -83,8 +93,11 @@ expect_failure wrong_type "solver.modes" "$WRONG_TYPE" --set data.n_st=50
 expect_failure modes_zero "solver.modes" "$BURGERS" "${SMALL[@]}" --set solver.modes=0
 
 expect_failure negative_dt "solver.dt" "$BURGERS" "${SMALL[@]}" --set solver.dt=-1
-expect_failure bounded_domain "domain.boundary = \"conditions\": \`bhpm simulate\` makes data on periodic domains only" \
-  "$BURGERS" "${SMALL[@]}" --set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
+expect_failure bounded_count "domain.left, domain.right: boundary conditions: u_t = 0.1 u_xx + (-u*u_x) (order 2) needs 1 condition at the left end" \
+  "$BURGERS" "${SMALL[@]}" --set domain.boundary=conditions --set "domain.left=u = 0,u_x = 0" --set "domain.right=u = 0"
+expect_failure bounded_file "initial_condition.kind = \"file\": on a bounded domain" \
+  "$BURGERS" "${SMALL[@]}" --set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0" \
+  --set initial_condition.kind=file --set initial_condition.file=u0.txt
 
 BAD_NONLINEAR=$(write_config bad_nonlinear '[equation]' 'name = "general"' \
   'linear = [0, 0, 0.1]' 'nonlinear = "-u*u_y"')

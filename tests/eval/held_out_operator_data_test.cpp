@@ -1,6 +1,7 @@
 // Held-out operator data on hand-built solution grids whose derivatives and true u_t are
 // known in closed form: heat, Burgers, KdV and a general equation; shapes, experiment
-// indices, the strided subset and the errors.
+// indices, the strided subset and the errors; a bounded set differentiated on its
+// Chebyshev points.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "eval/held_out_operator_data.h"
+#include "pde/chebyshev_grid.h"
 #include "pde/equation.h"
 #include "pde/periodic_grid.h"
 #include "support/error_message.h"
@@ -181,4 +183,28 @@ TEST(HeldOutOperatorData, bad_input_names_the_set_and_the_rule) {
   short_t.t = set.t.slice(0, 0, 2);
   EXPECT_THAT(error_message([&] { held_out_operator_data(short_t, heat, 2); }),
               AllOf(HasSubstr("t must be"), HasSubstr("[2] Double")));
+}
+
+TEST(HeldOutOperatorData, a_bounded_set_is_differentiated_on_its_chebyshev_points) {
+  // u = exp(-t) sin(x) + x^2 on [0, 2] (not periodic): u_x and u_xx exact from Chebyshev
+  // differentiation; the heat operator's target u_xx.
+  namespace pde = bhpm::pde;
+  const pde::ChebyshevGrid grid(0.0, 2.0, 24);
+  pde::ExperimentSet set;
+  set.name = "test";
+  set.conditions = "left: u = 0; right: u = 0";
+  set.x = grid.x();
+  set.t = at::linspace(0.0, 1.0, 3, at::kDouble);
+  const at::Tensor decay = at::exp(-set.t).unsqueeze(1);
+  set.u = (decay * at::sin(set.x).unsqueeze(0) + set.x.pow(2).unsqueeze(0)).unsqueeze(0);
+  pde::EquationOptions heat;
+  heat.name = "heat";
+  heat.nu = 1.0;
+  const OperatorTestData data = held_out_operator_data(set, pde::make_equation(heat), 2);
+  const at::Tensor u_x =
+      (decay * at::cos(set.x).unsqueeze(0) + 2.0 * set.x.unsqueeze(0)).reshape(-1);
+  const at::Tensor u_xx = (-decay * at::sin(set.x).unsqueeze(0) + 2.0).reshape(-1);
+  EXPECT_LT((data.inputs.select(1, 1) - u_x).abs().max().item<double>(), 1e-10);
+  EXPECT_LT((data.inputs.select(1, 2) - u_xx).abs().max().item<double>(), 1e-8);
+  EXPECT_LT((data.target - u_xx).abs().max().item<double>(), 1e-8);
 }

@@ -76,7 +76,8 @@ using bhpm::testing_support::error_message;
 TEST(DatasetFile, round_trip_is_exact) {
   TemporaryFolder folder;
   const std::string path = (folder.path() / "data.h5").string();
-  const std::vector<bhpm::pde::ExperimentSet> sets = {small_set("train"), small_set("test")};
+  std::vector<bhpm::pde::ExperimentSet> sets = {small_set("train"), small_set("test")};
+  sets[1].conditions = "left: u = 0; right: u_x = 0";  // read back; "" stays periodic
   ASSERT_EQ(sets[0].u.sizes(), (at::IntArrayRef{2, 11, 32}));
   ASSERT_EQ(sets[0].sample_u.sizes(), (at::IntArrayRef{2, 20}));
   bhpm::pde::write_dataset(path, sets, kMetadata);
@@ -95,6 +96,7 @@ TEST(DatasetFile, round_trip_is_exact) {
     expect_same(read.sample_u_clean, written.sample_u_clean, "sample_u_clean");
     EXPECT_EQ(read.noise, written.noise);
     EXPECT_EQ(read.dt, written.dt);
+    EXPECT_EQ(read.conditions, written.conditions);
   }
   // The noise really was added (otherwise u == u_clean would hide a swapped field).
   EXPECT_FALSE(at::equal(sets[0].sample_u, sets[0].sample_u_clean));
