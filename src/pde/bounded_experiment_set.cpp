@@ -94,7 +94,7 @@ ExperimentSet simulate_bounded_experiment_set(const ChebyshevGrid& grid, std::in
                                               const Equation& equation,
                                               const BoundaryConditions& conditions,
                                               const ExperimentSetOptions& options) {
-  ExperimentSet set = simulate_and_measure(options, grid.x(), [&] {
+  return simulate_and_measure(options, grid.x(), describe(conditions), [&] {
     const at::Tensor u0 = bounded_initial_conditions(
         grid, modes, conditions, options.initial_condition, options.experiments, options.seed,
         options.name + "/initial_condition");
@@ -104,8 +104,6 @@ ExperimentSet simulate_bounded_experiment_set(const ChebyshevGrid& grid, std::in
     solve.blowup_factor = options.solve.blowup_factor;
     return solve_bounded(grid, equation, conditions, u0, solve);
   });
-  set.conditions = describe(conditions);
-  return set;
 }
 
 }  // namespace bhpm::pde

@@ -2,8 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "util/option_check.h"
 #include "util/random.h"
@@ -18,16 +20,39 @@ void validate(const MeasurementOptions& options, std::int64_t grid_values) {
   util::require_non_negative(options.noise, "measurements", "noise");
 }
 
+namespace {
+
+/// Per flat index t_index * n + x_index of a bounded set's grid: the width of x_index's
+/// cell, (x_{j+1} - x_{j-1}) / 2 (half cells at the ends), so that points drawn with these
+/// weights spread uniformly in x rather than crowd at the ends with the Chebyshev points.
+std::vector<double> cell_widths(const at::Tensor& x, std::int64_t times) {
+  const at::Tensor grid = x.contiguous();
+  const double* p = grid.data_ptr<double>();
+  const std::int64_t n = grid.numel();
+  std::vector<double> widths;
+  widths.reserve(static_cast<std::size_t>(n * times));
+  for (std::int64_t t = 0; t < times; ++t)
+    for (std::int64_t j = 0; j < n; ++j)
+      widths.push_back((p[std::min(j + 1, n - 1)] - p[std::max<std::int64_t>(j - 1, 0)]) / 2.0);
+  return widths;
+}
+
+}  // namespace
+
 void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed) {
   const std::int64_t experiments = set.u.size(0), times = set.u.size(1), points = set.u.size(2);
   validate(options, times * points);
+  const std::vector<double> widths =
+      set.conditions.empty() ? std::vector<double>() : cell_widths(set.x, times);
   set.noise = options.noise;
   set.sample_index = at::empty({experiments, options.n_st}, at::kLong);
   at::Tensor noise = at::empty({experiments, options.n_st}, at::kDouble);
   for (std::int64_t e = 0; e < experiments; ++e) {
     util::Rng rng(
         util::derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
-    const auto chosen = rng.sample_without_replacement(times * points, options.n_st);
+    const auto chosen = widths.empty()
+                            ? rng.sample_without_replacement(times * points, options.n_st)
+                            : rng.weighted_sample_without_replacement(widths, options.n_st);
     std::int64_t* index = set.sample_index[e].data_ptr<std::int64_t>();
     double* eta = noise[e].data_ptr<double>();
     for (std::int64_t j = 0; j < options.n_st; ++j) {
@@ -45,6 +70,7 @@ void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, st
 }
 
 ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at::Tensor& x,
+                                   const std::string& conditions,
                                    const std::function<Solution()>& solve) {
   if (options.experiments < 1)
     throw std::invalid_argument("experiment set '" + options.name +
@@ -60,6 +86,7 @@ ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at
   }
   ExperimentSet set;
   set.name = options.name;
+  set.conditions = conditions;
   set.x = x;
   set.t = solution.t;
   set.u = solution.u;
@@ -73,7 +100,7 @@ ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at
 ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& equation,
                                       const ExperimentSetOptions& options,
                                       const SetProgressCallback& progress) {
-  return simulate_and_measure(options, grid.x(), [&] {
+  return simulate_and_measure(options, grid.x(), "", [&] {
     const at::Tensor u0 =
         make_initial_conditions(grid, options.initial_condition, options.experiments, options.seed,
                                 options.name + "/initial_condition");

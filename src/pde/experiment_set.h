@@ -67,11 +67,15 @@ ExperimentSet simulate_experiment_set(const PeriodicGrid& grid, const Equation& 
 /// What every set's simulation does around its solve: checks that options.experiments >= 1
 /// and that the measurements fit the grid of `points` x the output times (before the solve),
 /// runs `solve` (a SolverDivergence is rethrown naming the set), and returns the set of its
-/// snapshots on the grid points x [n] with the measurements drawn.
+/// snapshots on the grid points x [n] with the measurements drawn; `conditions` is the
+/// set's (ExperimentSet::conditions: "" for a periodic grid).
 ExperimentSet simulate_and_measure(const ExperimentSetOptions& options, const at::Tensor& x,
+                                   const std::string& conditions,
                                    const std::function<Solution()>& solve);
 
-/// Draws the measurement points of a set whose solutions `set.u` are filled in.
+/// Draws the measurement points of a set whose solutions `set.u` are filled in: uniformly
+/// among the grid values of a periodic set; on a bounded set's Chebyshev points with
+/// probability proportional to each point's cell width, so that they spread uniformly in x.
 void draw_measurements(ExperimentSet& set, const MeasurementOptions& options, std::uint64_t seed);
 
 }  // namespace bhpm::pde

@@ -2,9 +2,11 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
+#include <utility>
 
 namespace bhpm::util {
 
@@ -64,6 +66,29 @@ std::vector<std::int64_t> Rng::sample_without_replacement(std::int64_t n, std::i
     chosen[static_cast<std::size_t>(i)] = at_j;
     swapped[j] = at_i;
   }
+  return chosen;
+}
+
+std::vector<std::int64_t> Rng::weighted_sample_without_replacement(
+    const std::vector<double>& weights, std::int64_t count) {
+  const auto n = static_cast<std::int64_t>(weights.size());
+  if (count < 0 || count > n)
+    throw std::invalid_argument("weighted_sample_without_replacement: count must be in [0, n]");
+  std::vector<std::pair<double, std::int64_t>> keys(weights.size());
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double w = weights[static_cast<std::size_t>(i)];
+    if (!(w > 0.0 && std::isfinite(w)))
+      throw std::invalid_argument("weighted_sample_without_replacement: weights must be > 0");
+    keys[static_cast<std::size_t>(i)] = {std::log(1.0 - uniform()) / w, i};  // log of (0, 1]
+  }
+  std::partial_sort(keys.begin(), keys.begin() + count, keys.end(),
+                    [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::int64_t> chosen(static_cast<std::size_t>(count));
+  for (std::int64_t i = 0; i < count; ++i)
+    chosen[static_cast<std::size_t>(i)] = keys[static_cast<std::size_t>(i)].second;
+  for (std::int64_t i = count - 1; i > 0; --i)  // Fisher-Yates: the order carries no weight
+    std::swap(chosen[static_cast<std::size_t>(i)],
+              chosen[static_cast<std::size_t>(below(static_cast<std::uint64_t>(i + 1)))]);
   return chosen;
 }
 

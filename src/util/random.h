@@ -28,6 +28,12 @@ class Rng {
   std::uint64_t below(std::uint64_t n);
   /// `count` distinct integers from [0, n), in random order (count <= n).
   std::vector<std::int64_t> sample_without_replacement(std::int64_t n, std::int64_t count);
+  /// `count` distinct integers from [0, weights.size()), drawn one after another each with
+  /// probability proportional to its weight among those not yet drawn (Efraimidis and
+  /// Spirakis 2006: the count largest keys log(U_i) / w_i), in random order. Weights finite
+  /// and > 0, count <= weights.size().
+  std::vector<std::int64_t> weighted_sample_without_replacement(const std::vector<double>& weights,
+                                                                std::int64_t count);
 
  private:
   std::mt19937_64 engine_;

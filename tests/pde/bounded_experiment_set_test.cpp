@@ -1,7 +1,7 @@
 // Simulated experiments on a bounded domain (pde/bounded_experiment_set.h): GP initial
 // conditions corrected to meet the conditions at t = 0, the periodic draw's Fourier series
 // at the Chebyshev points, heat between walls against its exact solution, measurements
-// from the stored grid, and the refusals.
+// from the stored grid spread uniformly in x, and the refusals.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -97,6 +97,32 @@ TEST(BoundedExperimentSet, heat_between_walls_is_its_exact_solution_and_measured
   const at::Tensor flat = set.u.reshape({2, -1});
   EXPECT_TRUE(at::equal(set.sample_u_clean, at::gather(flat, 1, set.sample_index)));
   EXPECT_TRUE(at::equal(set.sample_x, grid.x().index({at::remainder(set.sample_index, 25)})));
+}
+
+TEST(BoundedExperimentSet, measurements_spread_uniformly_in_x_not_like_the_points) {
+  // 300 of 21 x 65 grid values on [0, pi]: the middle half of the interval holds a third of
+  // the Chebyshev points but half of the measurements (binomial sd 0.029).
+  EquationOptions heat;
+  heat.name = "heat";
+  BoundaryConditions walls;
+  walls.left = {parse_boundary_condition("u = 0", 1.0, "", "left")};
+  walls.right = {parse_boundary_condition("u = 0", 1.0, "", "right")};
+  ExperimentSetOptions options;
+  options.experiments = 1;
+  options.initial_condition.kind = "expression";
+  options.initial_condition.expression = "sin(x)";
+  options.measurements = {300, 0.0};
+  options.solve.t_end = 1.0;
+  options.solve.output_dt = 0.05;
+  const ChebyshevGrid grid(0.0, kPi, 64);
+  const ExperimentSet set =
+      simulate_bounded_experiment_set(grid, 64, make_equation(heat), walls, options);
+  const auto middle = [](const at::Tensor& x) {
+    return ((x > kPi / 4) & (x < 3 * kPi / 4)).to(at::kDouble).mean().item<double>();
+  };
+  EXPECT_NEAR(middle(grid.x()), 1.0 / 3.0, 0.02);
+  EXPECT_NEAR(middle(set.sample_x[0]), 0.5, 0.09);
+  EXPECT_EQ(std::get<0>(at::_unique(set.sample_index[0])).numel(), 300);  // no repeats
 }
 
 TEST(BoundedExperimentSet, refuses_a_file_and_conditions_that_do_not_fit) {

@@ -54,3 +54,27 @@ TEST(Random, sampling_without_replacement_gives_distinct_indices) {
   }
   EXPECT_THROW(rng.sample_without_replacement(3, 4), std::invalid_argument);
 }
+
+TEST(Random, weighted_sampling_draws_in_proportion_to_the_weights_without_repeats) {
+  // One draw from weights 1, 2, 3, 4: probabilities 0.1 .. 0.4 (Monte Carlo, 40000 draws:
+  // standard error <= 0.0025). Two draws: the pair is distinct, and P(0 in it) =
+  // 0.1 + sum_{j>0} p_j * 0.1 / (1 - p_j) = 0.2694 by the sequential rule.
+  Rng rng(11);
+  const std::vector<double> weights = {1.0, 2.0, 3.0, 4.0};
+  std::vector<int> first(4, 0);
+  int zero_in_pair = 0;
+  const int draws = 40000;
+  for (int i = 0; i < draws; ++i) {
+    ++first[static_cast<std::size_t>(rng.weighted_sample_without_replacement(weights, 1)[0])];
+    const auto pair = rng.weighted_sample_without_replacement(weights, 2);
+    ASSERT_NE(pair[0], pair[1]);
+    zero_in_pair += pair[0] == 0 || pair[1] == 0;
+  }
+  for (std::size_t j = 0; j < 4; ++j)
+    EXPECT_NEAR(first[j] / static_cast<double>(draws), weights[j] / 10.0, 0.01) << j;
+  const double expected = 0.1 + 0.2 * 0.1 / 0.8 + 0.3 * 0.1 / 0.7 + 0.4 * 0.1 / 0.6;
+  EXPECT_NEAR(zero_in_pair / static_cast<double>(draws), expected, 0.01);
+  EXPECT_EQ(rng.weighted_sample_without_replacement(weights, 4).size(), 4u);
+  EXPECT_THROW(rng.weighted_sample_without_replacement(weights, 5), std::invalid_argument);
+  EXPECT_THROW(rng.weighted_sample_without_replacement({1.0, 0.0}, 1), std::invalid_argument);
+}
