@@ -108,12 +108,6 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   place_on_device(config, root, problem.problem);
   solve::PredictorOptions predictor =
       pipeline::predictor_options(run, options.run_dir, job.rank() == 0);
-  if (problem.problem.window && predictor.sampler != "pathwise") {
-    predictor.sampler = "pathwise";
-    std::printf(
-        "predict: on a window the samples are pathwise (Algorithm 1 refines on periodic "
-        "solutions)\n");
-  }
   share_members(job, config, predictor);
   if (predictor.shift && job.rank() == 0)
     std::printf("equation terms: %s\n", predictor.shift->description.c_str());

@@ -14,6 +14,7 @@
 #include "gp/inflated_posterior.h"
 #include "gp/inflated_samples.h"
 #include "gp/posterior_mean.h"
+#include "pde/output_times.h"
 #include "solve/bounded_ensemble.h"
 #include "solve/spectral_ensemble.h"
 #include "solve/stabilised_samples.h"
@@ -128,10 +129,14 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
   refinement.first_member = options.first_member;
   const RefinementProgress report = refinement_progress(refinement, progress);
   const std::int64_t dimensions = root.kernel()->dimensions();
+  const WindowProblem* window = problem.window.get();
   StepCount steps;  // over the solves of every round
   const std::vector<RefinedSample> members = refine_operator_samples(
       std::move(starts), counting_steps(solve, steps),
-      [&](const at::Tensor& u) { return spectral_root_inputs(problem.grid, u, dimensions); },
+      [&](const at::Tensor& u) {
+        return window ? bounded_root_inputs(window->grid, u, dimensions)
+                      : spectral_root_inputs(problem.grid, u, dimensions);
+      },
       refinement, report, discrepancy_field(root, options));
   Prediction prediction;
   std::vector<at::Tensor> solutions;
@@ -156,8 +161,10 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
     else if (!member.failure.empty())
       ensemble.diverged[row] = true;
   }
-  ensemble.x = problem.grid.x();
-  ensemble.t = pde::output_times(problem.solve);
+  ensemble.x = window ? window->grid.x() : problem.grid.x();
+  ensemble.t =
+      window ? pde::uniform_output_times(window->solve.t_end, window->solve.output_dt, "window")
+             : pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
   ensemble.steps = steps.steps;
   ensemble.rejected_steps = steps.rejected_steps;
@@ -344,10 +351,6 @@ std::shared_ptr<const gp::FunctionSamples> shifted_mean(
 /// The window's solver (solve/bounded_ensemble.h); throws for options a window cannot take.
 Solver window_solver(const WindowProblem& window, const PredictorOptions& options) {
   validate(options);
-  util::require_option(options.sampler == "pathwise", "predict", "sampler",
-                       "must be \"pathwise\" on a window (Algorithm 1 refines on periodic "
-                       "solutions' spectral derivatives)",
-                       options.sampler);
   if (members_solved(options) != options.samples)
     throw std::invalid_argument("predict: a window's ensemble is solved by one process");
   if (!window.u0.defined() || window.u0.dim() != 1 || window.u0.size(0) != window.grid.points())

@@ -111,8 +111,9 @@ const std::vector<std::string>& solver_names();
 const std::vector<std::string>& ill_posed_treatments();
 
 /// The IBVP on an interval with boundary conditions (docs/boundary-conditions.md), solved by
-/// solve/bounded_ensemble.h: sampler "pathwise" only (Algorithm 1 refines on the spectral
-/// derivatives of periodic solutions) and one process. Ill-posed samples are found as on a
+/// solve/bounded_ensemble.h, by either sampler (Algorithm 1 refines on the root inputs along
+/// the bounded solutions, solve::bounded_root_inputs) and one process. Ill-posed samples are
+/// found as on a
 /// periodic grid, by their frozen-coefficient symbol along u0 over the wavenumbers of the
 /// window's length (solve/well_posedness.h), and repaired or rejected alike; at the ends the
 /// bounded ensemble's count of conditions checks them (a member that needs another count is

@@ -38,6 +38,27 @@ double condition_value(const ChebyshevGrid& grid, const BoundaryCondition& c, co
   return value;
 }
 
+/// u_t = u_xx between walls u = 0 on the grid from u0 = sin(x), to t = 1 with outputs
+/// every output_dt, n_st measurements per experiment.
+ExperimentSet heat_between_walls(const ChebyshevGrid& grid, std::int64_t experiments,
+                                 std::int64_t n_st, double output_dt) {
+  EquationOptions heat;
+  heat.name = "heat";
+  heat.nu = 1.0;
+  BoundaryConditions walls;
+  walls.left = {parse_boundary_condition("u = 0", 1.0, "", "left")};
+  walls.right = {parse_boundary_condition("u = 0", 1.0, "", "right")};
+  ExperimentSetOptions options;
+  options.name = "test";
+  options.experiments = experiments;
+  options.initial_condition.kind = "expression";
+  options.initial_condition.expression = "sin(x)";
+  options.measurements = {n_st, 0.0};
+  options.solve.t_end = 1.0;
+  options.solve.output_dt = output_dt;
+  return simulate_bounded_experiment_set(grid, 32, make_equation(heat), walls, options);
+}
+
 }  // namespace
 
 TEST(BoundedExperimentSet, gp_initial_conditions_meet_every_condition_at_t_zero) {
@@ -73,23 +94,8 @@ TEST(BoundedExperimentSet, without_conditions_a_draw_is_its_fourier_series_at_th
 
 TEST(BoundedExperimentSet, heat_between_walls_is_its_exact_solution_and_measured_on_the_grid) {
   // u_t = u_xx on [0, pi], u = 0 at both walls, u0 = sin(x): u = exp(-t) sin(x).
-  EquationOptions heat;
-  heat.name = "heat";
-  heat.nu = 1.0;
-  BoundaryConditions walls;
-  walls.left = {parse_boundary_condition("u = 0", 1.0, "", "left")};
-  walls.right = {parse_boundary_condition("u = 0", 1.0, "", "right")};
-  ExperimentSetOptions options;
-  options.name = "test";
-  options.experiments = 2;
-  options.initial_condition.kind = "expression";
-  options.initial_condition.expression = "sin(x)";
-  options.measurements = {200, 0.0};
-  options.solve.t_end = 1.0;
-  options.solve.output_dt = 0.1;
   const ChebyshevGrid grid(0.0, kPi, 24);
-  const ExperimentSet set =
-      simulate_bounded_experiment_set(grid, 32, make_equation(heat), walls, options);
+  const ExperimentSet set = heat_between_walls(grid, 2, 200, 0.1);
   EXPECT_EQ(set.conditions, "left: u = 0; right: u = 0");
   ASSERT_EQ(set.u.sizes(), (at::IntArrayRef{2, 11, 25}));
   const at::Tensor exact = at::exp(-set.t).unsqueeze(1) * at::sin(grid.x()).unsqueeze(0);
@@ -102,21 +108,8 @@ TEST(BoundedExperimentSet, heat_between_walls_is_its_exact_solution_and_measured
 TEST(BoundedExperimentSet, measurements_spread_uniformly_in_x_not_like_the_points) {
   // 300 of 21 x 65 grid values on [0, pi]: the middle half of the interval holds a third of
   // the Chebyshev points but half of the measurements (binomial sd 0.029).
-  EquationOptions heat;
-  heat.name = "heat";
-  BoundaryConditions walls;
-  walls.left = {parse_boundary_condition("u = 0", 1.0, "", "left")};
-  walls.right = {parse_boundary_condition("u = 0", 1.0, "", "right")};
-  ExperimentSetOptions options;
-  options.experiments = 1;
-  options.initial_condition.kind = "expression";
-  options.initial_condition.expression = "sin(x)";
-  options.measurements = {300, 0.0};
-  options.solve.t_end = 1.0;
-  options.solve.output_dt = 0.05;
   const ChebyshevGrid grid(0.0, kPi, 64);
-  const ExperimentSet set =
-      simulate_bounded_experiment_set(grid, 64, make_equation(heat), walls, options);
+  const ExperimentSet set = heat_between_walls(grid, 1, 300, 0.05);
   const auto middle = [](const at::Tensor& x) {
     return ((x > kPi / 4) & (x < 3 * kPi / 4)).to(at::kDouble).mean().item<double>();
   };
