@@ -80,8 +80,9 @@ void require_initial_condition(const config::SimulateConfig& simulate) {
 void require_matching_domain(const config::RunConfig& config) {
   const std::string& data = config.pipeline.data;
   if (data.empty() || config.pipeline.predict_experiments.empty() ||
+      pde::read_dataset_metadata(data).format_version != 1 ||
       pde::dataset_experiments(data, "test") == 0)
-    return;
+    return;  // measurements only, or no held-out set: predictable_experiments says so
   const bool bounded_data = !pde::read_experiment_set(data, "test").conditions.empty();
   if (bounded_data != config.simulate.bounded())
     throw config::ConfigError(
@@ -119,8 +120,8 @@ void require_complete_configuration(const config::RunConfig& config, const std::
   if (pipeline.runs("refinement"))
     require_section(config, source, "refinement_study", "the refinement stage needs its settings");
   if (!pipeline.runs("predict")) return;
-  require_matching_domain(config);
   const std::int64_t held_out = predictable_experiments(config);
+  require_matching_domain(config);
   for (const std::int64_t e : pipeline.predict_experiments)
     if (e >= held_out)
       throw config::ConfigError(config.field("run.predict_experiments") + ": experiment " +

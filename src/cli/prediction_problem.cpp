@@ -2,10 +2,8 @@
 
 #include <ATen/ATen.h>
 
-#include <cmath>
 #include <filesystem>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 #include "config/run_layout.h"
@@ -79,39 +77,6 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
   return {std::move(stored.problem), stored.truth, text, std::nullopt};
 }
 
-/// Experiment e of a bounded set simulated on the configuration's domain, conditions and
-/// output times: its u at t = 0 and its solution [T, n+1] as the truth. Throws
-/// std::invalid_argument naming what differs.
-std::pair<at::Tensor, at::Tensor> bounded_experiment(const config::SimulateConfig& simulate,
-                                                     const std::string& text) {
-  const ExperimentReference reference = parse_reference(text);
-  const pde::ExperimentSet set = pde::read_experiment_set(reference.file, reference.set);
-  const std::string where = "--ic-from " + text + ": ";
-  if (set.conditions.empty())
-    throw std::invalid_argument(where +
-                                "a periodic solution grid; on a bounded domain "
-                                "(domain.boundary = \"conditions\") start from a bounded "
-                                "set's experiment, --ic EXPR or --ic-file U0.csv");
-  if (set.conditions != pde::describe(simulate.conditions))
-    throw std::invalid_argument(where + "simulated under " + set.conditions +
-                                ", the configuration gives " + pde::describe(simulate.conditions));
-  const at::Tensor x = simulate.bounded_grid().x();
-  const auto times = std::llround(simulate.solve.t_end / simulate.solve.output_dt) + 1;
-  if (set.x.size(0) != x.size(0) ||
-      !at::allclose(set.x, x, 0.0, 1e-9 * (x[-1] - x[0]).item<double>()) ||
-      set.t.size(0) != times || std::abs(set.t[-1].item<double>() - simulate.solve.t_end) > 1e-9)
-    throw std::invalid_argument(
-        where + "its grid (" + std::to_string(set.x.size(0)) + " points, " +
-        std::to_string(set.t.size(0)) +
-        " times) is not the configuration's (solver.intervals + 1 = " + std::to_string(x.size(0)) +
-        " points on [x_min, x_max], " + std::to_string(times) + " times to domain.t_end)");
-  if (reference.experiment >= set.u.size(0))
-    throw std::invalid_argument(where + "the set holds " + std::to_string(set.u.size(0)) +
-                                " experiments");
-  const at::Tensor truth = set.u[reference.experiment];
-  return {truth[0].clone(), truth};
-}
-
 /// u0 from --ic, --ic-file or --ic-from on the configuration's bounded domain, and its
 /// problem (pipeline::domain_problem: the conditions checked against the root and u0).
 Problem problem_on_domain(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
@@ -123,19 +88,24 @@ Problem problem_on_domain(const PredictCommandOptions& options, const pipeline::
         run.config.predict.operator_source + " is not solved there yet");
   const pde::ChebyshevGrid grid = simulate.bounded_grid();
   Problem problem;
-  at::Tensor u0;
   std::string source;
   if (!options.initial_from.empty()) {
-    std::tie(u0, problem.truth) = bounded_experiment(simulate, options.initial_from);
+    const ExperimentReference reference = parse_reference(options.initial_from);
+    pipeline::ExperimentProblem stored = pipeline::bounded_experiment_problem(
+        *run.root, simulate, pde::read_experiment_set(reference.file, reference.set),
+        reference.experiment);
+    problem.problem = std::move(stored.problem);
+    problem.truth = stored.truth;
     source = options.initial_from;
-  } else if (!options.initial_file.empty()) {
-    u0 = pde::initial_condition_from_csv(grid, options.initial_file);
-    source = "u0 interpolated from " + options.initial_file;
   } else {
-    u0 = pde::initial_condition_from_expression(grid, options.initial_condition, "--ic");
-    source = "u0(x) = " + options.initial_condition;
+    const bool from_file = !options.initial_file.empty();
+    const at::Tensor u0 =
+        from_file ? pde::initial_condition_from_csv(grid, options.initial_file)
+                  : pde::initial_condition_from_expression(grid, options.initial_condition, "--ic");
+    problem.problem.window = pipeline::domain_problem(*run.root, simulate, u0);
+    source = from_file ? "u0 interpolated from " + options.initial_file
+                       : "u0(x) = " + options.initial_condition;
   }
-  problem.problem.window = pipeline::domain_problem(*run.root, simulate, u0);
   problem.description = source + " on [" + util::format_number(simulate.x_min) + ", " +
                         util::format_number(simulate.x_max) + "] with " +
                         pde::describe(simulate.conditions);

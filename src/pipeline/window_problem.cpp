@@ -124,6 +124,41 @@ std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVaria
   return problem;
 }
 
+ExperimentProblem bounded_experiment_problem(const gp::SparseVariationalGpImpl& root,
+                                             const config::SimulateConfig& simulate,
+                                             const pde::ExperimentSet& set,
+                                             std::int64_t experiment) {
+  const std::string where =
+      "experiment " + std::to_string(experiment) + " of set '" + set.name + "': ";
+  if (set.conditions.empty())
+    throw std::invalid_argument(where +
+                                "a periodic solution grid; on a bounded domain "
+                                "(domain.boundary = \"conditions\") start from a "
+                                "bounded set's experiment, --ic EXPR or --ic-file U0.csv");
+  if (set.conditions != pde::describe(simulate.conditions))
+    throw std::invalid_argument(where + "simulated under " + set.conditions +
+                                ", the configuration gives " + pde::describe(simulate.conditions));
+  const at::Tensor x = simulate.bounded_grid().x();
+  const auto times = std::llround(simulate.solve.t_end / simulate.solve.output_dt) + 1;
+  const double length = simulate.x_max - simulate.x_min;
+  if (set.x.size(0) != x.size(0) || !at::allclose(set.x, x, 0.0, 1e-9 * length) ||
+      set.t.size(0) != times || std::abs(set.t[-1].item<double>() - simulate.solve.t_end) > 1e-9)
+    throw std::invalid_argument(where + "its grid (" + std::to_string(set.x.size(0)) + " points, " +
+                                std::to_string(set.t.size(0)) +
+                                " times) is not the configuration's (solver.intervals + "
+                                "1 = " +
+                                std::to_string(x.size(0)) + " points on [x_min, x_max], " +
+                                std::to_string(times) + " times to domain.t_end)");
+  if (experiment < 0 || experiment >= set.u.size(0))
+    throw std::invalid_argument(where + "the set holds " + std::to_string(set.u.size(0)) +
+                                " experiments");
+  const at::Tensor truth = set.u[experiment];
+  ExperimentProblem stored;
+  stored.problem.window = domain_problem(root, simulate, truth[0].clone());
+  stored.truth = truth;
+  return stored;
+}
+
 std::string measurement_comparison(const TrainingWindow& window,
                                    const solve::EnsembleSolution& ensemble,
                                    const solve::EnsembleStatistics& statistics) {

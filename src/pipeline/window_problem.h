@@ -56,6 +56,16 @@ std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVaria
                                                            const config::SimulateConfig& simulate,
                                                            const at::Tensor& u0);
 
+/// Experiment `experiment` of a bounded set (set.conditions non-empty) on the
+/// configuration's bounded domain: u0 its t = 0 row, checked as domain_problem checks it,
+/// and `truth` its solution [T, n+1]. Throws std::invalid_argument naming what differs from
+/// the configuration (a periodic set, other conditions, another grid or other output
+/// times) or an experiment the set lacks.
+ExperimentProblem bounded_experiment_problem(const gp::SparseVariationalGpImpl& root,
+                                             const config::SimulateConfig& simulate,
+                                             const pde::ExperimentSet& set,
+                                             std::int64_t experiment);
+
 /// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
 /// prediction on the window (its ensemble and statistics) against the experiment's own
 /// measurements, noise included, its statistics read at each measurement's (x, t)
