@@ -6,11 +6,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "pde/bounded_experiment_set.h"
-#include "pde/bounded_solve.h"
 #include "pde/dataset_file.h"
-#include "pde/equation.h"
-#include "pde/initial_condition.h"
+#include "pipeline/simulation_checks.h"
 
 namespace bhpm::cli {
 
@@ -55,26 +52,6 @@ void require_dataset(const config::RunConfig& config) {
   }
 }
 
-/// The simulate stage's initial condition built once before the run folder is made: an
-/// expression that is not finite or not periodic, or a file that is missing or short, is
-/// refused before any work. GP draws meet their rules by construction. On a bounded domain
-/// the conditions are counted against the equation at it.
-void require_initial_condition(const config::SimulateConfig& simulate) {
-  if (!simulate.bounded()) {
-    if (simulate.initial_condition.kind == "gp") return;
-    const pde::PeriodicGrid grid(simulate.x_min, simulate.x_max, simulate.modes);
-    pde::make_initial_conditions(grid, simulate.initial_condition, 1, simulate.seed, "check");
-    return;
-  }
-  const pde::ChebyshevGrid grid = simulate.bounded_grid();
-  const pde::Equation equation = pde::make_equation(simulate.equation);
-  const at::Tensor u0 =
-      pde::bounded_initial_conditions(grid, simulate.modes, simulate.conditions,
-                                      simulate.initial_condition, 1, simulate.seed, "check")[0];
-  pde::check_conditions(simulate.conditions, pde::conditions_needed(grid, equation, u0),
-                        equation.order(), equation.describe());
-}
-
 /// The held-out experiments of a dataset are solved on its own kind of domain: a bounded
 /// configuration predicts a bounded set's, a periodic one a periodic set's.
 void require_matching_domain(const config::RunConfig& config) {
@@ -83,7 +60,7 @@ void require_matching_domain(const config::RunConfig& config) {
       pde::read_dataset_metadata(data).format_version != 1 ||
       pde::dataset_experiments(data, "test") == 0)
     return;  // measurements only, or no held-out set: predictable_experiments says so
-  const bool bounded_data = !pde::read_experiment_set(data, "test").conditions.empty();
+  const bool bounded_data = !pde::dataset_conditions(data, "test").empty();
   if (bounded_data != config.simulate.bounded())
     throw config::ConfigError(
         config.field("run.predict_experiments") + ": the held-out experiments of " + data +
@@ -103,7 +80,7 @@ void require_complete_configuration(const config::RunConfig& config, const std::
     require_section(config, source, "data",
                     "the simulate stage needs the experiments to draw (train_experiments, "
                     "test_experiments, n_st, noise)");
-    require_simulable(config);
+    pipeline::require_simulable(config);
   }
   if (!pipeline.data.empty() && pipeline.runs("calibrate") &&
       config.predict.calibration_method == "trajectories" &&
@@ -148,19 +125,6 @@ void refuse_if_foreign(const std::string& path, const std::string& stored,
 }
 
 }  // namespace
-
-void require_simulable(const config::RunConfig& config) {
-  try {
-    require_initial_condition(config.simulate);
-  } catch (const config::ConfigError&) {
-    throw;
-  } catch (const std::invalid_argument& error) {  // the rule's message names its field
-    const std::string message = error.what();
-    throw config::ConfigError(message.rfind("boundary conditions: ", 0) == 0
-                                  ? config.field("domain.left") + ", domain.right: " + message
-                                  : message);
-  }
-}
 
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                               const std::vector<std::string>& overrides) {

@@ -14,19 +14,11 @@ namespace bhpm::cli {
 /// read_run_config's rules plus the sections the listed stages need ([equation] and
 /// [data] to simulate unless run.data names a dataset, [refinement_study] for the
 /// refinement stage), run.data and run.predict_ic_files present, initial conditions and
-/// boundary conditions the simulate stage can use (require_simulable), and the predicted
+/// boundary conditions the simulate stage can use (pipeline/simulation_checks.h), and the predicted
 /// experiments among the held-out ones that have a truth grid on the configured domain. Throws
 /// config::ConfigError naming the file, the field and the rule.
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
                                               const std::vector<std::string>& overrides);
-
-/// What `bhpm simulate` (and the simulate stage) checks before any work: the initial
-/// condition can be made (an expression finite and, on a periodic domain, periodic; a file
-/// present and of the grid's length), and on a bounded domain the conditions fit the
-/// equation at the first initial condition (their count at each end, pde/bounded_solve.h)
-/// and the initial conditions can be made to meet them. Throws config::ConfigError naming
-/// the field.
-void require_simulable(const config::RunConfig& config);
 
 /// Throws std::runtime_error when a stage's input is missing from RUN_DIR and no listed
 /// stage produces it (e.g. stages = ["evaluate"] in an empty folder).

@@ -10,13 +10,13 @@
 #include <utility>
 #include <vector>
 
-#include "cli/pipeline_checks.h"
 #include "cli/setting_flags.h"
 #include "config/run_config.h"
 #include "io/atomic_file.h"
 #include "pde/bounded_experiment_set.h"
 #include "pde/dataset_file.h"
 #include "pde/experiment_set.h"
+#include "pipeline/simulation_checks.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -107,7 +107,7 @@ std::vector<pde::ExperimentSet> simulate_sets(const config::SimulateConfig& conf
 int run_simulate(const SimulateOptions& options) {
   const config::RunConfig run = config::read_run_config(options.config_path, options.overrides);
   const config::SimulateConfig& config = run.simulate;
-  require_simulable(run);
+  pipeline::require_simulable(run);
   io::require_output_folder(options.output_path);
 
   const pde::Equation equation = pde::make_equation(config.equation);

@@ -6,21 +6,27 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace bhpm::pde {
 
-namespace {
-
-/// Row sum_m w_m D^(m)[node, :] of one condition [n+1].
-at::Tensor condition_row(const BoundaryCondition& condition, const std::vector<at::Tensor>& d,
-                         std::int64_t node) {
-  at::Tensor row = at::zeros({d[0].size(1)}, at::kDouble);
-  for (std::size_t m = 0; m < condition.weights.size(); ++m)
-    if (condition.weights[m] != 0.0) row = row + condition.weights[m] * d[m][node];
-  return row;
+at::Tensor condition_matrix(const ChebyshevGrid& grid, const BoundaryConditions& conditions) {
+  int highest = 0;
+  for (const auto* side : {&conditions.left, &conditions.right})
+    for (const BoundaryCondition& c : *side) highest = std::max(highest, c.order());
+  std::vector<at::Tensor> d;
+  for (int m = 0; m <= highest; ++m) d.push_back(grid.differentiation_matrix(m));
+  std::vector<at::Tensor> rows;
+  for (const auto& [side, node] : {std::pair{&conditions.left, std::int64_t{0}},
+                                   std::pair{&conditions.right, grid.points() - 1}})
+    for (const BoundaryCondition& c : *side) {
+      at::Tensor row = at::zeros({grid.points()}, at::kDouble);
+      for (std::size_t m = 0; m < c.weights.size(); ++m)
+        if (c.weights[m] != 0.0) row = row + c.weights[m] * d[m][node];
+      rows.push_back(row);
+    }
+  return rows.empty() ? at::empty({0, grid.points()}, at::kDouble) : at::stack(rows);
 }
-
-}  // namespace
 
 BoundaryElimination::BoundaryElimination(const ChebyshevGrid& grid,
                                          const BoundaryConditions& conditions, int max_order) {
@@ -38,15 +44,13 @@ BoundaryElimination::BoundaryElimination(const ChebyshevGrid& grid,
   for (int m = 0; m <= highest; ++m) d.push_back(grid.differentiation_matrix(m));
 
   std::vector<std::int64_t> dependent, independent;
-  at::Tensor rows = at::empty({r, points}, at::kDouble);
+  const at::Tensor rows = condition_matrix(grid, conditions);  // [r, n+1]
   for (std::int64_t k = 0; k < r_left; ++k) {
     dependent.push_back(k);
-    rows[k] = condition_row(conditions.left[k], d, 0);
     values_.push_back(conditions.left[k].value);
   }
   for (std::int64_t k = 0; k < r_right; ++k) {
     dependent.push_back(points - 1 - k);
-    rows[r_left + k] = condition_row(conditions.right[k], d, points - 1);
     values_.push_back(conditions.right[k].value);
   }
   for (std::int64_t j = r_left; j < points - r_right; ++j) independent.push_back(j);

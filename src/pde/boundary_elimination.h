@@ -25,6 +25,10 @@
 
 namespace bhpm::pde {
 
+/// B [r, n+1]: row k is sum_m w_m D^(m)[end, :] of condition k, the left end's conditions
+/// first, then the right's, in the order given (B u = g(t) are the conditions).
+at::Tensor condition_matrix(const ChebyshevGrid& grid, const BoundaryConditions& conditions);
+
 class BoundaryElimination {
  public:
   /// Derivatives up to `max_order` (>= every condition's order). Throws

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pde/boundary_elimination.h"
+
 namespace bhpm::pde {
 
 namespace {
@@ -23,23 +25,6 @@ at::Tensor periodic_interpolant(const at::Tensor& u, double a, double b, const a
          at::matmul(at::imag(u_hat) * weight, at::sin(phase).t());
 }
 
-/// Row per condition: sum_m w_m (D^(m) f)(end) for f [n+1, F] the columns of f: [r, F].
-at::Tensor condition_rows(const ChebyshevGrid& grid, const BoundaryConditions& conditions,
-                          const at::Tensor& f) {
-  std::vector<at::Tensor> rows;
-  for (const auto& [side, node] : {std::pair{&conditions.left, std::int64_t{0}},
-                                   std::pair{&conditions.right, grid.points() - 1}})
-    for (const BoundaryCondition& c : *side) {
-      at::Tensor row = at::zeros({f.size(1)}, at::kDouble);
-      for (std::size_t m = 0; m < c.weights.size(); ++m)
-        if (c.weights[m] != 0.0)
-          row = row + c.weights[m] *
-                          at::matmul(grid.differentiation_matrix(static_cast<int>(m))[node], f);
-      rows.push_back(row);
-    }
-  return at::stack(rows);
-}
-
 /// u0 [E, n+1] plus the least-norm polynomial correction that meets every condition at 0.
 at::Tensor meet_conditions(const ChebyshevGrid& grid, const BoundaryConditions& conditions,
                            const at::Tensor& u0, const std::string& field) {
@@ -52,8 +37,9 @@ at::Tensor meet_conditions(const ChebyshevGrid& grid, const BoundaryConditions& 
         for (std::int64_t d = 0; d <= r + 1; ++d) powers.push_back(s.pow(d));
         return powers;
       }(),
-      1);                                                        // [n+1, r+2]
-  const at::Tensor A = condition_rows(grid, conditions, basis);  // [r, r+2]
+      1);                                                   // [n+1, r+2]
+  const at::Tensor B = condition_matrix(grid, conditions);  // [r, n+1]
+  const at::Tensor A = at::matmul(B, basis);                // [r, r+2]
   if (at::linalg_matrix_rank(A).item<std::int64_t>() < r)
     throw std::invalid_argument(field +
                                 ": the boundary conditions cannot all be met by correcting the "
@@ -62,7 +48,7 @@ at::Tensor meet_conditions(const ChebyshevGrid& grid, const BoundaryConditions& 
   for (const auto* side : {&conditions.left, &conditions.right})
     for (const BoundaryCondition& c : *side) targets.push_back(c.value(0.0));
   const at::Tensor g = at::tensor(targets, at::kDouble).unsqueeze(1);       // [r, 1]
-  const at::Tensor missing = g - condition_rows(grid, conditions, u0.t());  // [r, E]
+  const at::Tensor missing = g - at::matmul(B, u0.t());                     // [r, E]
   const at::Tensor coefficients = at::matmul(at::linalg_pinv(A), missing);  // [r+2, E]
   return u0 + at::matmul(basis, coefficients).t();
 }

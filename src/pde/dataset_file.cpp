@@ -93,6 +93,24 @@ std::int64_t dataset_experiments(const std::string& path, const std::string& nam
   return static_cast<std::int64_t>(file.open_group(name).number_attribute("experiments"));
 }
 
+namespace {
+
+/// A set group's `boundary` attribute as ExperimentSet::conditions ("" when periodic or
+/// absent).
+std::string set_conditions(const io::Hdf5Location& group) {
+  if (!group.has_attribute("boundary")) return "";
+  const std::string boundary = group.string_attribute("boundary");
+  return boundary == "periodic" ? "" : boundary;
+}
+
+}  // namespace
+
+std::string dataset_conditions(const std::string& path, const std::string& name) {
+  read_dataset_metadata(path);
+  const io::Hdf5Location file = io::Hdf5Location::open_file(path);
+  return file.has(name) ? set_conditions(file.open_group(name)) : "";
+}
+
 pde::ExperimentSet read_experiment_set(const std::string& path, const std::string& name) {
   if (read_dataset_metadata(path).format_version != kGridVersion)
     throw io::Hdf5Error(path +
@@ -111,8 +129,7 @@ pde::ExperimentSet read_experiment_set(const std::string& path, const std::strin
     require_shape(at::isfinite(*grid).all().item<bool>(), group, field, "contains NaN or Inf");
   set.noise = group.number_attribute("noise");
   set.dt = group.number_attribute("dt");
-  if (group.has_attribute("boundary") && group.string_attribute("boundary") != "periodic")
-    set.conditions = group.string_attribute("boundary");
+  set.conditions = set_conditions(group);
   const io::Hdf5Location samples = group.open_group("measurements");
   const io::Hdf5Array<std::int64_t> index = samples.read_integers("index");
   require_shape(

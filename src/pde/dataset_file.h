@@ -44,4 +44,9 @@ DatasetMetadata read_dataset_metadata(const std::string& path);
 /// version (its `experiments` attribute); 0 when the file has no such set.
 std::int64_t dataset_experiments(const std::string& path, const std::string& name);
 
+/// The conditions of set `name`'s bounded domain (ExperimentSet::conditions, read from the
+/// set's attribute `boundary` alone): "" for a periodic set, a set without the attribute
+/// (written before it) or a file without the set.
+std::string dataset_conditions(const std::string& path, const std::string& name);
+
 }  // namespace bhpm::pde
