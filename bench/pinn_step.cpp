@@ -57,7 +57,8 @@ class PolynomialOperator final : public gp::FunctionSamples {
 /// (3 warm-up iterations discarded); the members' mean loss at the last one into `loss`.
 double iteration_ms(const PolynomialOperator& samples, std::int64_t iterations, double& loss) {
   const pde::PeriodicGrid grid(-8.0, 8.0, 64);
-  const solve::PinnProblem problem{grid, -at::sin(M_PI * grid.x() / 8.0),
+  const solve::PinnProblem problem{solve::PinnDomain::periodic(grid),
+                                   -at::sin(M_PI * grid.x() / 8.0),
                                    at::linspace(0.0, 10.0, 3, at::kDouble)};
   solve::PinnOptions options;
   options.iterations = iterations + 3;

@@ -151,8 +151,9 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
       {"initial_condition", problem.description},
       {"operator", config.predict.operator_source},
       {"sampler", distilled ? "none" : predictor.sampler},
-      {"solver",
-       problem.problem.window ? std::string("bounded (Chebyshev, CVODE)") : predictor.solver},
+      {"solver", problem.problem.window && predictor.solver == "spectral"
+                     ? std::string("bounded (Chebyshev, CVODE)")
+                     : predictor.solver},
       {"band", pipeline::band_calibration(run, options.run_dir)},
       {"equation_terms",
        predictor.shift ? "weak form: " + predictor.shift->description : std::string("root")},
@@ -160,6 +161,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
       {"created_by", "bhpm " BHPM_VERSION}};
   if (measured) record.attributes["window_measurements"] = *measured;
   record.outside_coverage = outside;
+  if (problem.problem.window) record.conditions = &problem.problem.window->conditions;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison, job);
   if (measured) std::printf("against the experiment's %s\n", measured->c_str());

@@ -99,4 +99,29 @@ std::string gnuplot_string(const std::string& text) {
   return quoted + "'";
 }
 
+std::string gnuplot_wrapped_string(const std::string& text, std::size_t width) {
+  std::string quoted = "\"";
+  std::size_t line = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t length = end - start;
+    if (line > 0 && line + 1 + length > width) {
+      quoted += "\\n";
+      line = 0;
+    } else if (line > 0) {
+      quoted += ' ';
+      ++line;
+    }
+    for (std::size_t i = start; i < end; ++i) {
+      if (text[i] == '"' || text[i] == '\\') quoted += '\\';
+      quoted += text[i];
+    }
+    line += length;
+    start = end + 1;
+  }
+  return quoted + "\"";
+}
+
 }  // namespace bhpm::report

@@ -5,6 +5,7 @@
 /// `gnuplot SCRIPT` (no shell involved) with the figure folder as its working folder, so
 /// that the scripts use relative paths and can be re-run by hand from that folder.
 
+#include <cstddef>
 #include <string>
 
 namespace bhpm::report {
@@ -22,5 +23,10 @@ void run_gnuplot(const std::string& program, const std::string& script,
 /// `text` as a gnuplot single-quoted string literal (quotes included; a ' is doubled,
 /// backslashes stay literal).
 std::string gnuplot_string(const std::string& text);
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word keeps
+/// its own line), as a gnuplot double-quoted string literal with "\n" between the lines
+/// (a " or a backslash escaped), for titles that would run off the figure.
+std::string gnuplot_wrapped_string(const std::string& text, std::size_t width);
 
 }  // namespace bhpm::report

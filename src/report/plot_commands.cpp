@@ -65,7 +65,7 @@ std::string scatter_commands(const HeatmapPanel& panel) {
 
 std::string multiplot_commands(int rows, int columns, const std::string& title) {
   return "set multiplot layout " + std::to_string(rows) + "," + std::to_string(columns) +
-         " title " + gnuplot_string(title) + " font 'Sans,13'\n";
+         " title " + gnuplot_wrapped_string(title, kTitleWidth) + " font 'Sans,13'\n";
 }
 
 int rows_for(int panels, int columns) { return (panels + columns - 1) / columns; }

@@ -3,6 +3,7 @@
 /// and multiplot layouts. Every figure labels its axes with the variable and its units;
 /// x, t and u are nondimensional in BHPM's files, and the labels say so.
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,7 +42,11 @@ std::string heatmap_commands(const HeatmapPanel& panel);
 /// (plot_data.h's write_column_blocks), each point coloured by u.
 std::string scatter_commands(const HeatmapPanel& panel);
 
-/// `set multiplot layout ROWS,COLUMNS` with an overall title; close with "unset multiplot".
+/// Characters per line of a figure's overall title (wider titles wrap).
+inline constexpr std::size_t kTitleWidth = 110;
+
+/// `set multiplot layout ROWS,COLUMNS` with an overall title, wrapped at kTitleWidth; close
+/// with "unset multiplot".
 std::string multiplot_commands(int rows, int columns, const std::string& title);
 
 /// Panels of a grid: enough rows for `panels` at `columns` per row.

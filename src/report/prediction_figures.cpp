@@ -113,6 +113,81 @@ Figure draw_std_maps(FigureWriter& writer, const PredictionFile& prediction,
       "the solution's spread growing after the operator std is high."};
 }
 
+/// Column j of a [T, n] field: its values at x_j over time.
+std::vector<double> at_point(const std::vector<double>& field, std::size_t j, std::size_t n) {
+  std::vector<double> column;
+  for (std::size_t i = j; i < field.size(); i += n) column.push_back(field[i]);
+  return column;
+}
+
+/// Columns t, mean, band lower, band upper [, truth], then each condition's g, at the end x_j.
+Columns end_columns(const PredictionFile& prediction, std::size_t j, const EndConditions& end) {
+  const std::size_t n = prediction.x.size(), times = prediction.t.size();
+  Columns columns = {prediction.t, at_point(prediction.mean, j, n),
+                     at_point(prediction.lower, j, n), at_point(prediction.upper, j, n)};
+  if (!prediction.truth.empty()) columns.push_back(at_point(prediction.truth, j, n));
+  for (std::size_t c = 0; c < end.conditions.size(); ++c) {
+    const auto first = end.values.begin() + static_cast<std::ptrdiff_t>(c * times);
+    columns.emplace_back(first, first + static_cast<std::ptrdiff_t>(times));
+  }
+  return columns;
+}
+
+std::string end_panel(const std::string& data, std::size_t block, const std::string& title,
+                      const EndConditions& end, bool with_truth) {
+  const std::string source = FigureWriter::data_reference(data) + " index " + std::to_string(block);
+  std::string commands =
+      "set title " + gnuplot_string(title) + "\nplot " + source +
+      " using 1:3:4 with filledcurves fc rgb '#9ecae1' fs solid 0.7 noborder title '95% band', " +
+      source + " using 1:2 with lines lw 2 lc rgb '#08519c' title 'mean u'";
+  if (with_truth)
+    commands += ", " + source + " using 1:5 with lines dt 2 lw 2 lc rgb 'black' title 'true u'";
+  const std::size_t first_data = with_truth ? 6 : 5;
+  for (std::size_t c = 0; c < end.conditions.size(); ++c)
+    commands += ", " + source + " using 1:" + std::to_string(first_data + c) + " with points pt " +
+                std::to_string(7 + 2 * static_cast<int>(c)) + " ps 0.8 lc rgb '#d95f02' title " +
+                gnuplot_string("data g of " + end.conditions[c]);
+  return commands + "\n";
+}
+
+/// u at both ends over time (mean, band, truth) with the conditions' data g(t).
+Figure draw_boundary_traces(FigureWriter& writer, const PredictionFile& prediction,
+                            const std::string& file) {
+  const std::size_t n = prediction.x.size();
+  const std::vector<Columns> blocks = {end_columns(prediction, 0, prediction.left),
+                                       end_columns(prediction, n - 1, prediction.right)};
+  const std::string data = prediction.stem + "-boundary.dat";
+  write_column_blocks(writer.data_file(data), blocks);
+  const auto title = [&](const char* end, double x, const EndConditions& conditions) {
+    std::string text = std::string(end) + " end x = " + util::format_number(x) + ": ";
+    if (conditions.conditions.empty()) return text + "no condition (outflow)";
+    for (std::size_t c = 0; c < conditions.conditions.size(); ++c)
+      text += (c ? ", " : "") + conditions.conditions[c];
+    return text;
+  };
+  std::string commands = multiplot_commands(1, 2,
+                                            file +
+                                                ": the solution at the ends and the "
+                                                "boundary data") +
+                         "set xlabel " + gnuplot_string(kTLabel) + "\nset ylabel " +
+                         gnuplot_string("u, or the condition's quantity (dimensionless)") +
+                         "\nset grid\nset key top right box opaque\n";
+  commands += end_panel(data, 0, title("left", prediction.x.front(), prediction.left),
+                        prediction.left, !prediction.truth.empty());
+  commands += end_panel(data, 1, title("right", prediction.x.back(), prediction.right),
+                        prediction.right, !prediction.truth.empty());
+  commands += "unset multiplot\n";
+  return {writer.draw(prediction.stem + "-boundary", {1400, 520}, commands),
+          file + ": at the boundary",
+          "The ensemble mean of u at each end of the domain (blue line) and its 95 % band over "
+          "time, the true u there where " +
+              file +
+              " stores one (dashed), and each boundary condition's data g(t) (points). A "
+              "condition on u itself (u = g) puts the points on the mean; a condition on a "
+              "derivative (u_x = g, alpha u + beta u_x = g) plots g in that quantity's units, "
+              "and the mean of u there is what the solution made of it."};
+}
+
 }  // namespace
 
 bool has_statistics(const PredictionFile& prediction) {
@@ -125,7 +200,10 @@ std::vector<Figure> draw_prediction_figures(FigureWriter& writer,
   if (!has_statistics(prediction))
     throw std::invalid_argument(prediction.path + ": statistics/mean holds no finite value");
   const std::string file = std::filesystem::path(prediction.path).filename().string();
-  return {draw_profiles(writer, prediction, file), draw_std_maps(writer, prediction, file)};
+  std::vector<Figure> figures = {draw_profiles(writer, prediction, file),
+                                 draw_std_maps(writer, prediction, file)};
+  if (prediction.bounded) figures.push_back(draw_boundary_traces(writer, prediction, file));
+  return figures;
 }
 
 }  // namespace bhpm::report

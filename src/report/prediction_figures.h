@@ -6,7 +6,9 @@
 ///    spaced output times including the first and the last, one panel per time;
 ///  - <stem>-std.png: heatmaps over (x, t) of the operator std (the root's posterior std
 ///    of f along the mean solution: where the prediction leans on extrapolated physics)
-///    next to the ensemble std of u (where that uncertainty has gone in the solution).
+///    next to the ensemble std of u (where that uncertainty has gone in the solution);
+///  - <stem>-boundary.png, on a bounded domain: u at each end over time (mean, 95 % band,
+///    truth) with each boundary condition's data g(t).
 
 #include <vector>
 
@@ -21,7 +23,8 @@ inline constexpr std::size_t kProfileTimes = 4;
 /// True when the ensemble statistics hold a finite value (false when every sample diverged).
 bool has_statistics(const PredictionFile& prediction);
 
-/// Draws <stem>.png and <stem>-std.png; the prediction must have statistics.
+/// Draws <stem>.png, <stem>-std.png and, on a bounded domain, <stem>-boundary.png; the
+/// prediction must have statistics.
 std::vector<Figure> draw_prediction_figures(FigureWriter& writer, const PredictionFile& prediction);
 
 }  // namespace bhpm::report

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "report/input_file.h"
 
@@ -31,6 +33,35 @@ void read_truth(const io::Hdf5Location& file, std::size_t times, std::size_t n,
   prediction.coverage95 = number_or_nan(truth, "coverage95");
 }
 
+/// "u = 0; u_x = 1" -> {"u = 0", "u_x = 1"}; "none" -> {}.
+std::vector<std::string> split_conditions(const std::string& text) {
+  std::vector<std::string> conditions;
+  if (text == "none" || text.empty()) return conditions;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find("; ", start)) != std::string::npos; start = end + 2)
+    conditions.push_back(text.substr(start, end - start));
+  conditions.push_back(text.substr(start));
+  return conditions;
+}
+
+EndConditions read_end(const io::Hdf5Location& boundary, const std::string& end,
+                       std::size_t times) {
+  EndConditions conditions;
+  conditions.conditions = split_conditions(string_or_empty(boundary, end + "_conditions"));
+  if (!conditions.conditions.empty())
+    conditions.values =
+        read_array(boundary, end, {conditions.conditions.size(), times}, "condition, t").values;
+  return conditions;
+}
+
+void read_boundary(const io::Hdf5Location& file, std::size_t times, PredictionFile& prediction) {
+  if (!file.has("boundary")) return;
+  const io::Hdf5Location boundary = file.open_group("boundary");
+  prediction.bounded = true;
+  prediction.left = read_end(boundary, "left", times);
+  prediction.right = read_end(boundary, "right", times);
+}
+
 }  // namespace
 
 PredictionFile read_prediction_file(const std::string& path) {
@@ -58,6 +89,7 @@ PredictionFile read_prediction_file(const std::string& path) {
   prediction.outside_coverage = number_or_nan(file, "outside_coverage");
   prediction.relative_l2 = prediction.rmse = prediction.coverage95 = std::nan("");
   read_truth(file, times, n, prediction);
+  read_boundary(file, times, prediction);
   prediction.initial_condition = string_or_empty(file, "initial_condition");
   prediction.sampler = string_or_empty(file, "sampler");
   prediction.solver = string_or_empty(file, "solver");

@@ -8,6 +8,13 @@
 
 namespace bhpm::report {
 
+/// The conditions at one end of a bounded domain: their texts ("u = 0") and their data g
+/// at the output times, [C, T] row-major.
+struct EndConditions {
+  std::vector<std::string> conditions;
+  std::vector<double> values;
+};
+
 /// The statistics of an ensemble of solutions of one IBVP on the grid x [n] by t [T];
 /// every field is [T, n] row-major.
 struct PredictionFile {
@@ -24,6 +31,8 @@ struct PredictionFile {
   double outside_coverage;               ///< attribute; NaN in older files
   double relative_l2, rmse, coverage95;  ///< truth attributes; NaN without a truth
   std::string initial_condition, sampler, solver, config;
+  bool bounded = false;       ///< the file has /boundary: x[0] and x[n-1] are the ends
+  EndConditions left, right;  ///< a bounded domain's conditions (empty ends: none)
 };
 
 /// Reads and checks a prediction file; throws naming the file and the field (format

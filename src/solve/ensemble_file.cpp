@@ -2,6 +2,8 @@
 
 #include <ATen/ATen.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "io/atomic_file.h"
@@ -78,6 +80,35 @@ void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatist
                    {"t,x", "u", "95 % prediction band: mean + t_{m-1}(0.975) sqrt(1 + 1/m) std"});
 }
 
+/// g(t) of each condition at the output times `t` [T]: [C, T].
+at::Tensor condition_data(const std::vector<pde::BoundaryCondition>& end, const at::Tensor& t) {
+  at::Tensor values = at::empty({static_cast<std::int64_t>(end.size()), t.size(0)}, at::kDouble);
+  for (std::size_t c = 0; c < end.size(); ++c)
+    for (std::int64_t i = 0; i < t.size(0); ++i)
+      values[static_cast<std::int64_t>(c)][i] = end[c].value(t[i].item<double>());
+  return values;
+}
+
+std::string joined_descriptions(const std::vector<pde::BoundaryCondition>& end) {
+  std::string text;
+  for (const pde::BoundaryCondition& condition : end)
+    text += (text.empty() ? "" : "; ") + condition.describe();
+  return text.empty() ? "none" : text;
+}
+
+void write_boundary(const io::Hdf5Location& file, const pde::BoundaryConditions& conditions,
+                    const at::Tensor& t) {
+  const io::Hdf5Location group = file.create_group("boundary");
+  const std::pair<const char*, const std::vector<pde::BoundaryCondition>*> ends[] = {
+      {"left", &conditions.left}, {"right", &conditions.right}};
+  for (const auto& [name, end] : ends) {
+    group.set_attribute(std::string(name) + "_conditions", joined_descriptions(*end));
+    if (!end->empty())
+      io::write_tensor(group, name, condition_data(*end, t),
+                       {"condition,t", "as the condition", "the condition's data g(t)"});
+  }
+}
+
 }  // namespace
 
 void write_ensemble_file(const std::string& path, const EnsembleRecord& record) {
@@ -117,6 +148,7 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
         truth.set_attribute("coverage95", record.comparison->band_coverage);
       }
     }
+    if (record.conditions) write_boundary(file, *record.conditions, ensemble.t);
   }  // closes the file before the rename
   output.commit();
 }

@@ -26,6 +26,12 @@
 ///   /operator_std [T, n]              sqrt(var q(f(v))) along the ensemble mean
 ///   /truth/u [T, n], attributes relative_l2, rmse, coverage95 (inside the band)
 ///                                     (when the truth is known)
+///   /boundary/left [C, T], /boundary/right [C, T]
+///                                     on a bounded domain: each condition's data g at the
+///                                     output times, an end without conditions left out;
+///                                     attributes left_conditions, right_conditions: the
+///                                     conditions, "; " between them, in the rows' order
+///                                     ("none")
 
 #include <ATen/core/Tensor.h>
 
@@ -34,6 +40,7 @@
 #include <optional>
 #include <string>
 
+#include "pde/boundary_conditions.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
 
@@ -48,6 +55,8 @@ struct EnsembleRecord {
   std::optional<solve::TruthComparison> comparison;
   std::map<std::string, std::string> attributes;  ///< root string attributes
   double outside_coverage = NAN;  ///< solve::fraction_outside_coverage along the mean
+  /// A bounded problem's conditions (the file's /boundary); null on a periodic domain.
+  const pde::BoundaryConditions* conditions = nullptr;
 };
 
 /// Writes the record to `path` atomically (temporary file, then rename).

@@ -40,8 +40,26 @@ int derivative_order(const gp::FunctionSamples& samples) {
   return static_cast<int>(order);
 }
 
-void check_problem(const PinnProblem& problem) {
-  const std::int64_t n = problem.grid.points();
+/// Throws unless every condition is of a derivative order below K (the Taylor pass's
+/// highest is K, and a condition of order K would leave the leading term without one).
+void check_conditions(const PinnDomain& domain, int order) {
+  if (!domain.interval) return;
+  const auto check_end = [order](const std::vector<pde::BoundaryCondition>& end,
+                                 const std::string& name) {
+    for (const pde::BoundaryCondition& condition : end)
+      if (condition.order() >= order)
+        throw std::invalid_argument("PINN: the condition " + condition.describe() + " at the " +
+                                    name + " end is of derivative order " +
+                                    std::to_string(condition.order()) +
+                                    "; an operator of order K = " + std::to_string(order) +
+                                    " takes conditions of order below K");
+  };
+  check_end(domain.conditions.left, "left");
+  check_end(domain.conditions.right, "right");
+}
+
+void check_problem(const PinnProblem& problem, int order) {
+  const std::int64_t n = problem.domain.x.size(0);
   const at::Tensor& u0 = problem.u0;
   if (!u0.defined() || u0.dim() != 1 || u0.size(0) != n || !u0.is_floating_point())
     throw std::invalid_argument("PINN: u0 must be a real [n] tensor with n = grid points = " +
@@ -63,6 +81,7 @@ void check_problem(const PinnProblem& problem) {
                                 " after " + util::format_significant(t[i - 1].item<double>(), 6) +
                                 ")");
   }
+  check_conditions(problem.domain, order);
 }
 
 /// Batch sizes of one iteration; the columns of a member's points are, in order,
@@ -73,42 +92,103 @@ struct Layout {
   std::int64_t initial_start() const { return collocation + 2 * boundary; }
 };
 
-/// The points of one iteration, [S, n_c + 2 n_b + n_0], and u0 at the initial ones [S, n_0].
+/// The points of one iteration, [S, n_c + 2 n_b + n_0], u0 at the initial ones [S, n_0],
+/// and on an interval each condition's g at the boundary times, [S, C, n_b] per end.
 struct PointBatch {
   at::Tensor x, t, u0;
+  at::Tensor left_values, right_values;
 };
+
+/// Initial points x_l [n_0] and u0 there: random grid points of a periodic (uniform) grid;
+/// uniform in [x_min, x_max] on an interval, u0 interpolated from the Chebyshev points.
+std::pair<at::Tensor, at::Tensor> initial_points(const PinnDomain& domain, const at::Tensor& u0,
+                                                 util::Rng& rng, std::int64_t count) {
+  if (domain.interval) {
+    const at::Tensor x =
+        domain.x_min + (domain.x_max - domain.x_min) * util::uniform_tensor(rng, {count});
+    return {x, at::mv(domain.interval->interpolation_matrix(x), u0)};
+  }
+  std::vector<std::int64_t> indices(count);
+  const auto n = static_cast<std::uint64_t>(domain.x.size(0));
+  for (std::int64_t& index : indices) index = static_cast<std::int64_t>(rng.below(n));
+  const at::Tensor index = at::tensor(indices, at::kLong);
+  return {domain.x.index({index}), u0.index({index})};
+}
+
+/// g(t) of each condition at times `t` [n_b]: [C, n_b].
+at::Tensor condition_values(const std::vector<pde::BoundaryCondition>& end, const at::Tensor& t) {
+  const auto times = t.accessor<double, 1>();
+  at::Tensor values = at::empty({static_cast<std::int64_t>(end.size()), t.size(0)}, kReal);
+  auto out = values.accessor<double, 2>();
+  for (std::size_t c = 0; c < end.size(); ++c)
+    for (std::int64_t j = 0; j < t.size(0); ++j)
+      out[static_cast<std::int64_t>(c)][j] = end[c].value(times[j]);
+  return values;
+}
 
 /// Member s's points at `iteration` come from derive_seed(member_seeds[s], "pinn_points",
 /// iteration) alone.
-PointBatch draw_points(const PinnProblem& problem, const at::Tensor& grid_x, const at::Tensor& u0,
-                       double t_end, const Layout& layout,
-                       const std::vector<std::uint64_t>& member_seeds, std::int64_t iteration) {
-  const pde::PeriodicGrid& grid = problem.grid;
-  const std::int64_t n = grid.points();
-  std::vector<at::Tensor> xs, ts, targets;
+PointBatch draw_points(const PinnProblem& problem, const at::Tensor& u0, double t_end,
+                       const Layout& layout, const std::vector<std::uint64_t>& member_seeds,
+                       std::int64_t iteration) {
+  const PinnDomain& domain = problem.domain;
+  const double length = domain.x_max - domain.x_min;
+  std::vector<at::Tensor> xs, ts, targets, left, right;
   for (const std::uint64_t member_seed : member_seeds) {
     util::Rng rng(
         util::derive_seed(member_seed, "pinn_points", static_cast<std::uint64_t>(iteration)));
-    const at::Tensor x_c =
-        grid.x_min() + grid.length() * util::uniform_tensor(rng, {layout.collocation});
+    const at::Tensor x_c = domain.x_min + length * util::uniform_tensor(rng, {layout.collocation});
     const at::Tensor t_c = t_end * util::uniform_tensor(rng, {layout.collocation});
     const at::Tensor t_b = t_end * util::uniform_tensor(rng, {layout.boundary});
-    std::vector<std::int64_t> indices(layout.initial);
-    for (std::int64_t& index : indices) index = static_cast<std::int64_t>(rng.below(n));
-    const at::Tensor index = at::tensor(indices, at::kLong);
-    xs.push_back(
-        at::cat({x_c, at::full({layout.boundary}, grid.x_min(), kReal),
-                 at::full({layout.boundary}, grid.x_max(), kReal), grid_x.index({index})}));
+    const auto [x_0, u_0] = initial_points(domain, u0, rng, layout.initial);
+    xs.push_back(at::cat({x_c, at::full({layout.boundary}, domain.x_min, kReal),
+                          at::full({layout.boundary}, domain.x_max, kReal), x_0}));
     ts.push_back(at::cat({t_c, t_b, t_b, at::zeros({layout.initial}, kReal)}));
-    targets.push_back(u0.index({index}));
+    targets.push_back(u_0);
+    if (domain.interval) {
+      left.push_back(condition_values(domain.conditions.left, t_b));
+      right.push_back(condition_values(domain.conditions.right, t_b));
+    }
   }
-  return {at::stack(xs), at::stack(ts), at::stack(targets)};
+  PointBatch batch{at::stack(xs), at::stack(ts), at::stack(targets), {}, {}};
+  if (domain.interval) {
+    batch.left_values = at::stack(left);
+    batch.right_values = at::stack(right);
+  }
+  return batch;
+}
+
+/// sum over the end's conditions of 1/n_b sum_j (sum_m w_m d^m u(end, t_j) - g(t_j))^2, [S];
+/// `ends` [K+1, S, n_b] are the x-derivatives at the end, `values` [S, C, n_b] the g's.
+at::Tensor condition_loss(const std::vector<pde::BoundaryCondition>& end, const at::Tensor& ends,
+                          const at::Tensor& values) {
+  at::Tensor loss = at::zeros({ends.size(1)}, kReal);
+  for (std::size_t c = 0; c < end.size(); ++c) {
+    at::Tensor combination = at::zeros_like(ends[0]);
+    for (std::size_t m = 0; m < end[c].weights.size(); ++m)
+      if (end[c].weights[m] != 0.0)
+        combination = combination + end[c].weights[m] * ends[static_cast<std::int64_t>(m)];
+    loss = loss + (combination - values.select(1, static_cast<std::int64_t>(c))).square().mean(1);
+  }
+  return loss;
+}
+
+/// The boundary term [S]: periodic differences of d^k u, k < K, or the conditions' residuals.
+at::Tensor boundary_loss(const PinnDomain& domain, const at::Tensor& u, const PointBatch& batch,
+                         const Layout& layout, int order) {
+  const at::Tensor left = u.narrow(2, layout.boundary_start(), layout.boundary);
+  const at::Tensor right = u.narrow(2, layout.boundary_start() + layout.boundary, layout.boundary);
+  if (domain.interval)
+    return condition_loss(domain.conditions.left, left, batch.left_values) +
+           condition_loss(domain.conditions.right, right, batch.right_values);
+  return (left.narrow(0, 0, order) - right.narrow(0, 0, order)).square().mean(2).sum(0);
 }
 
 /// Every member's loss terms [S] from one Taylor-mode pass over the batch (with graph);
 /// the operator samples at the collocation points' own times.
-PinnLoss member_losses(const nn::LeafDerivatives& jet, const PointBatch& batch,
-                       const gp::FunctionSamples& samples, const Layout& layout, int order) {
+PinnLoss member_losses(const PinnDomain& domain, const nn::LeafDerivatives& jet,
+                       const PointBatch& batch, const gp::FunctionSamples& samples,
+                       const Layout& layout, int order) {
   const at::Tensor& u = jet.u_x_derivatives;  // [K+1, S, P]
   const std::int64_t members = u.size(1);
   const at::Tensor v = u.narrow(2, 0, layout.collocation).permute({1, 2, 0}).contiguous();
@@ -120,12 +200,7 @@ PinnLoss member_losses(const nn::LeafDerivatives& jet, const PointBatch& batch,
         std::to_string(layout.collocation) + "] (got " + util::describe_tensor(f) + ")");
   PinnLoss loss;
   loss.residual = (jet.u_t.narrow(1, 0, layout.collocation) - f).square().mean(1);
-  const at::Tensor lower = u.narrow(0, 0, order);  // d^k u, k < K
-  loss.boundary = (lower.narrow(2, layout.boundary_start(), layout.boundary) -
-                   lower.narrow(2, layout.boundary_start() + layout.boundary, layout.boundary))
-                      .square()
-                      .mean(2)
-                      .sum(0);
+  loss.boundary = boundary_loss(domain, u, batch, layout, order);
   loss.initial =
       (u[0].narrow(1, layout.initial_start(), layout.initial) - batch.u0).square().mean(1);
   loss.total = loss.residual + loss.boundary + loss.initial;
@@ -201,6 +276,14 @@ at::Tensor evaluate_on_grid(const nn::SineMlpImpl& net, const at::Tensor& grid_x
 
 }  // namespace
 
+PinnDomain PinnDomain::periodic(const pde::PeriodicGrid& grid) {
+  return {grid.x_min(), grid.x_max(), grid.x(), std::nullopt, {}};
+}
+
+PinnDomain PinnDomain::bounded(const pde::ChebyshevGrid& grid, pde::BoundaryConditions conditions) {
+  return {grid.a(), grid.b(), grid.x(), grid, std::move(conditions)};
+}
+
 void validate(const PinnOptions& options) {
   const std::string owner = "PINN";
   nn::SineMlpOptions network = options.network;
@@ -220,13 +303,14 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
   validate(options);
   util::require_at_least(report_every, 1, "PINN", "report_every");
   const int order = derivative_order(samples);
-  check_problem(problem);
+  check_problem(problem, order);
   const at::AutoGradMode training(true);  // callers may run under a NoGradGuard
 
   const std::int64_t members = samples.count();
   const at::Tensor times = problem.t.to(at::kDouble).contiguous();
   const at::Tensor u0 = problem.u0.to(at::kDouble).contiguous();
-  const at::Tensor grid_x = problem.grid.x();
+  const PinnDomain& domain = problem.domain;
+  const at::Tensor grid_x = domain.x.to(at::kDouble).contiguous();
   const double t_end = times[-1].item<double>();
   const Layout layout{options.collocation_points, options.boundary_points, options.initial_points};
 
@@ -234,8 +318,8 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
   network_options.leaves = members;
   network_options.seed = util::derive_seed(options.seed, "pinn_network", 0);
   nn::SineMlp net(network_options);
-  const std::vector<nn::DomainBox> boxes(
-      members, nn::DomainBox{problem.grid.x_min(), problem.grid.x_max(), 0.0, t_end});
+  const std::vector<nn::DomainBox> boxes(members,
+                                         nn::DomainBox{domain.x_min, domain.x_max, 0.0, t_end});
   std::vector<std::uint64_t> member_seeds;
   for (std::int64_t s = 0; s < members; ++s)
     member_seeds.push_back(
@@ -249,9 +333,10 @@ EnsembleSolution solve_pinn_ensemble(const PinnProblem& problem, const gp::Funct
   MemberHealth health(members);
   std::int64_t done = 0;
   while (done < options.iterations && health.any_sound()) {
-    const PointBatch batch = draw_points(problem, grid_x, u0, t_end, layout, member_seeds, done);
-    const PinnLoss loss = member_losses(nn::taylor_forward(*net, batch.x, batch.t, boxes, order),
-                                        batch, samples, layout, order);
+    const PointBatch batch = draw_points(problem, u0, t_end, layout, member_seeds, done);
+    const PinnLoss loss =
+        member_losses(domain, nn::taylor_forward(*net, batch.x, batch.t, boxes, order), batch,
+                      samples, layout, order);
     const PinnLoss values = detached(loss);
     const std::string step = std::to_string(done + 1);
     health.fail_unless(at::isfinite(values.total), [&](std::int64_t s) {

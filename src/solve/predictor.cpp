@@ -54,20 +54,28 @@ Solver spectral_solver(const PredictionProblem& problem, const PredictorOptions&
   };
 }
 
-Solver pinn_solver(const PredictionProblem& problem, const PredictorOptions& options,
-                   const std::vector<double>& /*linear*/, const PredictionProgress& progress) {
+/// PINN solves of `problem` (periodic or on an interval), progress every tenth of the run.
+Solver pinn_problem_solver(PinnProblem problem, const PredictorOptions& options,
+                           const PredictionProgress& progress) {
   PinnOptions pinn = options.pinn;
   pinn.seed = options.seed;
-  return [&problem, pinn, progress](std::shared_ptr<const gp::FunctionSamples> samples) {
-    const PinnProblem pinn_problem{problem.grid, problem.u0, pde::output_times(problem.solve)};
+  return [problem = std::move(problem), pinn,
+          progress](std::shared_ptr<const gp::FunctionSamples> samples) {
     const auto report = [&](std::int64_t iteration, const PinnLoss& loss) {
       if (progress)
         progress("PINN iteration " + std::to_string(iteration) + ": median member loss " +
                  util::format_scientific(loss.total.nanmedian().item<double>(), 3));
     };
     const std::int64_t every = std::max<std::int64_t>(1, pinn.iterations / 10);
-    return solve_pinn_ensemble(pinn_problem, *samples, pinn, report, every);
+    return solve_pinn_ensemble(problem, *samples, pinn, report, every);
   };
+}
+
+Solver pinn_solver(const PredictionProblem& problem, const PredictorOptions& options,
+                   const std::vector<double>& /*linear*/, const PredictionProgress& progress) {
+  return pinn_problem_solver(
+      {PinnDomain::periodic(problem.grid), problem.u0, pde::output_times(problem.solve)}, options,
+      progress);
 }
 
 Prediction predict_pathwise(const gp::SparseVariationalGpImpl& root, const PredictionProblem&,
@@ -348,8 +356,11 @@ std::shared_ptr<const gp::FunctionSamples> shifted_mean(
   return std::make_shared<const ShiftedSamples>(std::move(mean), shift);
 }
 
-/// The window's solver (solve/bounded_ensemble.h); throws for options a window cannot take.
-Solver window_solver(const WindowProblem& window, const PredictorOptions& options) {
+/// The window's solver: options.solver "spectral" is Chebyshev collocation
+/// (solve/bounded_ensemble.h), "pinn" the PINN under the window's conditions; throws for
+/// options a window cannot take.
+Solver window_solver(const WindowProblem& window, const PredictorOptions& options,
+                     const PredictionProgress& progress) {
   validate(options);
   if (members_solved(options) != options.samples)
     throw std::invalid_argument("predict: a window's ensemble is solved by one process");
@@ -357,11 +368,17 @@ Solver window_solver(const WindowProblem& window, const PredictorOptions& option
     throw std::invalid_argument("predict: the window's initial condition must have " +
                                 std::to_string(window.grid.points()) + " values");
   const WellPosednessOptions check = posedness_options(window.solve.t_end, "none", options);
+  Solver solve = [&window](std::shared_ptr<const gp::FunctionSamples> samples) {
+    return solve_bounded_ensemble(window.grid, std::move(samples), window.u0, window.conditions,
+                                  window.solve);
+  };
+  if (options.solver == "pinn")
+    solve = pinn_problem_solver(
+        {PinnDomain::bounded(window.grid, window.conditions), window.u0,
+         pde::uniform_output_times(window.solve.t_end, window.solve.output_dt, "window")},
+        options, progress);
   return with_well_posedness_check(
-      [&window](std::shared_ptr<const gp::FunctionSamples> samples) {
-        return solve_bounded_ensemble(window.grid, std::move(samples), window.u0, window.conditions,
-                                      window.solve);
-      },
+      std::move(solve),
       [&window, check](const gp::FunctionSamples& samples) {
         return check_well_posedness(samples, window.grid, window.u0, check);
       },
@@ -387,7 +404,7 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
   const double kappa = options.spread_inflation;  // the rule: PredictorOptions::spread_inflation
   // Spread scaled first, then shifted: g moves the centre, not the spread.
   const Solver solve = with_narrowed_spread(
-      with_shift(problem.window ? window_solver(*problem.window, options)
+      with_shift(problem.window ? window_solver(*problem.window, options, progress)
                                 : periodic_solver(root, problem, options, progress),
                  options.shift),
       root, kappa);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bhpm report on a small trained run (heat_run.sh) with held-out metrics, a prediction
-# compared with its truth, a distilled equation and a tiny refinement study: every figure is
-# a PNG, index.html shows them all, report/metrics.json holds finite numbers, a second report
-# replaces the first whole, and bad input (no run folder, no root.h5, no gnuplot, a file of
+# compared with its truth, one on a bounded domain (drawn with its boundary data), a
+# distilled equation and a tiny refinement study: every figure is a PNG, index.html shows
+# them all, report/metrics.json holds finite numbers, a second report replaces the first whole, and bad input (no run folder, no root.h5, no gnuplot, a file of
 # the wrong format) is refused with a clear message, leaving neither a report folder nor a
 # temporary one behind and the previous report intact.
 source "$(dirname "$0")/common.sh"
@@ -18,6 +18,12 @@ done
 check "evaluate it" $?
 "$bhpm" predict "$work/run" --ic-from "$work/data.h5:0" -o "$work/run/prediction-test-0.h5" -q >/dev/null 2>&1
 check "predict a test experiment" $?
+walls=(--set domain.boundary=conditions --set "domain.left=u = 0" --set "domain.right=u = 0"
+       --set solver.intervals=32)
+"$bhpm" simulate "$work/run.toml" -o "$work/walls.h5" -q "${walls[@]}" >/dev/null 2>&1 &&
+  "$bhpm" predict "$work/run" --ic-from "$work/walls.h5:1" "${walls[@]}" \
+    -o "$work/run/prediction-walls.h5" -q >/dev/null 2>&1
+check "predict a held-out experiment simulated between walls" $?
 "$bhpm" distill "$work/run" --samples 4 >/dev/null 2>&1
 check "distill it" $?
 "$bhpm" refinement-study --samples 2 --tolerances 1e-2,1e-3 --grid 32 -o "$work/run/refinement.h5" -q \
@@ -26,7 +32,8 @@ check "a tiny refinement study" $?
 
 "$bhpm" report "$work/run" --data "$work/data.h5" > "$work/out" 2>&1
 check "report exits 0" $?
-figures="datasets training root-inputs distill prediction-test-0 prediction-test-0-std refinement"
+figures="datasets training root-inputs distill prediction-test-0 prediction-test-0-std refinement
+         prediction-walls prediction-walls-boundary"
 for figure in $figures; do
   [ "$(head -c 8 "$work/run/report/$figure.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]
   check "$figure.png is a PNG" $?
@@ -59,9 +66,10 @@ values = list(numbers(metrics))
 assert values and all(math.isfinite(v) for v in values), values
 held_out = metrics["operator"]["held_out"]
 assert 0 <= held_out["coverage"]["0.95"] <= 1 and held_out["rmse"] > 0
-[prediction] = metrics["predictions"]
-assert prediction["file"] == "prediction-test-0.h5" and prediction["samples"] == 4
-assert prediction["rmse_over_rms_std"] > 0
+predictions = {p["file"]: p for p in metrics["predictions"]}
+assert sorted(predictions) == ["prediction-test-0.h5", "prediction-walls.h5"], sorted(predictions)
+for prediction in predictions.values():
+  assert prediction["samples"] == 4 and prediction["rmse_over_rms_std"] > 0
 PY
 check "report/metrics.json parses and every number is finite" $?
 

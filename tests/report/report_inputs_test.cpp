@@ -13,6 +13,7 @@
 
 #include "eval/metrics_json.h"
 #include "io/atomic_file.h"
+#include "report/gnuplot.h"
 #include "report/html_report.h"
 #include "report/plot_commands.h"
 #include "report/plot_data.h"
@@ -77,6 +78,14 @@ TEST(PlotCommands, profile_times_include_the_first_and_the_last) {
   EXPECT_THAT(bhpm::report::evenly_spaced_indices(11, 4), ElementsAre(0, 3, 7, 10));
   EXPECT_THAT(bhpm::report::evenly_spaced_indices(3, 4), ElementsAre(0, 1, 2));
   EXPECT_THAT(bhpm::report::evenly_spaced_indices(1, 4), ElementsAre(0));
+}
+
+TEST(Gnuplot, long_titles_wrap_at_spaces_with_quotes_escaped) {
+  using bhpm::report::gnuplot_wrapped_string;
+  EXPECT_EQ(gnuplot_wrapped_string("short title", 20), "\"short title\"");
+  EXPECT_EQ(gnuplot_wrapped_string("aaa bbb ccc ddd", 7), "\"aaa bbb\\nccc ddd\"");
+  EXPECT_EQ(gnuplot_wrapped_string("a verylongword b", 4), "\"a\\nverylongword\\nb\"");
+  EXPECT_EQ(gnuplot_wrapped_string("say \"x\" \\ y", 40), "\"say \\\"x\\\" \\\\ y\"");
 }
 
 TEST(PlotCommands, colour_scales_are_symmetric_for_signed_fields) {
