@@ -13,6 +13,7 @@
 #include "cli/prediction_summary.h"
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
+#include "cli/training_printer.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
@@ -51,9 +52,10 @@ void setup_predict(CLI::App& app) {
   auto* window =
       command
           ->add_option("--window-from", options->window_from,
-                       "Predict training experiment E on its own window: u0 and the boundary "
-                       "data from its leaf (docs/boundary-conditions.md)")
-          ->check(CLI::NonNegativeNumber);
+                       "Predict an experiment on its own window, u0 and the boundary data from "
+                       "its leaf: E or train/E (a training experiment), test/E (a held-out one, "
+                       "its leaf fitted now; docs/boundary-conditions.md)")
+          ->check(CLI::Validator(window_reference_error, "[SET/]E"));
   ic->excludes(from)->excludes(file)->excludes(window);
   from->excludes(file)->excludes(window);
   file->excludes(window);
@@ -103,8 +105,12 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const config::RunConfig& config = run.config;
   const gp::SparseVariationalGp& root = run.root;
   for (at::Tensor& parameter : root->parameters()) parameter.requires_grad_(false);
+  const bool quiet_leaves = options.quiet || job.rank() != 0;
   Problem problem =
-      options.window_from >= 0 ? window_problem(options, run) : make_problem(options, run);
+      options.window_from.empty()
+          ? make_problem(options, run)
+          : window_problem(options, run,
+                           quiet_leaves ? model::TrainingCallback{} : training_printer(false));
   place_on_device(config, root, problem.problem);
   solve::PredictorOptions predictor =
       pipeline::predictor_options(run, options.run_dir, job.rank() == 0);

@@ -29,12 +29,12 @@ namespace bhpm::cli {
 
 struct PredictCommandOptions {
   std::string run_dir;
-  std::string initial_condition;            ///< --ic expression in x
-  std::string initial_from;                 ///< --ic-from FILE:[SET/]EXPERIMENT
-  std::string initial_file;                 ///< --ic-file CSV of (x, u) samples
-  std::int64_t window_from = -1;            ///< --window-from E: training experiment E's window
-  std::string output_path;                  ///< "" = RUN_DIR/prediction.h5
-  std::string config_path;                  ///< "" = the configuration stored in RUN_DIR/joint.ckpt
+  std::string initial_condition;  ///< --ic expression in x
+  std::string initial_from;       ///< --ic-from FILE:[SET/]EXPERIMENT
+  std::string initial_file;       ///< --ic-file CSV of (x, u) samples
+  std::string window_from;        ///< --window-from [train/]E or test/E: that experiment's window
+  std::string output_path;        ///< "" = RUN_DIR/prediction.h5
+  std::string config_path;        ///< "" = the configuration stored in RUN_DIR/joint.ckpt
   std::vector<std::string> overrides;       ///< "section.key=value" from --set
   std::vector<std::string> flag_overrides;  ///< "predict.key=value" from --samples, --solver, ...
   bool quiet = false;

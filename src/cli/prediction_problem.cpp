@@ -24,25 +24,40 @@ struct ExperimentReference {
   std::int64_t experiment = 0;
 };
 
+/// "SET/E" or "E" (set `default_set`) -> (set, e); `rule` is the message for anything else.
+std::pair<std::string, std::int64_t> parse_set_experiment(std::string text,
+                                                          const std::string& default_set,
+                                                          const std::string& rule) {
+  std::string set = default_set;
+  if (const auto slash = text.find('/'); slash != std::string::npos) {
+    set = text.substr(0, slash);
+    text = text.substr(slash + 1);
+  }
+  try {
+    std::size_t used = 0;
+    const std::int64_t experiment = std::stoll(text, &used);
+    if (used != text.size() || experiment < 0) throw std::invalid_argument(text);
+    return {set, experiment};
+  } catch (const std::exception&) {
+    throw std::invalid_argument(rule);
+  }
+}
+
 ExperimentReference parse_reference(const std::string& text) {
   const auto colon = text.rfind(':');
   const std::string rule =
       "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
   if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
     throw std::invalid_argument(rule);
-  ExperimentReference reference{text.substr(0, colon), "test", 0};
-  std::string index = text.substr(colon + 1);
-  if (const auto slash = index.find('/'); slash != std::string::npos) {
-    reference.set = index.substr(0, slash);
-    index = index.substr(slash + 1);
-  }
-  try {
-    std::size_t used = 0;
-    reference.experiment = std::stoll(index, &used);
-    if (used != index.size() || reference.experiment < 0) throw std::invalid_argument(index);
-  } catch (const std::exception&) {
-    throw std::invalid_argument(rule);
-  }
+  const auto [set, experiment] = parse_set_experiment(text.substr(colon + 1), "test", rule);
+  return {text.substr(0, colon), set, experiment};
+}
+
+/// "E", "train/E" or "test/E" -> (set, e).
+std::pair<std::string, std::int64_t> parse_window_reference(const std::string& text) {
+  const std::string rule = "--window-from: expected E, train/E or test/E (got \"" + text + "\")";
+  auto reference = parse_set_experiment(text, "train", rule);
+  if (reference.first != "train" && reference.first != "test") throw std::invalid_argument(rule);
   return reference;
 }
 
@@ -125,13 +140,17 @@ Problem make_problem(const PredictCommandOptions& options, const pipeline::Train
   return problem;
 }
 
-Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
+Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run,
+                       const model::TrainingCallback& progress) {
   if (run.config.predict.operator_source != "gp")
     throw std::invalid_argument("predict: --window-from solves the root's samples; --operator " +
                                 run.config.predict.operator_source +
                                 " is not solved on a window yet");
-  const pipeline::TrainingWindow window = pipeline::training_window(
-      options.run_dir, config::RunLayout{options.run_dir}.data(), run, options.window_from);
+  const auto [set, experiment] = parse_window_reference(options.window_from);
+  const std::string data = config::RunLayout{options.run_dir}.data();
+  const pipeline::ExperimentWindow window =
+      set == "test" ? pipeline::held_out_window(data, run, experiment, progress)
+                    : pipeline::training_window(options.run_dir, data, run, experiment);
   Problem problem;
   problem.problem.window = window.problem;
   problem.description = window.description;
@@ -153,6 +172,16 @@ void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp ro
                              "on a GPU)");
   root->to(device);
   problem.grid = problem.grid.on(device);
+}
+
+std::string window_reference_error(const std::string& text) {
+  try {
+    parse_window_reference(text);
+  } catch (const std::exception& error) {
+    const std::string message = error.what();  // CLI11 puts "--window-from: " before it
+    return message.rfind("--window-from: ", 0) == 0 ? message.substr(15) : message;
+  }
+  return "";
 }
 
 std::string reference_error(const std::string& text) {

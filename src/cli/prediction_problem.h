@@ -12,6 +12,7 @@
 #include "cli/predict_command.h"
 #include "config/run_config.h"
 #include "gp/sparse_variational_gp.h"
+#include "model/training_progress.h"
 #include "pipeline/window_problem.h"
 #include "solve/predictor.h"
 
@@ -22,9 +23,9 @@ struct Problem {
   solve::PredictionProblem problem;
   at::Tensor truth;
   std::string description;
-  /// `--window-from E`: the experiment's window and measurements (problem.window is its
-  /// problem).
-  std::optional<pipeline::TrainingWindow> window;
+  /// `--window-from [SET/]E`: the experiment's window and the measurements it is scored on
+  /// (problem.window is its problem).
+  std::optional<pipeline::ExperimentWindow> window;
 };
 
 /// The problem the options name (exactly one of --ic, --ic-file, --ic-from) on the run's
@@ -36,10 +37,15 @@ struct Problem {
 /// lacks.
 Problem make_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run);
 
-/// `--window-from E`: training experiment E's own problem on its window
-/// (pipeline/window_problem.h), with the root's samples only; throws std::invalid_argument
-/// for another --operator or an experiment the run lacks.
-Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run);
+/// `--window-from [train/]E`: training experiment E's own problem on its window; `--window-from
+/// test/E`: held-out experiment E's, from a leaf fitted now (`progress` gets its training
+/// reports) (pipeline/window_problem.h); the root's samples only. Throws
+/// std::invalid_argument for another --operator or an experiment the run lacks.
+Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run,
+                       const model::TrainingCallback& progress);
+
+/// "" when `--window-from` parses (E, train/E or test/E), else why not: a usage error.
+std::string window_reference_error(const std::string& text);
 
 /// "" when `--ic-from FILE:EXPERIMENT` parses and FILE exists, else why not: a usage error
 /// (exit 2), as for a missing --ic-file.

@@ -134,13 +134,16 @@ LeafData select_points(const LeafData& data, const at::Tensor& indices) {
           at::gather(data.u, 1, indices), data.boxes};
 }
 
+at::Tensor kept_back_mask(std::int64_t points, std::int64_t every) {
+  if (every < 2 || every > points)
+    throw std::invalid_argument("keeping back every " + std::to_string(every) +
+                                "-th point needs 2 <= every <= P = " + std::to_string(points));
+  return at::arange(points, at::kLong).remainder(every) == every - 1;
+}
+
 std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every) {
-  if (every < 2 || every > data.points())
-    throw std::invalid_argument(
-        "keeping back every " + std::to_string(every) +
-        "-th point needs 2 <= every <= P = " + std::to_string(data.points()));
+  const at::Tensor kept = kept_back_mask(data.points(), every).to(data.x.device());
   const at::Tensor index = at::arange(data.points(), data.x.options().dtype(at::kLong));
-  const at::Tensor kept = index.remainder(every) == every - 1;
   const auto columns = [&](const at::Tensor& which) {
     return select_points(data, which.unsqueeze(0).expand({data.leaves(), -1}).contiguous());
   };

@@ -65,4 +65,7 @@ LeafData select_points(const LeafData& data, const at::Tensor& indices);
 /// them). Throws std::invalid_argument unless 2 <= every <= P.
 std::pair<LeafData, LeafData> keep_back_points(const LeafData& data, std::int64_t every);
 
+/// [P] bool: which of P points keep_back_points keeps back; throws as it does.
+at::Tensor kept_back_mask(std::int64_t points, std::int64_t every);
+
 }  // namespace bhpm::model

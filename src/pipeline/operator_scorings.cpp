@@ -20,10 +20,6 @@ namespace bhpm::pipeline {
 
 namespace {
 
-/// Of every this many measurements of a held-out experiment, one is kept back from its
-/// leaf's fit to score the leaf.
-constexpr std::int64_t kKeepBackEvery = 5;
-
 eval::PredictiveNoise predictive_noise(const ScoredSet& scored) {
   return scored.function_only ? eval::PredictiveNoise::kExcluded : eval::PredictiveNoise::kIncluded;
 }
@@ -60,9 +56,16 @@ HeldOutFit fit_scored_leaves(const ScoredSet& scored, const config::RunConfig& c
                              const model::TrainingCallback& progress) {
   const auto measured = pde::read_measured_set(scored.data_path, scored.set_name);
   const std::int64_t count = scored_count(scored, static_cast<std::int64_t>(measured.size()));
-  const model::LeafData data =
-      model::leaf_data_from_measurements(measured, count, model::fewest_points(measured, count),
-                                         scored.data_path + ":/" + scored.set_name);
+  return fit_leaves_keeping_back(measured, count, scored.data_path + ":/" + scored.set_name, config,
+                                 progress);
+}
+
+HeldOutFit fit_leaves_keeping_back(const std::vector<pde::MeasuredExperiment>& measured,
+                                   std::int64_t count, const std::string& source,
+                                   const config::RunConfig& config,
+                                   const model::TrainingCallback& progress) {
+  const model::LeafData data = model::leaf_data_from_measurements(
+      measured, count, model::fewest_points(measured, count), source);
   auto [fitted, kept_back] =
       model::keep_back_points(model::on_device(data, config.compute.device), kKeepBackEvery);
   if (progress)

@@ -27,6 +27,10 @@ struct ScoredSet {
   bool function_only = false;     ///< score q(f) alone, without sigma_f^2
 };
 
+/// Of every this many measurements of a held-out experiment, one is kept back from its
+/// leaf's fit to score the leaf (and a prediction on its window).
+inline constexpr std::int64_t kKeepBackEvery = 5;
+
 /// A scoring's metrics, per-experiment RMSE and description, for metrics.json.
 struct Scoring {
   eval::OperatorMetrics metrics;
@@ -48,6 +52,13 @@ Scoring truth_scoring(const ScoredSet& scored, const gp::SparseVariationalGpImpl
 /// `progress` callback, a line on stderr says what is fitted and `progress` gets each report.
 HeldOutFit fit_scored_leaves(const ScoredSet& scored, const config::RunConfig& config,
                              const model::TrainingCallback& progress);
+
+/// The same for the first `count` experiments of `measured` (`source` names them in
+/// messages), each fitted to its fewest-points' share of measurements less every fifth.
+HeldOutFit fit_leaves_keeping_back(const std::vector<pde::MeasuredExperiment>& measured,
+                                   std::int64_t count, const std::string& source,
+                                   const config::RunConfig& config,
+                                   const model::TrainingCallback& progress);
 
 /// The root against the held-out leaves' (v, u_t) at their fitted points.
 Scoring leaf_target_scoring(const ScoredSet& scored, const gp::SparseVariationalGpImpl& root,

@@ -34,31 +34,23 @@ solve::PredictorOptions calibration_predictor(const TrainedRun& run) {
   return options;
 }
 
-/// s_p^2 of each experiment's measurements [P]: sigma_p^2 where the file gives sigma; on a
-/// simulated dataset (version 1) its noise attribute squared; otherwise the experiment's
-/// leaf's likelihood scale sigma_e^2, which holds the noise and the leaf's own misfit.
+/// s_p^2 of each experiment's measurements [P] (pipeline::measurement_noise_variance).
 std::vector<at::Tensor> noise_variances(const std::string& data_path,
                                         const std::vector<pde::MeasuredExperiment>& measured,
                                         const model::LeafModelImpl& leaves) {
-  const bool simulated = pde::read_dataset_metadata(data_path).format_version == 1;
-  const double simulated_noise =
-      simulated ? pde::read_experiment_set(data_path, "train").noise : 0.0;
   const at::Tensor leaf_sigma = leaves.noise_scale().detach().to(at::kDouble).cpu();
   std::vector<at::Tensor> variances;
-  for (std::size_t e = 0; e < measured.size(); ++e) {
-    const pde::MeasuredExperiment& m = measured[e];
-    const double sigma =
-        simulated ? simulated_noise : leaf_sigma[static_cast<std::int64_t>(e)].item<double>();
-    variances.push_back(m.sigma.defined() ? m.sigma.to(at::kDouble).square()
-                                          : at::full_like(m.u, sigma * sigma, at::kDouble));
-  }
+  for (std::size_t e = 0; e < measured.size(); ++e)
+    variances.push_back(
+        measurement_noise_variance(data_path, measured[e].sigma, measured[e].u,
+                                   leaf_sigma[static_cast<std::int64_t>(e)].item<double>()));
   return variances;
 }
 
 /// The sound members of `ensemble` at the window's measurements: r_p, V_p and the count;
 /// none when fewer than 2 members stayed sound (a spread needs 2).
 std::optional<solve::WindowResiduals> residuals_at_measurements(
-    const TrainingWindow& window, const solve::EnsembleSolution& ensemble,
+    const ExperimentWindow& window, const solve::EnsembleSolution& ensemble,
     const at::Tensor& noise_variance, std::int64_t experiment) {
   const at::Tensor sound = ensemble.u.index({ensemble.left_out().logical_not()});
   if (sound.size(0) < 2) return std::nullopt;
@@ -105,7 +97,7 @@ RunCalibration calibrate_by_windows(const std::string& run_dir, const TrainedRun
   std::vector<std::int64_t> left_out;
   for (std::int64_t e = 0; e < count; ++e) {
     const gp::SparseVariationalGp root = posterior_without(run, leaves, data, {e});
-    const TrainingWindow window = training_window(*root, run.config, *leaves, measured, e);
+    const ExperimentWindow window = training_window(*root, run.config, *leaves, measured, e);
     if (progress) progress("calibration window: " + window.description);
     solve::PredictionProblem problem;
     problem.window = window.problem;

@@ -11,7 +11,9 @@
 #include "gp/posterior_mean.h"
 #include "model/leaf_data.h"
 #include "model/leaf_window.h"
+#include "pde/dataset_file.h"
 #include "pde/measured_dataset_file.h"
+#include "pipeline/operator_scorings.h"
 #include "solve/sampled_operator.h"
 #include "solve/scattered_statistics.h"
 #include "util/number_format.h"
@@ -32,46 +34,31 @@ pde::Equation posterior_mean_equation(const gp::SparseVariationalGpImpl& root) {
 }
 
 /// The conditions the posterior mean needs at the window's u0; a mean that is ill-posed
-/// there is refused naming the experiment.
+/// there is refused naming the experiment ("training experiment 2").
 pde::ConditionCount counted_conditions(const model::LeafWindow& start,
                                        const gp::SparseVariationalGpImpl& root,
-                                       std::int64_t experiment) {
+                                       const std::string& name) {
   try {
     return pde::conditions_needed(start.grid, posterior_mean_equation(root), start.u0);
   } catch (const std::invalid_argument& error) {
-    throw std::invalid_argument("training experiment " + std::to_string(experiment) +
+    throw std::invalid_argument(name +
                                 "'s window: the root's posterior mean at its u0: " + error.what());
   }
 }
 
-}  // namespace
-
-TrainingWindow training_window(const std::string& run_dir, const std::string& data,
-                               const TrainedRun& run, std::int64_t experiment) {
-  if (!std::filesystem::exists(data))
-    throw std::invalid_argument(
-        "predict --window-from: the training experiments' windows are read from " + data +
-        ", which does not exist");
-  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "train");
-  const auto count = static_cast<std::int64_t>(measured.size());
-  if (experiment < 0 || experiment >= count)
-    throw std::invalid_argument("predict --window-from: experiment " + std::to_string(experiment) +
-                                " is not among the " + std::to_string(count) +
-                                " training experiments of " + data);
-  return training_window(*run.root, run.config, *trained_leaves(run_dir, run.config, count),
-                         measured, experiment);
-}
-
-TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
-                               const config::RunConfig& config, const model::LeafModelImpl& leaves,
-                               const std::vector<pde::MeasuredExperiment>& measured,
-                               std::int64_t experiment) {
+/// Experiment `experiment` of `measured`, fitted by `leaves`, on its window; `name` says
+/// which it is in the description and in messages.
+ExperimentWindow experiment_window(const gp::SparseVariationalGpImpl& root,
+                                   const config::RunConfig& config,
+                                   const model::LeafModelImpl& leaves,
+                                   const std::vector<pde::MeasuredExperiment>& measured,
+                                   std::int64_t experiment, const std::string& name) {
   const std::vector<nn::DomainBox> boxes = model::domain_boxes(measured);
   const at::NoGradGuard no_grad;
   // u0 first (no conditions), then as many conditions as the mean operator needs there.
   const model::LeafWindow start =
       model::leaf_window(leaves, boxes, experiment, pde::kDefaultIntervals, {0, 0});
-  const pde::ConditionCount needed = counted_conditions(start, root, experiment);
+  const pde::ConditionCount needed = counted_conditions(start, root, name);
   const model::LeafWindow window =
       model::leaf_window(leaves, boxes, experiment, pde::kDefaultIntervals, needed);
 
@@ -84,19 +71,84 @@ TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
   problem->solve.t_end = window.duration;
   problem->solve.output_dt = window.duration / outputs;
   const nn::DomainBox& box = boxes[static_cast<std::size_t>(experiment)];
-  TrainingWindow result;
+  ExperimentWindow result;
   result.problem = problem;
   result.t_start = box.t_min;
   const pde::MeasuredExperiment& own = measured[static_cast<std::size_t>(experiment)];
   result.x = own.x;
   result.t = own.t;
   result.u = own.u;
-  result.description = "training experiment " + std::to_string(experiment) + " on its window [" +
-                       util::format_number(box.x_min) + ", " + util::format_number(box.x_max) +
-                       "] x [" + util::format_number(box.t_min) + ", " +
-                       util::format_number(box.t_max) + "], u0 and boundary data from its leaf (" +
+  result.description = name + " on its window [" + util::format_number(box.x_min) + ", " +
+                       util::format_number(box.x_max) + "] x [" + util::format_number(box.t_min) +
+                       ", " + util::format_number(box.t_max) +
+                       "], u0 and boundary data from its leaf (" +
                        pde::describe(window.conditions) + ")";
   return result;
+}
+
+}  // namespace
+
+ExperimentWindow training_window(const std::string& run_dir, const std::string& data,
+                                 const TrainedRun& run, std::int64_t experiment) {
+  if (!std::filesystem::exists(data))
+    throw std::invalid_argument(
+        "predict --window-from: the training experiments' windows are read from " + data +
+        ", which does not exist");
+  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "train");
+  const auto count = static_cast<std::int64_t>(measured.size());
+  if (experiment < 0 || experiment >= count)
+    throw std::invalid_argument("predict --window-from: experiment " + std::to_string(experiment) +
+                                " is not among the " + std::to_string(count) +
+                                " training experiments of " + data);
+  const model::LeafModel leaves = trained_leaves(run_dir, run.config, count);
+  ExperimentWindow window = training_window(*run.root, run.config, *leaves, measured, experiment);
+  window.noise_variance =
+      measurement_noise_variance(data, measured[static_cast<std::size_t>(experiment)].sigma,
+                                 window.u, leaves->noise_scale()[experiment].item<double>());
+  return window;
+}
+
+ExperimentWindow training_window(const gp::SparseVariationalGpImpl& root,
+                                 const config::RunConfig& config,
+                                 const model::LeafModelImpl& leaves,
+                                 const std::vector<pde::MeasuredExperiment>& measured,
+                                 std::int64_t experiment) {
+  return experiment_window(root, config, leaves, measured, experiment,
+                           "training experiment " + std::to_string(experiment));
+}
+
+ExperimentWindow held_out_window(const std::string& data, const TrainedRun& run,
+                                 std::int64_t experiment, const model::TrainingCallback& progress) {
+  const std::string where = "predict --window-from test/" + std::to_string(experiment) + ": ";
+  if (!std::filesystem::exists(data))
+    throw std::invalid_argument(where + "the held-out experiments are read from " + data +
+                                ", which does not exist");
+  const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "test");
+  const auto count = static_cast<std::int64_t>(measured.size());
+  if (experiment < 0 || experiment >= count)
+    throw std::invalid_argument(where + "experiment " + std::to_string(experiment) +
+                                " is not among the " + std::to_string(count) +
+                                " held-out experiments of " + data);
+  const std::vector<pde::MeasuredExperiment> own = {measured[static_cast<std::size_t>(experiment)]};
+  config::RunConfig on_cpu = run.config;
+  on_cpu.compute.device = at::kCPU;
+  const HeldOutFit fit = fit_leaves_keeping_back(
+      own, 1, data + ":/test/" + std::to_string(experiment), on_cpu, progress);
+  const std::string name = "held-out experiment " + std::to_string(experiment);
+  ExperimentWindow window = experiment_window(*run.root, run.config, *fit.leaves, own, 0, name);
+  window.x = fit.kept_back.x[0];
+  window.t = fit.kept_back.t[0];
+  window.u = fit.kept_back.u[0];
+  const at::Tensor& sigma = own[0].sigma;
+  window.noise_variance = measurement_noise_variance(
+      data,
+      sigma.defined() ? sigma.masked_select(model::kept_back_mask(sigma.size(0), kKeepBackEvery))
+                      : at::Tensor(),
+      window.u, fit.leaves->noise_scale()[0].item<double>());
+  window.held_back = true;
+  window.description += ", the leaf fitted to " + std::to_string(fit.fitted.points()) + " of its " +
+                        std::to_string(own[0].x.size(0)) + " measurements";
+  return window;
 }
 
 std::shared_ptr<const solve::WindowProblem> domain_problem(const gp::SparseVariationalGpImpl& root,
@@ -159,17 +211,32 @@ ExperimentProblem bounded_experiment_problem(const gp::SparseVariationalGpImpl& 
   return stored;
 }
 
-std::string measurement_comparison(const TrainingWindow& window,
+at::Tensor measurement_noise_variance(const std::string& data_path, const at::Tensor& sigma,
+                                      const at::Tensor& u, double leaf_sigma) {
+  if (sigma.defined()) return sigma.to(at::kDouble).square();
+  const bool simulated = pde::read_dataset_metadata(data_path).format_version == 1;
+  const double noise = simulated ? pde::read_experiment_set(data_path, "train").noise : leaf_sigma;
+  return at::full_like(u, noise * noise, at::kDouble);
+}
+
+std::string measurement_comparison(const ExperimentWindow& window,
                                    const solve::EnsembleSolution& ensemble,
                                    const solve::EnsembleStatistics& statistics) {
-  const solve::TruthComparison c = solve::compare_with_truth(
-      solve::statistics_at_points(statistics, window.problem->grid, ensemble.t, window.x,
-                                  window.t - window.t_start),
-      window.u.unsqueeze(0));
-  return std::to_string(window.u.size(0)) + " measurements: relative L2 error of the mean " +
+  const solve::EnsembleStatistics at_points = solve::statistics_at_points(
+      statistics, window.problem->grid, ensemble.t, window.x, window.t - window.t_start);
+  const at::Tensor u = window.u.unsqueeze(0);
+  const solve::TruthComparison c = solve::compare_with_truth(at_points, u);
+  const at::Tensor half_width = at_points.band_upper - at_points.mean;
+  const at::Tensor measurement_half_width =
+      at::sqrt(half_width.square() + 1.96 * 1.96 * window.noise_variance.unsqueeze(0));
+  const double inside_measurement =
+      ((u - at_points.mean).abs() <= measurement_half_width).to(at::kDouble).mean().item<double>();
+  return std::to_string(window.u.size(0)) + (window.held_back ? " held-back" : "") +
+         " measurements: relative L2 error of the mean " +
          util::format_significant(c.relative_l2, 4) + ", RMSE " +
-         util::format_significant(c.rmse, 4) + ", inside the 95 % band " +
-         util::format_percent(c.band_coverage);
+         util::format_significant(c.rmse, 4) + ", inside the 95 % band of u " +
+         util::format_percent(c.band_coverage) + ", of a measurement " +
+         util::format_percent(inside_measurement);
 }
 
 }  // namespace bhpm::pipeline

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "model/leaf_model.h"
+#include "model/training_progress.h"
 #include "pde/measured_experiment.h"
 #include "pipeline/run_folder.h"
 #include "solve/ensemble_statistics.h"
@@ -25,26 +26,48 @@
 
 namespace bhpm::pipeline {
 
-struct TrainingWindow {
+struct ExperimentWindow {
   std::shared_ptr<const solve::WindowProblem> problem;
-  double t_start = 0.0;     ///< the window's first time (the problem's time 0)
-  at::Tensor x, t, u;       ///< [P] the experiment's measurements (t on the data's clock)
-  std::string description;  ///< "training experiment 2 on its window [a, b] x [t0, t1]: ..."
+  double t_start = 0.0;  ///< the window's first time (the problem's time 0)
+  /// [P] the measurements the prediction is scored on (t on the data's clock): a training
+  /// experiment's own, or those a held-out experiment's leaf did not see.
+  at::Tensor x, t, u;
+  at::Tensor noise_variance;  ///< [P] s_p^2 of those measurements (measurement_noise_variance)
+  bool held_back = false;     ///< x, t, u were held back from the leaf and from the root
+  std::string description;    ///< "training experiment 2 on its window [a, b] x [t0, t1]: ..."
 };
+
+/// s_p^2 of measurements u [P] with noise sd `sigma` [P] (undefined where the file gives
+/// none): sigma_p^2 where given; otherwise, on a simulated dataset (a version 1 file at
+/// `data_path`), its noise attribute squared; otherwise `leaf_sigma`^2, the experiment's
+/// leaf's likelihood scale, which holds the noise and the leaf's own misfit.
+at::Tensor measurement_noise_variance(const std::string& data_path, const at::Tensor& sigma,
+                                      const at::Tensor& u, double leaf_sigma);
 
 /// Experiment `experiment` of RUN_DIR's training set, its window from the training dataset
 /// `data` (RUN_DIR/data.h5 for runs made by `bhpm run`). Throws std::invalid_argument naming
 /// the experiment when the set has none of that index, or the file when it cannot be read.
-TrainingWindow training_window(const std::string& run_dir, const std::string& data,
-                               const TrainedRun& run, std::int64_t experiment);
+ExperimentWindow training_window(const std::string& run_dir, const std::string& data,
+                                 const TrainedRun& run, std::int64_t experiment);
 
 /// The same from a root whose posterior mean counts the conditions, the run's
 /// configuration, the trained `leaves` and the training experiments' `measured` points
 /// (experiment in range: not checked again).
-TrainingWindow training_window(const gp::SparseVariationalGpImpl& root,
-                               const config::RunConfig& config, const model::LeafModelImpl& leaves,
-                               const std::vector<pde::MeasuredExperiment>& measured,
-                               std::int64_t experiment);
+ExperimentWindow training_window(const gp::SparseVariationalGpImpl& root,
+                                 const config::RunConfig& config,
+                                 const model::LeafModelImpl& leaves,
+                                 const std::vector<pde::MeasuredExperiment>& measured,
+                                 std::int64_t experiment);
+
+/// Held-out experiment `experiment` of the dataset `data`'s test set on its own window
+/// (`bhpm predict --window-from test/E`): a leaf fitted now, on the CPU with the run's leaf
+/// settings (phase 1 of model/held_out_leaves.h), to all but every fifth of its
+/// measurements gives u0 and the boundary data as a training experiment's leaf does; the
+/// fifth kept back, which neither that leaf nor the root saw, are what
+/// measurement_comparison scores. Throws naming the file when it lacks a test set or that
+/// experiment.
+ExperimentWindow held_out_window(const std::string& data, const TrainedRun& run,
+                                 std::int64_t experiment, const model::TrainingCallback& progress);
 
 /// u_t = F on the configuration's bounded domain from u0 [n+1] on its bounded_grid()'s points,
 /// under domain.left and domain.right's conditions, to domain.t_end with snapshots every
@@ -66,11 +89,13 @@ ExperimentProblem bounded_experiment_problem(const gp::SparseVariationalGpImpl& 
                                              const pde::ExperimentSet& set,
                                              std::int64_t experiment);
 
-/// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band Z %": a
-/// prediction on the window (its ensemble and statistics) against the experiment's own
-/// measurements, noise included, its statistics read at each measurement's (x, t)
-/// (solve/scattered_statistics.h).
-std::string measurement_comparison(const TrainingWindow& window,
+/// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band of u Z %,
+/// of a measurement W %" ("N held-back measurements" for a held-out window): a prediction on
+/// the window (its ensemble and statistics) against the window's measurements, which carry
+/// their noise: the band of a measurement is the band of u with 1.96 s_p added in
+/// quadrature to its half-width (window.noise_variance), its statistics read at each
+/// measurement's (x, t) (solve/scattered_statistics.h).
+std::string measurement_comparison(const ExperimentWindow& window,
                                    const solve::EnsembleSolution& ensemble,
                                    const solve::EnsembleStatistics& statistics);
 

@@ -6,7 +6,7 @@
 # than calibrate did), and refusals of bad input before any work (an expression
 # that does not parse or is not periodic, an untrained folder, S <= 0, a tolerance <= 0, a negative time
 # budget, an unknown solver, a missing experiment, a window without its training windows or
-# of an experiment the run lacks, bad [predict] keys, calibrate without a
+# of an experiment the run lacks, a held-out experiment on its own window, bad [predict] keys, calibrate without a
 # trained root or with fewer than 2 samples); the distilled equation's samples
 # (--operator distilled) and their refusals; a prediction on a bounded domain from the
 # configuration's conditions, by both solvers, and its refusals (a wrong count, a u0 that
@@ -196,6 +196,26 @@ expect_refusal "--window-from where RUN_DIR/data.h5 holds no training windows" \
 cp -r "$work/run" "$work/window-run" && cp "$work/data.h5" "$work/window-run/data.h5"
 expect_refusal "--window-from a training experiment the run lacks" \
   "experiment 5 is not among the 2 training experiments" "$work/window-run" --window-from 5 -o "$work/refused.h5"
+expect_refusal "--window-from a held-out experiment the run lacks" \
+  "experiment 5 is not among the 2 held-out experiments" "$work/window-run" --window-from test/5 -o "$work/refused.h5"
+"$bhpm" predict "$work/window-run" --window-from other/1 -o "$work/refused.h5" > "$work/out" 2>&1
+[ $? -eq 2 ] && grep -q "expected E, train/E or test/E (got \"other/1\")" "$work/out" && [ ! -e "$work/refused.h5" ]
+check "--window-from of an unknown set is a usage error" $?
+# A held-out experiment on its own window: its leaf fitted now (a short schedule), the
+# ensemble scored on the fifth of its measurements held back from that leaf (experiment 0's
+# window would be refused: this small root's mean diffuses backwards at its ends).
+"$bhpm" predict "$work/window-run" --window-from test/1 --samples 2 --sampler pathwise \
+  --set train_leaves.iterations=300 -o "$work/held-out-window.h5" > "$work/out" 2>&1 &&
+  grep -q "^against the experiment's 51 held-back measurements: relative L2 error of the mean" "$work/out" &&
+  "$python" - "$work/held-out-window.h5" <<'PY'
+import h5py, sys
+f = h5py.File(sys.argv[1], "r")
+assert f.attrs["initial_condition"].startswith("held-out experiment 1 on its window"), f.attrs["initial_condition"]
+assert "the leaf fitted to 205 of its 256 measurements" in f.attrs["initial_condition"]
+assert f.attrs["window_measurements"].startswith("51 held-back measurements"), f.attrs["window_measurements"]
+assert "boundary" in f
+PY
+check "--window-from test/1: a held-out experiment scored on measurements its leaf did not see" $?
 # A bounded domain from the configuration: a wall u = 0 at the left, a flux u_x = g at the
 # right, and a u0 that meets both (this small root's mean diffuses backwards at the ends of
 # the gentler u0 that would not be periodic).

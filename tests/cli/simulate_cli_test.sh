@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `bhpm simulate` from the outside: a small valid run writes its file (on a periodic and on a
-# bounded domain); every bad input exits non-zero with "error:" and the offending field on
+# `bhpm simulate` from the outside: a small valid run writes its file (on a periodic and on
+# bounded domains: walls, no flux, KdV's three conditions, inflow); every bad input exits non-zero with "error:" and the offending field on
 # stderr, and leaves neither an output file nor a temporary one behind.
 #
 # Usage: bash simulate_cli_test.sh PATH_TO_BHPM
@@ -82,6 +82,39 @@ if [ $? -eq 0 ] && grep -qF "grid 11 x 17 Chebyshev points (left: u = 0; right: 
   pass "a bounded domain with walls is simulated on its Chebyshev points"
 else
   fail "bounded simulate: $(cat "$WORK/walls.stdout" "$WORK/walls.stderr")"
+fi
+
+# The other kinds of boundary the solver takes: heat with no flux at either end, KdV with
+# its three conditions (one at the left, two at the right), advection with inflow data at
+# the left and none at the outflow; the inflow's data are the stored solution's left column.
+bounded_case() {  # bounded_case NAME EXPECTED-CONDITIONS SETTINGS...
+  local name=$1 expected=$2
+  shift 2
+  "$BHPM" simulate "$BURGERS" -o "$WORK/$name.h5" -q "${SMALL[@]}" --set domain.boundary=conditions \
+    --set solver.intervals=24 "$@" >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
+  if [ $? -eq 0 ] && grep -qF "Chebyshev points ($expected)" "$WORK/$name.stdout"; then
+    pass "$name simulated on a bounded domain ($expected)"
+  else
+    fail "$name: $(cat "$WORK/$name.stdout" "$WORK/$name.stderr")"
+  fi
+}
+bounded_case heat-no-flux "left: u_x = 0; right: u_x = 0" --set equation.name=heat \
+  --set "domain.left=u_x = 0" --set "domain.right=u_x = 0"
+bounded_case kdv-interval "left: u = 0; right: u = 0, u_x = 0" --set equation.name=kdv \
+  --set "domain.left=u = 0" --set "domain.right=u = 0,u_x = 0"
+bounded_case advection-inflow "left: u = 0.1*sin(t); right: none" --set equation.name=general \
+  --set "equation.linear=[0, -1]" --set "domain.left=u = 0.1*sin(t)" --set "domain.right=[]"
+for python in python3 /usr/bin/python3; do "$python" -c "import h5py" 2>/dev/null && break; done
+if "$python" - "$WORK/advection-inflow.h5" <<'PY'
+import h5py, numpy as np, sys
+f = h5py.File(sys.argv[1], "r")
+u, t = f["test/u"][:], f["test/t"][:]
+assert np.abs(u[0, :, 0] - 0.1 * np.sin(t)).max() < 1e-12
+PY
+then
+  pass "the inflow data are the solution at the left end"
+else
+  fail "the inflow data are not the solution at the left end"
 fi
 
 # --- bad inputs --------------------------------------------------------------------------
