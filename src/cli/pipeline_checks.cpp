@@ -21,20 +21,11 @@ void require_section(const config::RunConfig& config, const std::string& source,
     throw config::ConfigError(source + ": missing section [" + section + "]: " + why);
 }
 
-/// The held-out experiments the predict stage can solve from their stored truth: the
-/// simulation's test set, or run.data's when it names a dataset with solution grids.
+/// The held-out experiments the predict stage can solve: the simulation's test set, or
+/// run.data's (from their stored truth, or measurements only on their own windows).
 std::int64_t predictable_experiments(const config::RunConfig& config) {
   const std::string& data = config.pipeline.data;
   if (data.empty()) return config.simulate.test_experiments;
-  if (pde::read_dataset_metadata(data).format_version != 1) {
-    if (!config.pipeline.predict_experiments.empty())
-      throw config::ConfigError(
-          config.field("run.predict_experiments") + ": " + data +
-          " holds measurements only (dataset format_version 2): no held-out experiment has a "
-          "solution grid to start from and compare with; set predict_experiments = [] and give "
-          "initial conditions with run.predict_ic_files");
-    return 0;
-  }
   return pde::dataset_experiments(data, "test");
 }
 

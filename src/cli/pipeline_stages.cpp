@@ -29,12 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// True when the run's dataset holds solution grids (simulate's version 1 files): the
-/// calibrate stage, the training grids' scores and predictions with a truth need them.
-bool has_solution_grids(const Pipeline& p) {
-  return pde::read_dataset_metadata(p.run.data()).format_version == 1;
-}
-
 /// run.data copied into the run folder (pipeline_checks.h refuses a data.h5 that differs).
 void copy_dataset(const Pipeline& p) {
   const std::string& source = p.config.pipeline.data;
@@ -164,6 +158,10 @@ void report_stage(const Pipeline& p) {
 }
 
 }  // namespace
+
+bool has_solution_grids(const Pipeline& p) {
+  return pde::read_dataset_metadata(p.run.data()).format_version == 1;
+}
 
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {

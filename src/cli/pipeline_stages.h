@@ -22,6 +22,11 @@ struct Pipeline {
   config::RunLayout run;
 };
 
+/// True when the run's dataset holds solution grids (simulate's version 1 files): the
+/// calibrate stage, the training grids' scores and predictions with a truth need them; a
+/// dataset of measurements only (version 2) has none.
+bool has_solution_grids(const Pipeline& p);
+
 /// Stage name -> what runs it.
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners();
 

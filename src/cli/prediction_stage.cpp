@@ -39,15 +39,21 @@ PredictCommandOptions prediction(const Pipeline& p, const std::string& output) {
 }  // namespace
 
 void predict_stage(const Pipeline& p) {
+  const bool grids = has_solution_grids(p);
   for (const std::int64_t e : p.config.pipeline.predict_experiments) {
     const std::string output = p.run.prediction(e);
     if (prediction_up_to_date(p, output, {})) {
       announce("predict: up to date (" + output + ")");
       continue;
     }
-    announce("predict: held-out experiment " + std::to_string(e) + " -> " + output);
+    const std::string held_out = "test/" + std::to_string(e);
+    announce("predict: held-out experiment " + std::to_string(e) +
+             (grids ? "" : " on its own window (measurements only)") + " -> " + output);
     PredictCommandOptions predict = prediction(p, output);
-    predict.initial_from = p.run.data() + ":test/" + std::to_string(e);
+    if (grids)
+      predict.initial_from = p.run.data() + ":" + held_out;
+    else
+      predict.window_from = held_out;
     run_predict(predict);
   }
   for (const std::string& file : p.config.pipeline.predict_ic_files) {

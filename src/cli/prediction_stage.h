@@ -1,6 +1,7 @@
 #pragma once
 /// The predict stage of `bhpm run`: `bhpm predict` for each held-out experiment of
-/// run.predict_experiments and each file of run.predict_ic_files.
+/// run.predict_experiments (from its stored u0, or on a dataset of measurements only on its
+/// own window, `--window-from test/E`) and each file of run.predict_ic_files.
 
 #include "cli/pipeline_stages.h"
 

@@ -52,7 +52,8 @@ ExperimentWindow training_window(const std::string& run_dir, const std::string& 
 
 /// The same from a root whose posterior mean counts the conditions, the run's
 /// configuration, the trained `leaves` and the training experiments' `measured` points
-/// (experiment in range: not checked again).
+/// (experiment in range: not checked again); noise_variance is left undefined (the window
+/// calibration has its own for every experiment).
 ExperimentWindow training_window(const gp::SparseVariationalGpImpl& root,
                                  const config::RunConfig& config,
                                  const model::LeafModelImpl& leaves,

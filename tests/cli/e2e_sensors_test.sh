@@ -3,7 +3,9 @@
 # docs/commands.md, `bhpm import`): examples/sensors/burgers-sensors.csv imported with one tank held
 # out, then `bhpm run` with run.data: trained on a short schedule, the operator samples'
 # spread calibrated from the measurements alone, scored without a truth, the operator
-# distilled, a prediction from the sampled initial condition examples/sensors/u0.csv, and
+# distilled, the held-out tank predicted on its own window (a leaf fitted to four fifths of
+# its measurements, scored on the fifth), a prediction from the sampled initial condition
+# examples/sensors/u0.csv, and
 # the report with the measurements' scatter plots and the training curves. Every file present, every score finite, run.log kept, a rerun up to
 # date, another dataset in the folder refused; about five minutes on one thread beside
 # another test, as ctest runs it. The configuration's own schedule (1m40s of training):
@@ -26,6 +28,7 @@ grep -q "== simulate: replaced by run.data: copying $work/data.h5" "$work/run.ou
 check "the simulate stage copied the dataset" $?
 
 for file in joint.ckpt root.h5 metrics.json metrics-leaves.json distill.json prediction-u0.h5 \
+            prediction-test-0.h5 report/prediction-test-0-boundary.png \
             history-leaves.csv history-exact_gp.csv history-joint.csv run.log \
             report/index.html report/datasets.png report/training.png report/root-inputs.png \
             report/prediction-u0.png report/distill.png; do
@@ -55,10 +58,10 @@ check "a rerun is up to date and appends to run.log" $?
 [ $? -ne 0 ] && grep -q "data.h5 is not a copy of run.data = $work/other.h5" "$work/out"
 check "another dataset in the same run folder is refused" $?
 "$bhpm" run "$root/configs/sensors.toml" -o "$work/run2" --set "run.data=$work/data.h5" \
-  --set "run.predict_experiments=[0]" -q > "$work/out" 2>&1
-[ $? -ne 0 ] && grep -q "run.predict_experiments: .* holds measurements only" "$work/out" &&
+  --set "run.predict_experiments=[1]" -q > "$work/out" 2>&1
+[ $? -ne 0 ] && grep -q "run.predict_experiments: experiment 1 is not among the 1 held-out" "$work/out" &&
   [ ! -e "$work/run2" ]
-check "predicting a held-out experiment without a solution grid is refused before any work" $?
+check "predicting a held-out experiment the dataset lacks is refused before any work" $?
 
 "$python" - "$work/run" <<'PY'
 import json, math, sys
@@ -83,8 +86,15 @@ with h5py.File(f"{run}/prediction-u0.h5") as f:
     assert "interpolated from" in f.attrs["initial_condition"]
     mean = f["statistics/mean"][:]
     assert mean.shape[1] == 256 and all(math.isfinite(v) for v in mean.ravel())
+with h5py.File(f"{run}/prediction-test-0.h5") as f:  # the held-out tank on its own window
+    assert f.attrs["initial_condition"].startswith("held-out experiment 0 on its window")
+    scores = f.attrs["window_measurements"]
+    scores = scores.decode() if isinstance(scores, bytes) else scores
+    assert scores.startswith("360 held-back measurements: relative L2 error of the mean"), scores
 PY
-check "the truth-free scores and the prediction are finite" $?
+check "the truth-free scores and the predictions are finite" $?
+grep -q "predict: held-out experiment 0 on its own window (measurements only)" "$work/run.out"
+check "the held-out tank is predicted on its own window" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
