@@ -123,6 +123,10 @@ ExperimentWindow held_out_window(const std::string& data, const TrainedRun& run,
   if (!std::filesystem::exists(data))
     throw std::invalid_argument(where + "the held-out experiments are read from " + data +
                                 ", which does not exist");
+  if (pde::dataset_experiments(data, "test") == 0)
+    throw std::invalid_argument(where + data +
+                                " holds no held-out experiments (no test set: `bhpm import "
+                                "--hold-out` or data.test_experiments keeps some back)");
   const std::vector<pde::MeasuredExperiment> measured = pde::read_measured_set(data, "test");
   const auto count = static_cast<std::int64_t>(measured.size());
   if (experiment < 0 || experiment >= count)

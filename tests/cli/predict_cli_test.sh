@@ -198,6 +198,11 @@ expect_refusal "--window-from a training experiment the run lacks" \
   "experiment 5 is not among the 2 training experiments" "$work/window-run" --window-from 5 -o "$work/refused.h5"
 expect_refusal "--window-from a held-out experiment the run lacks" \
   "experiment 5 is not among the 2 held-out experiments" "$work/window-run" --window-from test/5 -o "$work/refused.h5"
+cp -r "$work/run" "$work/no-test-run" &&
+  "$bhpm" simulate "$work/run.toml" --set data.test_experiments=0 -o "$work/no-test-run/data.h5" -q \
+    > /dev/null 2>&1
+expect_refusal "--window-from test/0 on a dataset without held-out experiments" \
+  "no-test-run/data.h5 holds no held-out experiments" "$work/no-test-run" --window-from test/0 -o "$work/refused.h5"
 "$bhpm" predict "$work/window-run" --window-from other/1 -o "$work/refused.h5" > "$work/out" 2>&1
 [ $? -eq 2 ] && grep -q "expected E, train/E or test/E (got \"other/1\")" "$work/out" && [ ! -e "$work/refused.h5" ]
 check "--window-from of an unknown set is a usage error" $?
