@@ -96,11 +96,6 @@ Problem problem_from_experiment(const config::RunConfig& config, const std::stri
 /// problem (pipeline::domain_problem: the conditions checked against the root and u0).
 Problem problem_on_domain(const PredictCommandOptions& options, const pipeline::TrainedRun& run) {
   const config::SimulateConfig& simulate = run.config.simulate;
-  if (run.config.predict.operator_source != "gp")
-    throw std::invalid_argument(
-        "predict: on a bounded domain the root's samples are solved; "
-        "--operator " +
-        run.config.predict.operator_source + " is not solved there yet");
   const pde::ChebyshevGrid grid = simulate.bounded_grid();
   Problem problem;
   std::string source;
@@ -142,10 +137,6 @@ Problem make_problem(const PredictCommandOptions& options, const pipeline::Train
 
 Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run,
                        const model::TrainingCallback& progress) {
-  if (run.config.predict.operator_source != "gp")
-    throw std::invalid_argument("predict: --window-from solves the root's samples; --operator " +
-                                run.config.predict.operator_source +
-                                " is not solved on a window yet");
   const auto [set, experiment] = parse_window_reference(options.window_from);
   const std::string data = config::RunLayout{options.run_dir}.data();
   const pipeline::ExperimentWindow window =

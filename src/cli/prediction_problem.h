@@ -39,8 +39,9 @@ Problem make_problem(const PredictCommandOptions& options, const pipeline::Train
 
 /// `--window-from [train/]E`: training experiment E's own problem on its window; `--window-from
 /// test/E`: held-out experiment E's, from a leaf fitted now (`progress` gets its training
-/// reports) (pipeline/window_problem.h); the root's samples only. Throws
-/// std::invalid_argument for another --operator or an experiment the run lacks.
+/// reports) (pipeline/window_problem.h); the conditions are counted for the root's posterior
+/// mean whatever --operator solves. Throws std::invalid_argument for an experiment the run
+/// lacks.
 Problem window_problem(const PredictCommandOptions& options, const pipeline::TrainedRun& run,
                        const model::TrainingCallback& progress);
 

@@ -430,12 +430,18 @@ Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> sampl
   PredictorOptions all = options;  // every given sample is solved
   all.first_member = 0;
   all.member_count = 0;
-  validate(problem, all);
-  const std::vector<double> linear = linear_part(problem.grid, *samples, problem.u0);
-  const Solver solve = checked_solver(problem, all, linear, progress);
+  Solver solve;
+  if (problem.window) {
+    solve = window_solver(*problem.window, all, progress);
+  } else {
+    validate(problem, all);
+    const std::vector<double> linear = linear_part(problem.grid, *samples, problem.u0);
+    solve = checked_solver(problem, all, linear, progress);
+  }
   Prediction prediction;
   prediction.ensemble = solve(std::move(samples));
-  prediction.conserve_mean = options.conserve_mean && options.solver == "spectral";
+  prediction.conserve_mean =
+      options.conserve_mean && options.solver == "spectral" && !problem.window;
   return prediction;
 }
 

@@ -168,8 +168,9 @@ Prediction predict_ensemble(const gp::SparseVariationalGpImpl& root,
 
 /// Solves the IBVP under operator samples given whole (S = samples->count() members), with
 /// options.solver and the same well-posedness check, no sampler and no model discrepancy
-/// (options.samples, sampler and the discrepancy are ignored): the distilled equation's
-/// coefficient samples (solve/polynomial_samples.h, `bhpm predict --operator distilled`).
+/// (options.samples, sampler and the discrepancy are ignored), on the periodic grid or the
+/// problem's window: the distilled equation's coefficient samples
+/// (solve/polynomial_samples.h, `bhpm predict --operator distilled`).
 Prediction predict_with_samples(std::shared_ptr<const gp::FunctionSamples> samples,
                                 const PredictionProblem& problem, const PredictorOptions& options,
                                 const PredictionProgress& progress = {});

@@ -1,7 +1,8 @@
 // Operator samples on an interval: an ensemble of heat equations u_t = c_s u_xx with walls
 // at 0 and pi, each member against its exact decay exp(-c_s t) sin x; a member with c_s < 0
 // (backward diffusion) dropped as ill-posed while the others are solved; conditions that fit
-// no member refused with the count they need.
+// no member refused with the count they need; samples given whole (a distilled equation's)
+// solved on a window by solve::predict_with_samples.
 
 #include <ATen/ATen.h>
 #include <gmock/gmock.h>
@@ -14,6 +15,7 @@
 #include "pde/term_library.h"
 #include "solve/bounded_ensemble.h"
 #include "solve/polynomial_samples.h"
+#include "solve/predictor.h"
 
 using namespace bhpm;
 using ::testing::HasSubstr;
@@ -66,4 +68,28 @@ TEST(BoundedEnsemble, each_sample_decays_at_its_own_rate_and_backward_diffusion_
       },
       ::testing::ThrowsMessage<std::invalid_argument>(
           HasSubstr("needs 1 condition at the right end")));
+}
+
+TEST(BoundedEnsemble, samples_given_whole_are_solved_on_the_problems_window) {
+  auto window = std::make_shared<solve::WindowProblem>();
+  window->grid = pde::ChebyshevGrid(0.0, M_PI, 20);
+  window->u0 = at::sin(window->grid.x());
+  window->conditions = walls();
+  window->solve.t_end = 2.0;
+  window->solve.output_dt = 0.5;
+  solve::PredictionProblem problem;
+  problem.window = window;
+  solve::PredictorOptions options;
+  options.samples = 2;
+  const std::vector<double> c = {0.05, 0.2};
+  const solve::Prediction prediction = solve::predict_with_samples(diffusions(c), problem, options);
+  const solve::EnsembleSolution& ensemble = prediction.ensemble;
+  ASSERT_EQ(ensemble.u.sizes(), (at::IntArrayRef{2, 5, 21}));
+  EXPECT_TRUE(ensemble.x.equal(window->grid.x()));
+  EXPECT_FALSE(prediction.conserve_mean);
+  for (std::int64_t s = 0; s < 2; ++s) {
+    const at::Tensor exact =
+        at::exp(-c[s] * ensemble.t).unsqueeze(1) * at::sin(window->grid.x()).unsqueeze(0);
+    EXPECT_LT((ensemble.u[s] - exact).abs().max().item<double>(), 1e-6) << "member " << s;
+  }
 }
