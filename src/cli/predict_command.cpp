@@ -139,10 +139,11 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
   std::optional<solve::TruthComparison> comparison;
   if (problem.truth.defined()) comparison = solve::compare_with_truth(statistics, problem.truth);
-  const std::optional<std::string> measured =
-      problem.window ? std::optional<std::string>(
-                           pipeline::measurement_comparison(*problem.window, ensemble, statistics))
-                     : std::nullopt;
+  std::optional<solve::MeasurementComparison> measured;
+  if (problem.window)
+    measured = pipeline::measurement_comparison(*problem.window, ensemble, statistics);
+  const std::string measured_text =
+      measured ? pipeline::describe(*measured, problem.window->held_back) : "";
 
   solve::EnsembleRecord record;
   record.prediction = &prediction;
@@ -165,12 +166,16 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
        predictor.shift ? "weak form: " + predictor.shift->description : std::string("root")},
       {"config", config.resolved_toml},
       {"created_by", "bhpm " BHPM_VERSION}};
-  if (measured) record.attributes["window_measurements"] = *measured;
+  if (measured) {
+    record.attributes["window_measurements"] = measured_text;
+    record.measurements = measured;
+    record.held_back = problem.window->held_back;
+  }
   record.outside_coverage = outside;
   if (problem.problem.window) record.conditions = &problem.problem.window->conditions;
   solve::write_ensemble_file(output, record);
   print_summary(prediction, statistics, comparison, job);
-  if (measured) std::printf("against the experiment's %s\n", measured->c_str());
+  if (measured) std::printf("against the experiment's %s\n", measured_text.c_str());
   print_coverage_warning(outside);
   const double seconds = stopwatch.seconds();
   std::printf("wrote %s (%.1f s)\n", output.c_str(), seconds);

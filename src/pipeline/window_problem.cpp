@@ -223,24 +223,21 @@ at::Tensor measurement_noise_variance(const std::string& data_path, const at::Te
   return at::full_like(u, noise * noise, at::kDouble);
 }
 
-std::string measurement_comparison(const ExperimentWindow& window,
-                                   const solve::EnsembleSolution& ensemble,
-                                   const solve::EnsembleStatistics& statistics) {
-  const solve::EnsembleStatistics at_points = solve::statistics_at_points(
-      statistics, window.problem->grid, ensemble.t, window.x, window.t - window.t_start);
-  const at::Tensor u = window.u.unsqueeze(0);
-  const solve::TruthComparison c = solve::compare_with_truth(at_points, u);
-  const at::Tensor half_width = at_points.band_upper - at_points.mean;
-  const at::Tensor measurement_half_width =
-      at::sqrt(half_width.square() + 1.96 * 1.96 * window.noise_variance.unsqueeze(0));
-  const double inside_measurement =
-      ((u - at_points.mean).abs() <= measurement_half_width).to(at::kDouble).mean().item<double>();
-  return std::to_string(window.u.size(0)) + (window.held_back ? " held-back" : "") +
+solve::MeasurementComparison measurement_comparison(const ExperimentWindow& window,
+                                                    const solve::EnsembleSolution& ensemble,
+                                                    const solve::EnsembleStatistics& statistics) {
+  return solve::compare_with_measurements(statistics, window.problem->grid, ensemble.t, window.x,
+                                          window.t - window.t_start, window.u,
+                                          window.noise_variance);
+}
+
+std::string describe(const solve::MeasurementComparison& comparison, bool held_back) {
+  return std::to_string(comparison.points) + (held_back ? " held-back" : "") +
          " measurements: relative L2 error of the mean " +
-         util::format_significant(c.relative_l2, 4) + ", RMSE " +
-         util::format_significant(c.rmse, 4) + ", inside the 95 % band of u " +
-         util::format_percent(c.band_coverage) + ", of a measurement " +
-         util::format_percent(inside_measurement);
+         util::format_significant(comparison.of_u.relative_l2, 4) + ", RMSE " +
+         util::format_significant(comparison.of_u.rmse, 4) + ", inside the 95 % band of u " +
+         util::format_percent(comparison.of_u.band_coverage) + ", of a measurement " +
+         util::format_percent(comparison.measurement_band_coverage);
 }
 
 }  // namespace bhpm::pipeline

@@ -23,6 +23,7 @@
 #include "pipeline/run_folder.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
+#include "solve/scattered_statistics.h"
 
 namespace bhpm::pipeline {
 
@@ -90,14 +91,15 @@ ExperimentProblem bounded_experiment_problem(const gp::SparseVariationalGpImpl& 
                                              const pde::ExperimentSet& set,
                                              std::int64_t experiment);
 
+/// A prediction on the window (its ensemble and statistics) against the window's
+/// measurements, which carry their noise (solve::compare_with_measurements with
+/// window.noise_variance), read at each measurement's (x, t).
+solve::MeasurementComparison measurement_comparison(const ExperimentWindow& window,
+                                                    const solve::EnsembleSolution& ensemble,
+                                                    const solve::EnsembleStatistics& statistics);
+
 /// "N measurements: relative L2 error of the mean X, RMSE Y, inside the 95 % band of u Z %,
-/// of a measurement W %" ("N held-back measurements" for a held-out window): a prediction on
-/// the window (its ensemble and statistics) against the window's measurements, which carry
-/// their noise: the band of a measurement is the band of u with 1.96 s_p added in
-/// quadrature to its half-width (window.noise_variance), its statistics read at each
-/// measurement's (x, t) (solve/scattered_statistics.h).
-std::string measurement_comparison(const ExperimentWindow& window,
-                                   const solve::EnsembleSolution& ensemble,
-                                   const solve::EnsembleStatistics& statistics);
+/// of a measurement W %" ("N held-back measurements" for a held-out window).
+std::string describe(const solve::MeasurementComparison& comparison, bool held_back);
 
 }  // namespace bhpm::pipeline

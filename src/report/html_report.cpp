@@ -71,6 +71,7 @@ std::string prediction_row(const PredictionSummary& summary) {
          cell(util::format_number(summary.samples)) + cell(util::format_number(summary.diverged)) +
          cell(util::format_number(summary.rejected)) + cell(util::format_number(summary.repaired)) +
          cell(util::format_percent(summary.outside_coverage)) +
+         cell(summary.scored_on.empty() ? "n/a" : summary.scored_on, false) +
          cell(util::format_number(summary.relative_l2)) + cell(util::format_number(summary.rmse)) +
          cell(util::format_percent(summary.coverage95)) +
          cell(util::format_number(summary.rms_std)) +
@@ -88,12 +89,16 @@ std::string prediction_table(const std::vector<PredictionSummary>& predictions) 
       "<table>\n<tr><th class=\"text\">file</th><th class=\"text\">initial condition</th>"
       "<th class=\"text\">sampler / solver</th><th>samples</th><th>diverged</th>"
       "<th>rejected as ill-posed</th><th>repaired</th><th>path outside the data's coverage</th>"
-      "<th>relative L2 of the mean</th><th>RMSE of the mean</th><th>truth inside the 95 % band</th>"
+      "<th class=\"text\">scored on</th><th>relative L2 of the mean</th><th>RMSE of the mean</th>"
+      "<th>inside the 95 % band</th>"
       "<th>RMS ensemble std</th><th>RMSE / RMS std</th><th>CRPS</th></tr>\n";
   for (const auto& summary : predictions) html += prediction_row(summary);
   return html +
          "</table>\n<p class=\"note\">The errors are those of the ensemble mean against the "
-         "stored true solution (n/a without one), over every grid point and output time. "
+         "stored true solution, over every grid point and output time; for a prediction on an "
+         "experiment's own window, against its measurements (held back from every fit for a "
+         "held-out experiment), the band then being that of a measurement (noise included); "
+         "n/a without either. "
          "RMSE / RMS std is a calibration check: about 1 when the ensemble's spread matches "
          "the error of its mean, above 1 when the band is too narrow (overconfident), below 1 "
          "when it is too wide. CRPS (continuous ranked probability score, fair estimator) "

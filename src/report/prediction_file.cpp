@@ -54,6 +54,17 @@ EndConditions read_end(const io::Hdf5Location& boundary, const std::string& end,
   return conditions;
 }
 
+void read_measurements(const io::Hdf5Location& file, PredictionFile& prediction) {
+  prediction.measured_relative_l2 = prediction.measured_rmse = prediction.measured_coverage95 =
+      std::nan("");
+  if (!file.has("measurements")) return;
+  const io::Hdf5Location measurements = file.open_group("measurements");
+  prediction.measured_relative_l2 = number_or_nan(measurements, "relative_l2");
+  prediction.measured_rmse = number_or_nan(measurements, "rmse");
+  prediction.measured_coverage95 = number_or_nan(measurements, "measurement_coverage95");
+  prediction.held_back = number_or_nan(measurements, "held_back") == 1.0;
+}
+
 void read_boundary(const io::Hdf5Location& file, std::size_t times, PredictionFile& prediction) {
   if (!file.has("boundary")) return;
   const io::Hdf5Location boundary = file.open_group("boundary");
@@ -90,6 +101,7 @@ PredictionFile read_prediction_file(const std::string& path) {
   prediction.relative_l2 = prediction.rmse = prediction.coverage95 = std::nan("");
   read_truth(file, times, n, prediction);
   read_boundary(file, times, prediction);
+  read_measurements(file, prediction);
   prediction.initial_condition = string_or_empty(file, "initial_condition");
   prediction.sampler = string_or_empty(file, "sampler");
   prediction.solver = string_or_empty(file, "solver");
@@ -111,6 +123,13 @@ PredictionSummary summarize_prediction(const PredictionFile& prediction) {
   summary.relative_l2 = prediction.relative_l2;
   summary.rmse = prediction.rmse;
   summary.coverage95 = prediction.coverage95;
+  summary.scored_on = prediction.truth.empty() ? "" : "truth";
+  if (prediction.truth.empty() && std::isfinite(prediction.measured_relative_l2)) {
+    summary.relative_l2 = prediction.measured_relative_l2;
+    summary.rmse = prediction.measured_rmse;
+    summary.coverage95 = prediction.measured_coverage95;
+    summary.scored_on = prediction.held_back ? "held-back measurements" : "measurements";
+  }
   summary.rms_std = root_mean_square(prediction.std);
   summary.rmse_over_rms_std = prediction.rmse / summary.rms_std;
   return summary;

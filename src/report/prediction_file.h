@@ -30,6 +30,10 @@ struct PredictionFile {
   double repaired = 0;                   ///< how many were repaired (0 in older files)
   double outside_coverage;               ///< attribute; NaN in older files
   double relative_l2, rmse, coverage95;  ///< truth attributes; NaN without a truth
+  /// A window's prediction against its experiment's measurements (/measurements): relative
+  /// L2, RMSE and the fraction inside the band of a measurement; NaN without them.
+  double measured_relative_l2, measured_rmse, measured_coverage95;
+  bool held_back = false;  ///< those measurements were held back from every fit
   std::string initial_condition, sampler, solver, config;
   bool bounded = false;       ///< the file has /boundary: x[0] and x[n-1] are the ends
   EndConditions left, right;  ///< a bounded domain's conditions (empty ends: none)
@@ -48,10 +52,13 @@ struct PredictionSummary {
   std::string file;  ///< file name, e.g. "prediction-test-0.h5"
   std::string initial_condition, sampler, solver;
   double samples = 0, diverged = 0, rejected = 0, repaired = 0;
-  double outside_coverage;               ///< fraction of the path outside the data's coverage
-  double relative_l2, rmse, coverage95;  ///< NaN without a truth
-  double rms_std;                        ///< sqrt(mean over (t, x) of std^2)
-  double rmse_over_rms_std;              ///< NaN without a truth
+  double outside_coverage;  ///< fraction of the path outside the data's coverage
+  /// Against the truth; without one, against a window's measurements (`scored_on` says
+  /// which); NaN without either.
+  double relative_l2, rmse, coverage95;
+  std::string scored_on;       ///< "truth", "measurements", "held-back measurements"
+  double rms_std;              ///< sqrt(mean over (t, x) of std^2)
+  double rmse_over_rms_std;    ///< NaN without a truth
   double crps = std::nan("");  ///< fair CRPS (report/calibration_figure.h); NaN without a truth
 };
 PredictionSummary summarize_prediction(const PredictionFile& prediction);

@@ -40,6 +40,7 @@ json prediction_json(const PredictionSummary& summary) {
           {"rejected", count(summary.rejected)},
           {"repaired", count(summary.repaired)},
           {"outside_coverage", summary.outside_coverage},
+          {"scored_on", summary.scored_on},
           {"relative_l2", summary.relative_l2},
           {"rmse", summary.rmse},
           {"coverage95", summary.coverage95},

@@ -96,6 +96,17 @@ std::string joined_descriptions(const std::vector<pde::BoundaryCondition>& end) 
   return text.empty() ? "none" : text;
 }
 
+void write_measurements(const io::Hdf5Location& file, const MeasurementComparison& comparison,
+                        bool held_back) {
+  const io::Hdf5Location group = file.create_group("measurements");
+  group.set_attribute("points", comparison.points);
+  group.set_attribute("relative_l2", comparison.of_u.relative_l2);
+  group.set_attribute("rmse", comparison.of_u.rmse);
+  group.set_attribute("coverage95", comparison.of_u.band_coverage);
+  group.set_attribute("measurement_coverage95", comparison.measurement_band_coverage);
+  group.set_attribute("held_back", std::int64_t{held_back});
+}
+
 void write_boundary(const io::Hdf5Location& file, const pde::BoundaryConditions& conditions,
                     const at::Tensor& t) {
   const io::Hdf5Location group = file.create_group("boundary");
@@ -149,6 +160,7 @@ void write_ensemble_file(const std::string& path, const EnsembleRecord& record) 
       }
     }
     if (record.conditions) write_boundary(file, *record.conditions, ensemble.t);
+    if (record.measurements) write_measurements(file, *record.measurements, record.held_back);
   }  // closes the file before the rename
   output.commit();
 }

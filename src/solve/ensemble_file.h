@@ -26,6 +26,10 @@
 ///   /operator_std [T, n]              sqrt(var q(f(v))) along the ensemble mean
 ///   /truth/u [T, n], attributes relative_l2, rmse, coverage95 (inside the band)
 ///                                     (when the truth is known)
+///   /measurements                     a prediction on an experiment's window: attributes
+///                                     points, relative_l2, rmse, coverage95 (the band of
+///                                     u), measurement_coverage95 (the band of a
+///                                     measurement), held_back (1: measurements no fit saw)
 ///   /boundary/left [C, T], /boundary/right [C, T]
 ///                                     on a bounded domain: each condition's data g at the
 ///                                     output times, an end without conditions left out;
@@ -43,6 +47,7 @@
 #include "pde/boundary_conditions.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/predictor.h"
+#include "solve/scattered_statistics.h"
 
 namespace bhpm::solve {
 
@@ -57,6 +62,9 @@ struct EnsembleRecord {
   double outside_coverage = NAN;  ///< solve::fraction_outside_coverage along the mean
   /// A bounded problem's conditions (the file's /boundary); null on a periodic domain.
   const pde::BoundaryConditions* conditions = nullptr;
+  /// A window's prediction against its experiment's measurements (/measurements).
+  std::optional<solve::MeasurementComparison> measurements;
+  bool held_back = false;  ///< those measurements were held back from every fit
 };
 
 /// Writes the record to `path` atomically (temporary file, then rename).

@@ -65,4 +65,22 @@ EnsembleStatistics statistics_at_points(const EnsembleStatistics& statistics,
   return result;
 }
 
+MeasurementComparison compare_with_measurements(const EnsembleStatistics& statistics,
+                                                const pde::ChebyshevGrid& grid,
+                                                const at::Tensor& times, const at::Tensor& x,
+                                                const at::Tensor& t, const at::Tensor& u,
+                                                const at::Tensor& noise_variance) {
+  const EnsembleStatistics at_points = statistics_at_points(statistics, grid, times, x, t);
+  const at::Tensor measured = u.to(at::kDouble).unsqueeze(0);
+  MeasurementComparison comparison;
+  comparison.points = u.size(0);
+  comparison.of_u = compare_with_truth(at_points, measured);
+  const at::Tensor half_width = at_points.band_upper - at_points.mean;
+  const at::Tensor widened =
+      at::sqrt(half_width.square() + 1.96 * 1.96 * noise_variance.to(at::kDouble).unsqueeze(0));
+  comparison.measurement_band_coverage =
+      ((measured - at_points.mean).abs() <= widened).to(at::kDouble).mean().item<double>();
+  return comparison;
+}
+
 }  // namespace bhpm::solve

@@ -25,4 +25,21 @@ EnsembleStatistics statistics_at_points(const EnsembleStatistics& statistics,
                                         const pde::ChebyshevGrid& grid, const at::Tensor& times,
                                         const at::Tensor& x, const at::Tensor& t);
 
+/// An ensemble against P scattered measurements u_p = u(x_p, t_p) + noise of variance s_p^2.
+struct MeasurementComparison {
+  std::int64_t points = 0;
+  TruthComparison of_u;  ///< the mean and the 95 % band of u against the measurements
+  /// Fraction inside the band of a measurement: the band of u with 1.96 s_p added in
+  /// quadrature to its half-width, sqrt(h^2 + 1.96^2 s_p^2).
+  double measurement_band_coverage = 0;
+};
+
+/// The statistics (as statistics_at_points takes them) against measurements u, noise
+/// variances `noise_variance` [P] at x, t [P]; throws as statistics_at_points.
+MeasurementComparison compare_with_measurements(const EnsembleStatistics& statistics,
+                                                const pde::ChebyshevGrid& grid,
+                                                const at::Tensor& times, const at::Tensor& x,
+                                                const at::Tensor& t, const at::Tensor& u,
+                                                const at::Tensor& noise_variance);
+
 }  // namespace bhpm::solve

@@ -91,6 +91,10 @@ with h5py.File(f"{run}/prediction-test-0.h5") as f:  # the held-out tank on its 
     scores = f.attrs["window_measurements"]
     scores = scores.decode() if isinstance(scores, bytes) else scores
     assert scores.startswith("360 held-back measurements: relative L2 error of the mean"), scores
+    assert f["measurements"].attrs["held_back"] == 1
+[row] = [p for p in json.load(open(f"{run}/report/metrics.json"))["predictions"]
+         if p["file"] == "prediction-test-0.h5"]
+assert row["scored_on"] == "held-back measurements" and math.isfinite(row["relative_l2"]), row
 PY
 check "the truth-free scores and the predictions are finite" $?
 grep -q "predict: held-out experiment 0 on its own window (measurements only)" "$work/run.out"

@@ -219,6 +219,9 @@ assert f.attrs["initial_condition"].startswith("held-out experiment 1 on its win
 assert "the leaf fitted to 205 of its 256 measurements" in f.attrs["initial_condition"]
 assert f.attrs["window_measurements"].startswith("51 held-back measurements"), f.attrs["window_measurements"]
 assert "boundary" in f
+m = f["measurements"].attrs
+assert m["points"] == 51 and m["held_back"] == 1, dict(m)
+assert 0 <= m["coverage95"] <= m["measurement_coverage95"] <= 1 and m["relative_l2"] > 0, dict(m)
 PY
 check "--window-from test/1: a held-out experiment scored on measurements its leaf did not see" $?
 # A bounded domain from the configuration: a wall u = 0 at the left, a flux u_x = g at the
