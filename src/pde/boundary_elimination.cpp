@@ -28,6 +28,18 @@ at::Tensor condition_matrix(const ChebyshevGrid& grid, const BoundaryConditions&
   return rows.empty() ? at::empty({0, grid.points()}, at::kDouble) : at::stack(rows);
 }
 
+at::Tensor condition_data(const std::vector<BoundaryCondition>& end, const at::Tensor& t) {
+  const at::Tensor times = t.to(at::kDouble).contiguous();
+  const auto time = times.accessor<double, 1>();
+  at::Tensor values =
+      at::empty({static_cast<std::int64_t>(end.size()), times.size(0)}, at::kDouble);
+  auto out = values.accessor<double, 2>();
+  for (std::size_t c = 0; c < end.size(); ++c)
+    for (std::int64_t i = 0; i < times.size(0); ++i)
+      out[static_cast<std::int64_t>(c)][i] = end[c].value(time[i]);
+  return values;
+}
+
 BoundaryElimination::BoundaryElimination(const ChebyshevGrid& grid,
                                          const BoundaryConditions& conditions, int max_order) {
   const std::int64_t points = grid.points();

@@ -29,6 +29,10 @@ namespace bhpm::pde {
 /// first, then the right's, in the order given (B u = g(t) are the conditions).
 at::Tensor condition_matrix(const ChebyshevGrid& grid, const BoundaryConditions& conditions);
 
+/// The data g(t) of each of one end's conditions at times `t` [T]: [C, T], double, in the
+/// order given (the right-hand sides of B u = g at those times).
+at::Tensor condition_data(const std::vector<BoundaryCondition>& end, const at::Tensor& t);
+
 class BoundaryElimination {
  public:
   /// Derivatives up to `max_order` (>= every condition's order). Throws

@@ -8,6 +8,7 @@
 
 #include "io/atomic_file.h"
 #include "io/hdf5_tensor.h"
+#include "pde/boundary_elimination.h"
 
 namespace bhpm::solve {
 
@@ -80,15 +81,6 @@ void write_statistics(const io::Hdf5Location& file, const solve::EnsembleStatist
                    {"t,x", "u", "95 % prediction band: mean + t_{m-1}(0.975) sqrt(1 + 1/m) std"});
 }
 
-/// g(t) of each condition at the output times `t` [T]: [C, T].
-at::Tensor condition_data(const std::vector<pde::BoundaryCondition>& end, const at::Tensor& t) {
-  at::Tensor values = at::empty({static_cast<std::int64_t>(end.size()), t.size(0)}, at::kDouble);
-  for (std::size_t c = 0; c < end.size(); ++c)
-    for (std::int64_t i = 0; i < t.size(0); ++i)
-      values[static_cast<std::int64_t>(c)][i] = end[c].value(t[i].item<double>());
-  return values;
-}
-
 std::string joined_descriptions(const std::vector<pde::BoundaryCondition>& end) {
   std::string text;
   for (const pde::BoundaryCondition& condition : end)
@@ -115,7 +107,7 @@ void write_boundary(const io::Hdf5Location& file, const pde::BoundaryConditions&
   for (const auto& [name, end] : ends) {
     group.set_attribute(std::string(name) + "_conditions", joined_descriptions(*end));
     if (!end->empty())
-      io::write_tensor(group, name, condition_data(*end, t),
+      io::write_tensor(group, name, pde::condition_data(*end, t),
                        {"condition,t", "as the condition", "the condition's data g(t)"});
   }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nn/taylor_forward.h"
+#include "pde/boundary_elimination.h"
 #include "util/learning_rate_schedule.h"
 #include "util/number_format.h"
 #include "util/option_check.h"
@@ -115,17 +116,6 @@ std::pair<at::Tensor, at::Tensor> initial_points(const PinnDomain& domain, const
   return {domain.x.index({index}), u0.index({index})};
 }
 
-/// g(t) of each condition at times `t` [n_b]: [C, n_b].
-at::Tensor condition_values(const std::vector<pde::BoundaryCondition>& end, const at::Tensor& t) {
-  const auto times = t.accessor<double, 1>();
-  at::Tensor values = at::empty({static_cast<std::int64_t>(end.size()), t.size(0)}, kReal);
-  auto out = values.accessor<double, 2>();
-  for (std::size_t c = 0; c < end.size(); ++c)
-    for (std::int64_t j = 0; j < t.size(0); ++j)
-      out[static_cast<std::int64_t>(c)][j] = end[c].value(times[j]);
-  return values;
-}
-
 /// Member s's points at `iteration` come from derive_seed(member_seeds[s], "pinn_points",
 /// iteration) alone.
 PointBatch draw_points(const PinnProblem& problem, const at::Tensor& u0, double t_end,
@@ -146,8 +136,8 @@ PointBatch draw_points(const PinnProblem& problem, const at::Tensor& u0, double 
     ts.push_back(at::cat({t_c, t_b, t_b, at::zeros({layout.initial}, kReal)}));
     targets.push_back(u_0);
     if (domain.interval) {
-      left.push_back(condition_values(domain.conditions.left, t_b));
-      right.push_back(condition_values(domain.conditions.right, t_b));
+      left.push_back(pde::condition_data(domain.conditions.left, t_b));
+      right.push_back(pde::condition_data(domain.conditions.right, t_b));
     }
   }
   PointBatch batch{at::stack(xs), at::stack(ts), at::stack(targets), {}, {}};

@@ -170,9 +170,7 @@ Prediction predict_conditioned(const gp::SparseVariationalGpImpl& root,
       ensemble.diverged[row] = true;
   }
   ensemble.x = window ? window->grid.x() : problem.grid.x();
-  ensemble.t =
-      window ? pde::uniform_output_times(window->solve.t_end, window->solve.output_dt, "window")
-             : pde::output_times(problem.solve);
+  ensemble.t = window ? window->output_times() : pde::output_times(problem.solve);
   ensemble.u = at::stack(solutions);
   ensemble.steps = steps.steps;
   ensemble.rejected_steps = steps.rejected_steps;
@@ -261,6 +259,10 @@ const util::NameTable<Sampler>& sampler_table() {
 }
 
 }  // namespace
+
+at::Tensor WindowProblem::output_times() const {
+  return pde::uniform_output_times(solve.t_end, solve.output_dt, "window");
+}
 
 void validate(const PredictorOptions& options) {
   const std::string owner = "predict";
@@ -374,8 +376,7 @@ Solver window_solver(const WindowProblem& window, const PredictorOptions& option
   };
   if (options.solver == "pinn")
     solve = pinn_problem_solver(
-        {PinnDomain::bounded(window.grid, window.conditions), window.u0,
-         pde::uniform_output_times(window.solve.t_end, window.solve.output_dt, "window")},
+        {PinnDomain::bounded(window.grid, window.conditions), window.u0, window.output_times()},
         options, progress);
   return with_well_posedness_check(
       std::move(solve),

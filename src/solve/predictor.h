@@ -123,6 +123,9 @@ struct WindowProblem {
   at::Tensor u0;  ///< [n+1] on grid's points
   pde::BoundaryConditions conditions;
   pde::BoundedSolveOptions solve;
+
+  /// [T] 0, output_dt, .., t_end: the times the ensemble is output at.
+  at::Tensor output_times() const;
 };
 
 /// The IBVP: u(x, 0) = u0 on a periodic grid, solved to solve.t_end with snapshots every
