@@ -15,6 +15,7 @@ packages=(
   libmuparser-dev          # expressions in configuration (initial conditions, general PDEs)
   libsundials-dev          # CVODE: time steps of the bounded-domain solver
   libfftw3-dev             # FFTW: the spectral solver's steps on plain arrays (CPU)
+  libeigen3-dev            # Eigen: eigenvectors of a system's coupled linear part per wavenumber
   nlohmann-json3-dev       # reading result files back (metrics.json) for reports and sweeps
   gnuplot-nox              # bhpm report draws its PNG figures with gnuplot's pngcairo terminal
   fonts-dejavu-core        # a font for those figures' text (without one, glyphs render as boxes)

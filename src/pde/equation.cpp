@@ -8,6 +8,7 @@
 
 #include "util/name_list.h"
 #include "util/number_format.h"
+#include "util/option_check.h"
 
 namespace bhpm::pde {
 
@@ -17,20 +18,10 @@ const std::vector<std::string>& equation_names() {
   return names;
 }
 
-namespace {
-
-void require_finite(double value, const std::string& field) {
-  if (!std::isfinite(value))
-    throw std::invalid_argument(field + ": must be a finite number (got " +
-                                util::format_significant(value, 6) + ")");
-}
-
-}  // namespace
-
 Equation make_equation(const EquationOptions& options) {
   const util::FieldNames& field = options.field_names;
-  require_finite(options.nu, field("nu"));
-  require_finite(options.delta, field("delta"));
+  util::require_finite_number(options.nu, field("nu"));
+  util::require_finite_number(options.delta, field("delta"));
   const auto advection = std::make_shared<AdvectionTerm>();
   const std::string& name = options.name;
   if (name == "burgers") return {name, {0.0, 0.0, options.nu}, advection};
@@ -39,7 +30,8 @@ Equation make_equation(const EquationOptions& options) {
   if (name == "kuramoto_sivashinsky") return {name, {0.0, 0.0, -1.0, 0.0, -1.0}, advection};
   if (name == "general") {
     for (std::size_t m = 0; m < options.linear.size(); ++m)
-      require_finite(options.linear[m], field("linear") + "[" + std::to_string(m) + "]");
+      util::require_finite_number(options.linear[m],
+                                  field("linear") + "[" + std::to_string(m) + "]");
     std::shared_ptr<const NonlinearTerm> nonlinear;
     if (!options.nonlinear.empty())
       nonlinear = std::make_shared<ExpressionTerm>(options.nonlinear, field("nonlinear"));

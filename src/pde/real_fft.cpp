@@ -36,24 +36,36 @@ void* fft_allocate(std::size_t bytes) {
 
 void fft_free(void* pointer) noexcept { fftw_free(pointer); }
 
-RealFft::RealFft(std::int64_t n) : n_(n) {
-  if (n < 2)
-    throw std::invalid_argument("FFT: length must be >= 2 (got " + std::to_string(n) + ")");
+RealFft::RealFft(std::int64_t n) : RealFft(std::vector<std::int64_t>{n}) {}
+
+RealFft::RealFft(const std::vector<std::int64_t>& shape) {
+  if (shape.empty() || shape.size() > 2)
+    throw std::invalid_argument("FFT: arrays of 1 or 2 axes only (got " +
+                                std::to_string(shape.size()) + ")");
+  std::vector<int> lengths;
+  n_ = 1;
+  for (const std::int64_t n : shape) {
+    if (n < 2)
+      throw std::invalid_argument("FFT: length must be >= 2 (got " + std::to_string(n) + ")");
+    lengths.push_back(static_cast<int>(n));
+    n_ *= n;
+  }
+  spectrum_size_ = n_ / shape.back() * (shape.back() / 2 + 1);
+  const int rank = static_cast<int>(lengths.size());
   const std::lock_guard<std::mutex> lock(planner_mutex());
-  double* x = fftw_alloc_real(static_cast<std::size_t>(n));
-  fftw_complex* spectrum = fftw_alloc_complex(static_cast<std::size_t>(n / 2 + 1));
-  const int length = static_cast<int>(n);
+  double* x = fftw_alloc_real(static_cast<std::size_t>(n_));
+  fftw_complex* spectrum = fftw_alloc_complex(static_cast<std::size_t>(spectrum_size_));
   for (int unaligned = 0; unaligned < 2; ++unaligned) {
     const unsigned flags = FFTW_ESTIMATE | (unaligned ? FFTW_UNALIGNED : 0u);
-    forward_plans_[unaligned] = fftw_plan_dft_r2c_1d(length, x, spectrum, flags);
+    forward_plans_[unaligned] = fftw_plan_dft_r2c(rank, lengths.data(), x, spectrum, flags);
     backward_plans_[unaligned] =
-        fftw_plan_dft_c2r_1d(length, spectrum, x, flags | FFTW_DESTROY_INPUT);
+        fftw_plan_dft_c2r(rank, lengths.data(), spectrum, x, flags | FFTW_DESTROY_INPUT);
   }
   fftw_free(spectrum);
   fftw_free(x);
   for (int unaligned = 0; unaligned < 2; ++unaligned)
     if (!forward_plans_[unaligned] || !backward_plans_[unaligned])
-      throw std::runtime_error("FFT: FFTW made no plan for length " + std::to_string(n));
+      throw std::runtime_error("FFT: FFTW made no plan for " + std::to_string(n_) + " points");
 }
 
 RealFft::~RealFft() {

@@ -52,6 +52,12 @@ void require_non_negative(double value, const std::string& owner, const std::str
                  with_note("must be >= 0", meaning_of_zero), option_value(value));
 }
 
+void require_finite_number(double value, const std::string& field) {
+  if (!std::isfinite(value))
+    throw std::invalid_argument(field + ": must be a finite number (got " +
+                                format_significant(value, 6) + ")");
+}
+
 void require_above(double value, double bound, const std::string& owner, const std::string& key) {
   require_option(std::isfinite(value) && value > bound, owner, key,
                  "must be > " + option_value(bound), option_value(value));

@@ -59,6 +59,10 @@ void require_non_negative(double value, const std::string& owner, const std::str
 /// value finite and > bound: "must be > bound".
 void require_above(double value, double bound, const std::string& owner, const std::string& key);
 
+/// Throws std::invalid_argument "<field>: must be a finite number (got value)" unless value is
+/// finite: for values that come with a field's full name rather than an owner and key.
+void require_finite_number(double value, const std::string& field);
+
 /// value in [0, 1): "must be in [0, 1)" followed by `meaning_of_zero`.
 void require_unit_interval(double value, const std::string& owner, const std::string& key,
                            const std::string& meaning_of_zero = "");

@@ -18,6 +18,7 @@
 #include "pde/equation.h"
 #include "pde/initial_condition.h"
 #include "pde/periodic_solve.h"
+#include "pde/plain_periodic_solve.h"
 #include "solve/burgers_operator.h"
 #include "solve/predictor.h"
 #include "solve/sampled_operator.h"

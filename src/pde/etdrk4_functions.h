@@ -1,0 +1,32 @@
+#pragma once
+/// The ETDRK4 coefficients of Cox and Matthews (2002) for one scalar z = h lambda, on plain
+/// complex numbers:
+///   Q  = h (e^{z/2} - 1) / z
+///   f1 = h (-4 - z + e^z (4 - 3z + z^2)) / z^3
+///   f2 = h (2 + z + e^z (z - 2)) / z^3
+///   f3 = h (-4 - 3z - z^2 + e^z (4 - z)) / z^3
+/// Each g(z) is entire, but the formulas cancel catastrophically near z = 0. Following
+/// Kassam and Trefethen (2005) they are evaluated as contour integrals:
+///   |z| >= 2: mean of g over M points on the circle of radius 1 around z (mean-value
+///             property); the circle stays at distance >= 1 from 0.
+///   |z| <  2: Cauchy's formula g(z) = mean_j g(w_j) w_j / (w_j - z) on the circle
+///             |w| = 4 around 0 (trapezoid error ~ (|z|/4)^M).
+/// Kassam and Trefethen's single circle of radius 1 around z passes arbitrarily close
+/// to 0 when |z| is near 1, where g(w) loses up to all digits (measured: a 1e-7 error
+/// floor on KdV); the split above keeps every evaluation point at least 1 away from 0.
+/// pde/etdrk4_coefficients.h applies it to a tensor of z, pde/system_etdrk4.h to the
+/// eigenvalues of a system's linear part.
+
+#include <complex>
+
+namespace bhpm::pde {
+
+struct Etdrk4Functions {
+  std::complex<double> q, f1, f2, f3;
+};
+
+/// The four coefficients of z (h times one eigenvalue of the linear part), h > 0, with M =
+/// contour_points >= 8 points on the contour.
+Etdrk4Functions etdrk4_functions(std::complex<double> z, double h, int contour_points);
+
+}  // namespace bhpm::pde

@@ -1,0 +1,91 @@
+#pragma once
+/// Systems of fields u = (u_1, .., u_q) on periodic boxes of one or two dimensions
+/// (pde/periodic_box.h):
+///   d u_i / dt = sum_j L_ij u_j + N_i(u and its partials),
+/// L_ij = sum c d^a/dx^a d^b/dy^b with constant coefficients (treated exactly by
+/// pde/system_etdrk4.h, coupled fields included), N_i a pointwise expression
+/// (pde/expression.h) in every field and its partials up to order kMaxNonlinearOrder, named
+/// as partial_name says ("v_xy"). Built in:
+///   nls                     i psi_t + 0.5 psi_xx + |psi|^2 psi = 0 as psi = u + i v (1-D):
+///                           u_t = -0.5 v_xx - (u^2+v^2) v, v_t = 0.5 u_xx + (u^2+v^2) u
+///   lambda_omega            u_t = d lap u + (1 - A) u + beta A v,
+///                           v_t = d lap v - beta A u + (1 - A) v, A = u^2 + v^2 (2-D;
+///                           lambda(A) = 1 - A, omega(A) = -beta A)
+///   burgers_2d              u_t = nu lap u - u (u_x + u_y) (2-D)
+///   advection_diffusion_2d  u_t = nu lap u - a_x u_x - a_y u_y (2-D)
+///   general                 fields, dimensions, per field linear coefficients and N_i
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "util/option_check.h"
+
+namespace bhpm::pde {
+
+/// The highest order of a partial that a nonlinear expression may read.
+constexpr int kMaxNonlinearOrder = 4;
+
+/// d^a/dx^a d^b/dy^b of field `field` (an index into FieldSystem::fields).
+struct Partial {
+  std::int64_t field = 0;
+  int x_order = 0;
+  int y_order = 0;
+  int order() const { return x_order + y_order; }
+};
+
+/// "u" (order 0), "u_x", "v_xxy": the field's name, '_', a x's and b y's.
+std::string partial_name(const std::string& field, const Partial& partial);
+
+struct LinearTerm {
+  Partial partial;
+  double coefficient = 0.0;
+};
+
+/// The right-hand side of one field: sum of linear terms + nonlinear ("" for none).
+struct FieldEquation {
+  std::vector<LinearTerm> linear;
+  std::string nonlinear;
+};
+
+struct FieldSystem {
+  std::string name;
+  int dimensions = 1;
+  std::vector<std::string> fields;           ///< [q] names
+  std::vector<FieldEquation> equations;      ///< [q]
+  std::map<std::string, double> parameters;  ///< a built-in system's parameters
+
+  std::int64_t size() const { return static_cast<std::int64_t>(fields.size()); }
+  /// "u_t = -0.5 v_xx + (-(u^2+v^2)*v); v_t = ...".
+  std::string describe() const;
+  /// Every name an expression may read: each field's partials up to kMaxNonlinearOrder
+  /// (in one dimension without y), fields in order, then by order.
+  std::vector<Partial> expression_partials() const;
+  std::string name_of(const Partial& partial) const {
+    return partial_name(fields[partial.field], partial);
+  }
+};
+
+/// A system as configured: `name` one of field_system_names(); `parameters` override a
+/// built-in system's (nls: none; lambda_omega: d = 0.1, beta = 1; burgers_2d: nu = 0.1;
+/// advection_diffusion_2d: nu = 0.1, a_x = 1, a_y = 0.5); "general" reads the rest.
+struct FieldSystemOptions {
+  std::string name = "nls";
+  std::map<std::string, double> parameters;
+  int dimensions = 1;                                 ///< general: 1 or 2
+  std::vector<std::string> fields;                    ///< general: [q] names
+  std::vector<std::map<std::string, double>> linear;  ///< general: [q] partial name -> c
+  std::vector<std::string> nonlinear;                 ///< general: [q] expressions
+  util::FieldNames field_names = util::section_fields("system");
+};
+
+/// Builds a system; throws std::invalid_argument naming the field for an unknown name or
+/// parameter, a non-finite coefficient, a field name that is not a plain identifier or
+/// repeats, a linear term naming no field's partial, or an expression that does not parse.
+FieldSystem make_field_system(const FieldSystemOptions& options);
+
+/// The names make_field_system accepts.
+const std::vector<std::string>& field_system_names();
+
+}  // namespace bhpm::pde

@@ -1,0 +1,232 @@
+// Field systems on periodic boxes (pde/field_system.h, pde/system_solve.h) against
+// mathematics: partials of trigonometric fields in two dimensions, linear systems solved to
+// rounding (2-D heat and a travelling 2-D wave; the free Schroedinger equation as two
+// coupled real fields), ETDRK4's fourth order on the lambda-omega system's plane wave, the
+// NLS soliton at the adaptive default, and the refusals.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pde/field_system.h"
+#include "pde/periodic_box.h"
+#include "pde/real_fft.h"
+#include "pde/solution.h"
+#include "pde/system_solve.h"
+
+namespace {
+
+using bhpm::pde::FieldSystem;
+using bhpm::pde::FieldSystemOptions;
+using bhpm::pde::PeriodicBox;
+using bhpm::pde::SystemSolveOptions;
+
+/// Values of f(x, y) on the box [points].
+std::vector<double> sample(const PeriodicBox& box, const std::function<double(double, double)>& f) {
+  std::vector<double> values;
+  for (double y : box.y())
+    for (double x : box.x()) values.push_back(f(x, y));
+  return values;
+}
+
+/// max |a - b| over fields [q, points] at output `k` of a solution.
+double max_error_at(const bhpm::pde::SystemSolution& solution, std::int64_t k,
+                    const std::vector<double>& exact) {
+  double error = 0.0;
+  for (std::size_t p = 0; p < exact.size(); ++p)
+    error = std::max(error, std::abs(solution.u[k * exact.size() + p] - exact[p]));
+  return error;
+}
+
+std::vector<double> concatenated(std::vector<double> a, const std::vector<double>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+FieldSystem general(int dimensions, std::vector<std::string> fields,
+                    std::vector<std::map<std::string, double>> linear,
+                    std::vector<std::string> nonlinear) {
+  FieldSystemOptions options;
+  options.name = "general";
+  options.dimensions = dimensions;
+  options.fields = std::move(fields);
+  options.linear = std::move(linear);
+  options.nonlinear = std::move(nonlinear);
+  return bhpm::pde::make_field_system(options);
+}
+
+}  // namespace
+
+TEST(PeriodicBox, mixed_partials_of_a_trigonometric_field_are_exact) {
+  const PeriodicBox box(0.0, 2 * M_PI, 16, -1.0, 1.0, 12);  // L_y = 2: k_y = pi r'
+  const auto u =
+      sample(box, [](double x, double y) { return std::sin(2 * x) * std::cos(3 * M_PI * y); });
+  // u_xyy = 2 cos(2x) * (-(3 pi)^2 cos(3 pi y)).
+  const auto u_xyy = sample(box, [](double x, double y) {
+    return 2 * std::cos(2 * x) * -(9 * M_PI * M_PI) * std::cos(3 * M_PI * y);
+  });
+  const bhpm::pde::RealFft fft(box.shape());
+  ASSERT_EQ(fft.spectrum_size(), box.modes());
+  bhpm::pde::FftSpectrum v(static_cast<std::size_t>(box.modes()));
+  fft.forward(u.data(), v.data());
+  for (std::int64_t m = 0; m < box.modes(); ++m) v[m] *= box.partial_symbol(m, 1, 2);
+  std::vector<double> got(u.size());
+  fft.backward(v.data(), got.data());
+  for (std::size_t p = 0; p < got.size(); ++p) EXPECT_NEAR(got[p], u_xyy[p], 1e-10) << p;
+}
+
+TEST(SystemSolve, two_dimensional_heat_and_a_travelling_wave_are_exact_to_rounding) {
+  // advection_diffusion_2d: u = exp(-nu |k|^2 t) sin(k . (x - a t)), k = (1, 2) on [0, 2 pi)^2.
+  const PeriodicBox box(0.0, 2 * M_PI, 16, 0.0, 2 * M_PI, 16);
+  for (const double a_x : {0.0, 1.0}) {
+    FieldSystemOptions options;
+    options.name = "advection_diffusion_2d";
+    options.parameters = {{"nu", 0.1}, {"a_x", a_x}, {"a_y", a_x == 0.0 ? 0.0 : -0.5}};
+    const FieldSystem system = bhpm::pde::make_field_system(options);
+    const double a_y = options.parameters["a_y"];
+    SystemSolveOptions solve;
+    solve.t_end = 1.0;
+    solve.output_dt = 0.5;
+    solve.dt = 0.25;
+    solve.tolerance = 0.0;
+    const auto solution = bhpm::pde::solve_field_system(
+        box, system, sample(box, [](double x, double y) { return std::sin(x + 2 * y); }), solve);
+    const double t = 1.0;
+    const auto exact = sample(box, [&](double x, double y) {
+      return std::exp(-0.5 * t) * std::sin((x - a_x * t) + 2 * (y - a_y * t));
+    });
+    EXPECT_LT(max_error_at(solution, 2, exact), 1e-13) << "a_x = " << a_x;
+  }
+}
+
+TEST(SystemSolve, coupled_real_fields_of_the_free_schroedinger_equation_are_exact) {
+  // psi_t = 0.5 i psi_xx as u_t = -0.5 v_xx, v_t = 0.5 u_xx: the coupling is stepped exactly.
+  // psi = exp(i (k x - k^2 t / 2)), k = 3 on [0, 2 pi).
+  const PeriodicBox box(0.0, 2 * M_PI, 32);
+  const FieldSystem system = general(1, {"u", "v"}, {{{"v_xx", -0.5}}, {{"u_xx", 0.5}}}, {"", ""});
+  SystemSolveOptions solve;
+  solve.t_end = 2.0;
+  solve.output_dt = 1.0;
+  solve.dt = 1.0;
+  solve.tolerance = 0.0;
+  const auto at = [&](double t, bool imaginary) {
+    return sample(box, [&](double x, double) {
+      const double phase = 3 * x - 4.5 * t;
+      return imaginary ? std::sin(phase) : std::cos(phase);
+    });
+  };
+  const auto solution =
+      bhpm::pde::solve_field_system(box, system, concatenated(at(0, false), at(0, true)), solve);
+  EXPECT_LT(max_error_at(solution, 2, concatenated(at(2, false), at(2, true))), 1e-12);
+}
+
+TEST(SystemSolve, lambda_omega_plane_wave_converges_at_fourth_order) {
+  // w = u + i v = a exp(i (Omega t - x - y)) with a^2 = 1 - 2 d and Omega = -beta a^2 solves
+  // the lambda-omega system exactly; its cubic terms are stepped explicitly.
+  const double d = 0.1, beta = 1.0, a = std::sqrt(1 - 2 * d), omega = -beta * a * a;
+  FieldSystemOptions options;
+  options.name = "lambda_omega";
+  const FieldSystem system = bhpm::pde::make_field_system(options);
+  const PeriodicBox box(0.0, 2 * M_PI, 16, 0.0, 2 * M_PI, 16);
+  const auto wave = [&](double t) {
+    return concatenated(
+        sample(box, [&](double x, double y) { return a * std::cos(omega * t - x - y); }),
+        sample(box, [&](double x, double y) { return a * std::sin(omega * t - x - y); }));
+  };
+  std::vector<double> errors;
+  for (const double dt : {0.2, 0.1, 0.05}) {
+    SystemSolveOptions solve;
+    solve.t_end = 4.0;
+    solve.output_dt = 4.0;
+    solve.dt = dt;
+    solve.tolerance = 0.0;
+    errors.push_back(
+        max_error_at(bhpm::pde::solve_field_system(box, system, wave(0), solve), 1, wave(4.0)));
+  }
+  for (std::size_t i = 1; i < errors.size(); ++i) {
+    const double order = std::log2(errors[i - 1] / errors[i]);
+    EXPECT_GT(order, 3.7) << "errors " << errors[i - 1] << " -> " << errors[i];
+    EXPECT_LT(order, 4.4) << "errors " << errors[i - 1] << " -> " << errors[i];
+  }
+}
+
+TEST(SystemSolve, nls_soliton_within_1e_8_at_the_default_tolerance) {
+  // i psi_t + 0.5 psi_xx + |psi|^2 psi = 0: psi = eta sech(eta (x - c t)) exp(i (c x + (eta^2 -
+  // c^2) t / 2)).
+  const double eta = 1.0, c = 0.5;
+  FieldSystemOptions options;
+  options.name = "nls";
+  const FieldSystem system = bhpm::pde::make_field_system(options);
+  const PeriodicBox box(-25.0, 25.0, 512);
+  const auto soliton = [&](double t) {
+    const auto part = [&](bool imaginary) {
+      return sample(box, [&](double x, double) {
+        const double envelope = eta / std::cosh(eta * (x - c * t));
+        const double phase = c * x + 0.5 * (eta * eta - c * c) * t;
+        return envelope * (imaginary ? std::sin(phase) : std::cos(phase));
+      });
+    };
+    return concatenated(part(false), part(true));
+  };
+  SystemSolveOptions solve;
+  solve.t_end = 4.0;
+  solve.output_dt = 1.0;
+  solve.dt = 0.1;
+  const auto solution = bhpm::pde::solve_field_system(box, system, soliton(0), solve);
+  EXPECT_LT(max_error_at(solution, 4, soliton(4.0)), 1e-8);
+  EXPECT_GT(solution.steps, 0);
+}
+
+TEST(SystemSolve, a_blow_up_is_reported_with_its_time_and_field) {
+  // u_t = u^2 from u = 1 blows up at t = 1.
+  const PeriodicBox box(0.0, 1.0, 4);
+  const FieldSystem system = general(1, {"w"}, {}, {"w^2"});
+  SystemSolveOptions solve;
+  solve.t_end = 2.0;
+  solve.output_dt = 0.1;
+  solve.dt = 0.01;
+  try {
+    bhpm::pde::solve_field_system(box, system, std::vector<double>(4, 1.0), solve);
+    FAIL() << "no divergence reported";
+  } catch (const bhpm::pde::SolverDivergence& error) {
+    EXPECT_LE(error.time_reached(), 1.0);
+    EXPECT_NE(std::string(error.what()).find("max|w|"), std::string::npos) << error.what();
+  }
+}
+
+TEST(FieldSystem, refuses_what_it_cannot_solve_naming_the_field) {
+  const auto message = [](const std::function<void()>& make) {
+    try {
+      make();
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("(nothing thrown)");
+  };
+  FieldSystemOptions unknown;
+  unknown.name = "lambda_omega";
+  unknown.parameters = {{"gamma", 1.0}};
+  EXPECT_NE(message([&] { bhpm::pde::make_field_system(unknown); }).find("system.parameters.gamma"),
+            std::string::npos);
+  EXPECT_NE(message([] {
+              general(1, {"u"}, {{{"u_y", 1.0}}}, {""});
+            }).find("'u_y' is no field's"),
+            std::string::npos);
+  EXPECT_NE(message([] {
+              general(2, {"u", "u"}, {}, {"u", "u"});
+            }).find("repeats"),
+            std::string::npos);
+  EXPECT_NE(message([] { general(1, {"u"}, {}, {"u*q_x"}); }).find("system.nonlinear[0]"),
+            std::string::npos);
+  // u_t = v_xx, v_t = 0: L(k) = [[0, -k^2], [0, 0]] has one eigenvector.
+  const FieldSystem defective = general(1, {"u", "v"}, {{{"v_xx", 1.0}}, {}}, {"", "0"});
+  SystemSolveOptions solve;
+  EXPECT_NE(message([&] {
+              bhpm::pde::solve_field_system(PeriodicBox(0.0, 1.0, 8), defective,
+                                            std::vector<double>(16, 0.0), solve);
+            }).find("no well-conditioned eigenvectors"),
+            std::string::npos);
+}
