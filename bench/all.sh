@@ -11,6 +11,8 @@
 #   simulate_datasets                 the training sets' time, errors against exact solutions
 #   etdrk4_accuracy                   solver error against step and tolerance (about 2.5 min)
 #   bounded_solve                     the bounded-domain solver against exact solutions (seconds)
+#   system_solve                      field systems in 1-D and 2-D against exact solutions,
+#                                     a 2-D step's cost against the points (seconds)
 #   leaf_step, sparse_gp_step,        one training step of each kind, with its objective
 #   joint_step
 #   pinn_step 12 4 1                  one PINN iteration, on one thread (two are many times
@@ -78,12 +80,13 @@ if [ -z "$table" ]; then
 fi
 
 # name and command of each benchmark, in the order they run
-names=(simulate_datasets etdrk4_accuracy bounded_solve leaf_step sparse_gp_step joint_step pinn_step leaf_fit
+names=(simulate_datasets etdrk4_accuracy bounded_solve system_solve leaf_step sparse_gp_step joint_step pinn_step leaf_fit
        predict_ensemble held_out_predictions held_out_predictions_kdv main_job)
 declare -A commands=(
   [simulate_datasets]="build/bench/simulate_datasets"
   [etdrk4_accuracy]="build/bench/etdrk4_accuracy"
   [bounded_solve]="build/bench/bounded_solve"
+  [system_solve]="build/bench/system_solve"
   [leaf_step]="build/bench/leaf_step"
   [sparse_gp_step]="build/bench/sparse_gp_step"
   [joint_step]="build/bench/joint_step"

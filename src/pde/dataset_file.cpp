@@ -5,6 +5,7 @@
 #include "io/atomic_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_tensor.h"
+#include "pde/system_dataset_file.h"
 #include "util/number_format.h"
 
 namespace bhpm::pde {
@@ -12,7 +13,9 @@ namespace bhpm::pde {
 namespace {
 
 constexpr std::int64_t kGridVersion = 1;    ///< what write_dataset writes
-constexpr std::int64_t kNewestVersion = 2;  ///< version 2: pde/measured_dataset_file.h
+/// The newest version read here (2: pde/measured_dataset_file.h); version 3
+/// (pde/system_dataset_file.h) is refused by name.
+constexpr std::int64_t kNewestVersion = 2;
 
 void write_set(const io::Hdf5Location& file, const pde::ExperimentSet& set) {
   const io::Hdf5Location group = file.create_group(set.name);
@@ -70,6 +73,11 @@ DatasetMetadata read_dataset_metadata(const std::string& path) {
     throw io::Hdf5Error(path + ": not a BHPM dataset (attribute 'format' is not '" +
                         std::string(kDatasetFormat) + "')");
   const double version = file.number_attribute("format_version");
+  if (version == static_cast<double>(kSystemDatasetVersion))
+    throw io::Hdf5Error(path +
+                        ": a system of fields or a 2-D box (dataset format_version 3, from bhpm "
+                        "simulate with [system]): this step reads one field on a line (versions 1 "
+                        "and 2); learning from systems is not built yet (docs/systems.md)");
   if (version > static_cast<double>(kNewestVersion) || version < 1)
     throw io::Hdf5Error(path + ": dataset format_version " + util::format_significant(version, 10) +
                         " is not one this program reads (1 to " + std::to_string(kNewestVersion) +

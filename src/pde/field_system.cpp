@@ -20,6 +20,13 @@ const std::vector<std::string>& field_system_names() {
   return names;
 }
 
+std::map<std::string, double> field_system_parameters(const std::string& name) {
+  if (name == "lambda_omega") return {{"d", 0.1}, {"beta", 1.0}};
+  if (name == "burgers_2d") return {{"nu", 0.1}};
+  if (name == "advection_diffusion_2d") return {{"nu", 0.1}, {"a_x", 1.0}, {"a_y", 0.5}};
+  return {};
+}
+
 std::string partial_name(const std::string& field, const Partial& partial) {
   if (partial.order() == 0) return field;
   return field + "_" + std::string(static_cast<std::size_t>(partial.x_order), 'x') +
@@ -28,44 +35,33 @@ std::string partial_name(const std::string& field, const Partial& partial) {
 
 namespace {
 
-/// Default parameters of each built-in system.
-std::map<std::string, double> default_parameters(const std::string& name) {
-  if (name == "lambda_omega") return {{"d", 0.1}, {"beta", 1.0}};
-  if (name == "burgers_2d") return {{"nu", 0.1}};
-  if (name == "advection_diffusion_2d") return {{"nu", 0.1}, {"a_x", 1.0}, {"a_y", 0.5}};
-  return {};
-}
-
 /// "(0.1)": a parameter's value as it enters an expression's text.
 std::string value_text(double value) { return "(" + util::format_significant(value, 17) + ")"; }
 
-/// A built-in system as the general form's options.
+/// A built-in system as the general form's options, its parameters `p` in the texts.
 FieldSystemOptions built_in(const std::string& name, const std::map<std::string, double>& p) {
   FieldSystemOptions general;
   general.name = name;
+  const auto v = [&](const char* key) { return value_text(p.at(key)); };
   if (name == "nls") {
     general.fields = {"u", "v"};
-    general.linear = {{{"v_xx", -0.5}}, {{"u_xx", 0.5}}};
+    general.linear = {"-0.5*v_xx", "0.5*u_xx"};
     general.nonlinear = {"-(u^2+v^2)*v", "(u^2+v^2)*u"};
   } else if (name == "lambda_omega") {
     general.dimensions = 2;
     general.fields = {"u", "v"};
-    const double d = p.at("d");
-    const std::string beta = value_text(p.at("beta"));
-    general.linear = {{{"u", 1.0}, {"u_xx", d}, {"u_yy", d}},
-                      {{"v", 1.0}, {"v_xx", d}, {"v_yy", d}}};
-    general.nonlinear = {"-(u^2+v^2)*u + " + beta + "*(u^2+v^2)*v",
-                         "-" + beta + "*(u^2+v^2)*u - (u^2+v^2)*v"};
+    general.linear = {v("d") + "*(u_xx+u_yy) + u", v("d") + "*(v_xx+v_yy) + v"};
+    general.nonlinear = {"-(u^2+v^2)*u + " + v("beta") + "*(u^2+v^2)*v",
+                         "-" + v("beta") + "*(u^2+v^2)*u - (u^2+v^2)*v"};
   } else if (name == "burgers_2d") {
     general.dimensions = 2;
     general.fields = {"u"};
-    general.linear = {{{"u_xx", p.at("nu")}, {"u_yy", p.at("nu")}}};
+    general.linear = {v("nu") + "*(u_xx+u_yy)"};
     general.nonlinear = {"-u*(u_x+u_y)"};
   } else if (name == "advection_diffusion_2d") {
     general.dimensions = 2;
     general.fields = {"u"};
-    general.linear = {
-        {{"u_xx", p.at("nu")}, {"u_yy", p.at("nu")}, {"u_x", -p.at("a_x")}, {"u_y", -p.at("a_y")}}};
+    general.linear = {v("nu") + "*(u_xx+u_yy) - " + v("a_x") + "*u_x - " + v("a_y") + "*u_y"};
     general.nonlinear = {""};
   }
   return general;
@@ -87,24 +83,44 @@ void check_field_names(const std::vector<std::string>& fields, const std::string
   }
 }
 
-/// The partial that `name` spells, or throws naming `where`.
-Partial parse_partial(const FieldSystem& system, const std::string& name,
-                      const std::string& where) {
-  for (const Partial& p : system.expression_partials())
-    if (system.name_of(p) == name) return p;
-  for (std::size_t f = 0; f < system.fields.size(); ++f) {
-    const std::string& field = system.fields[f];
-    if (name.rfind(field + "_", 0) != 0) continue;
-    const std::string orders = name.substr(field.size() + 1);
-    Partial p{static_cast<std::int64_t>(f), 0, 0};
-    std::size_t i = 0;
-    while (i < orders.size() && orders[i] == 'x') ++p.x_order, ++i;
-    while (i < orders.size() && orders[i] == 'y') ++p.y_order, ++i;
-    if (i == orders.size() && p.order() > 0 && (system.dimensions == 2 || p.y_order == 0)) return p;
+/// The linear terms of `text`, an expression in `partials`: c_p = f(e_p), refused unless
+/// f(0) = 0 and f(a) = sum_p c_p a_p at a point a with every coordinate distinct.
+std::vector<LinearTerm> linear_terms(const FieldSystem& system, const std::string& text,
+                                     const std::string& where) {
+  const std::vector<Partial> partials = system.expression_partials(kMaxLinearOrder);
+  std::vector<std::string> names;
+  for (const Partial& p : partials) names.push_back(system.name_of(p));
+  Expression expression(text, names, where);
+  std::vector<double> values(names.size(), 0.0);
+  std::vector<const double*> inputs;
+  for (const double& value : values) inputs.push_back(&value);
+  const auto at = [&](const std::vector<double>& point) {
+    values = point;
+    double result = 0.0;
+    expression.evaluate(inputs, 1, &result);
+    return result;
+  };
+  const std::vector<double> zero(names.size(), 0.0);
+  std::vector<LinearTerm> terms;
+  std::vector<double> probe = zero;
+  double expected = 0.0, scale = 0.0;
+  for (std::size_t p = 0; p < names.size(); ++p) {
+    if (!expression.uses(names[p])) continue;
+    std::vector<double> unit = zero;
+    unit[p] = 1.0;
+    const double c = at(unit) - at(zero);
+    util::require_finite_number(c, where + " (the coefficient of " + names[p] + ")");
+    if (c != 0.0) terms.push_back({partials[p], c});
+    probe[p] = 0.5 + 0.25 * static_cast<double>(p % 7);
+    expected += c * probe[p];
+    scale += std::abs(c * probe[p]);
   }
-  throw std::invalid_argument(where + ": '" + name + "' is no field's partial (fields " +
-                              util::quoted_alternatives(system.fields) + "; partials as u, u_x, " +
-                              (system.dimensions == 2 ? "u_xy, u_yy" : "u_xx") + ", ...)");
+  const double offset = at(zero), error = std::abs(at(probe) - expected);
+  if (offset != 0.0 || !(error <= 1e-9 * (1.0 + scale)))
+    throw std::invalid_argument(where + ": '" + text +
+                                "' is not linear in the partials (a constant or a product of "
+                                "them): such terms belong in the nonlinear part");
+  return terms;
 }
 
 /// "'d', 'beta'", or "none".
@@ -130,15 +146,12 @@ FieldSystem general_system(const FieldSystemOptions& options) {
   for (const Partial& p : system.expression_partials()) variables.push_back(system.name_of(p));
   for (std::size_t i = 0; i < q; ++i) {
     FieldEquation equation;
-    const std::string where_linear = field("linear") + "[" + std::to_string(i) + "]";
-    if (i < options.linear.size())
-      for (const auto& [name, c] : options.linear[i]) {
-        util::require_finite_number(c, where_linear + "." + name);
-        if (c != 0.0) equation.linear.push_back({parse_partial(system, name, where_linear), c});
-      }
+    const std::string index = "[" + std::to_string(i) + "]";
+    if (i < options.linear.size() && !options.linear[i].empty())
+      equation.linear = linear_terms(system, options.linear[i], field("linear") + index);
     if (i < options.nonlinear.size() && !options.nonlinear[i].empty()) {
       equation.nonlinear = options.nonlinear[i];
-      Expression(equation.nonlinear, variables, field("nonlinear") + "[" + std::to_string(i) + "]");
+      Expression(equation.nonlinear, variables, field("nonlinear") + index);
     }
     if (equation.linear.empty() && equation.nonlinear.empty())
       throw std::invalid_argument(field("fields") + ": field '" + options.fields[i] +
@@ -150,12 +163,11 @@ FieldSystem general_system(const FieldSystemOptions& options) {
 
 }  // namespace
 
-std::vector<Partial> FieldSystem::expression_partials() const {
+std::vector<Partial> FieldSystem::expression_partials(int max_order) const {
   std::vector<Partial> partials;
   for (std::int64_t f = 0; f < size(); ++f)
-    for (int order = 0; order <= kMaxNonlinearOrder; ++order)
-      for (int y = 0; y <= (dimensions == 2 ? order : 0); ++y)
-        partials.push_back({f, order - y, y});
+    for (int order = 0; order <= max_order; ++order)
+      for (int y = 0; y <= (dimensions == 2 ? order : 0); ++y) partials.push_back({f, order - y, y});
   return partials;
 }
 
@@ -181,6 +193,7 @@ std::string FieldSystem::describe() const {
 FieldSystem make_field_system(const FieldSystemOptions& options) {
   const util::FieldNames& field = options.field_names;
   const std::string& name = options.name;
+  util::require_listed(name, field_system_names(), "system", "name");
   if (name == "general") {
     if (!options.parameters.empty())
       throw std::invalid_argument(field("parameters") +
@@ -188,25 +201,18 @@ FieldSystem make_field_system(const FieldSystemOptions& options) {
                                   "nonlinear, not parameters");
     return general_system(options);
   }
-  if (std::find(field_system_names().begin(), field_system_names().end(), name) ==
-      field_system_names().end())
-    throw std::invalid_argument(field("name") + ": unknown system '" + name + "' (known: " +
-                                util::quoted_alternatives(field_system_names()) + ")");
-  std::map<std::string, double> parameters = default_parameters(name);
+  std::map<std::string, double> parameters = field_system_parameters(name);
   for (const auto& [key, value] : options.parameters) {
     if (!parameters.count(key))
-      throw std::invalid_argument(
-          field("parameters") + "." + key + ": system '" + name +
-          "' has no such parameter (it has: " + parameter_names(parameters) + ")");
-    util::require_finite_number(value, field("parameters") + "." + key);
+      throw std::invalid_argument(field(key) + ": system '" + name +
+                                  "' has no such parameter (it has: " +
+                                  parameter_names(parameters) + ")");
+    util::require_finite_number(value, field(key));
     parameters[key] = value;
   }
   FieldSystemOptions general = built_in(name, parameters);
   general.field_names = field;
-  const std::string built_name = general.name;
-  general.name = "general";
   FieldSystem system = general_system(general);
-  system.name = built_name;
   system.parameters = parameters;
   return system;
 }

@@ -5,7 +5,9 @@
 /// L_ij = sum c d^a/dx^a d^b/dy^b with constant coefficients (treated exactly by
 /// pde/system_etdrk4.h, coupled fields included), N_i a pointwise expression
 /// (pde/expression.h) in every field and its partials up to order kMaxNonlinearOrder, named
-/// as partial_name says ("v_xy"). Built in:
+/// as partial_name says ("v_xy"). The linear part is written as an expression too
+/// ("0.1*u_xx + 0.1*u_yy + u", partials up to kMaxLinearOrder); its coefficients are read
+/// off by evaluating it at unit vectors, and it is refused unless it is linear. Built in:
 ///   nls                     i psi_t + 0.5 psi_xx + |psi|^2 psi = 0 as psi = u + i v (1-D):
 ///                           u_t = -0.5 v_xx - (u^2+v^2) v, v_t = 0.5 u_xx + (u^2+v^2) u
 ///   lambda_omega            u_t = d lap u + (1 - A) u + beta A v,
@@ -26,6 +28,8 @@ namespace bhpm::pde {
 
 /// The highest order of a partial that a nonlinear expression may read.
 constexpr int kMaxNonlinearOrder = 4;
+/// The highest order of a partial in a linear part.
+constexpr int kMaxLinearOrder = 6;
 
 /// d^a/dx^a d^b/dy^b of field `field` (an index into FieldSystem::fields).
 struct Partial {
@@ -59,30 +63,34 @@ struct FieldSystem {
   std::int64_t size() const { return static_cast<std::int64_t>(fields.size()); }
   /// "u_t = -0.5 v_xx + (-(u^2+v^2)*v); v_t = ...".
   std::string describe() const;
-  /// Every name an expression may read: each field's partials up to kMaxNonlinearOrder
-  /// (in one dimension without y), fields in order, then by order.
-  std::vector<Partial> expression_partials() const;
+  /// Every name an expression may read: each field's partials up to `max_order` (in one
+  /// dimension without y), fields in order, then by order.
+  std::vector<Partial> expression_partials(int max_order = kMaxNonlinearOrder) const;
   std::string name_of(const Partial& partial) const {
     return partial_name(fields[partial.field], partial);
   }
 };
 
 /// A system as configured: `name` one of field_system_names(); `parameters` override a
-/// built-in system's (nls: none; lambda_omega: d = 0.1, beta = 1; burgers_2d: nu = 0.1;
-/// advection_diffusion_2d: nu = 0.1, a_x = 1, a_y = 0.5); "general" reads the rest.
+/// built-in system's (field_system_parameters); "general" reads the rest.
 struct FieldSystemOptions {
   std::string name = "nls";
   std::map<std::string, double> parameters;
-  int dimensions = 1;                                 ///< general: 1 or 2
-  std::vector<std::string> fields;                    ///< general: [q] names
-  std::vector<std::map<std::string, double>> linear;  ///< general: [q] partial name -> c
-  std::vector<std::string> nonlinear;                 ///< general: [q] expressions
+  int dimensions = 1;                  ///< general: 1 or 2
+  std::vector<std::string> fields;     ///< general: [q] names
+  std::vector<std::string> linear;     ///< general: [q] linear expressions ("" for none)
+  std::vector<std::string> nonlinear;  ///< general: [q] expressions ("" for none)
   util::FieldNames field_names = util::section_fields("system");
 };
 
+/// A built-in system's parameters and their defaults (nls: none; lambda_omega: d = 0.1,
+/// beta = 1; burgers_2d: nu = 0.1; advection_diffusion_2d: nu = 0.1, a_x = 1, a_y = 0.5;
+/// general: none).
+std::map<std::string, double> field_system_parameters(const std::string& name);
+
 /// Builds a system; throws std::invalid_argument naming the field for an unknown name or
 /// parameter, a non-finite coefficient, a field name that is not a plain identifier or
-/// repeats, a linear term naming no field's partial, or an expression that does not parse.
+/// repeats, an expression that does not parse, or a linear part that is not linear.
 FieldSystem make_field_system(const FieldSystemOptions& options);
 
 /// The names make_field_system accepts.

@@ -22,7 +22,7 @@ struct SystemSolveOptions {
   /// > 0: each step of h is kept when ||v_h - v_{h/2,h/2}|| / ||v_{h/2,h/2}|| (L2 over every
   /// field) is at most this, and the two half steps are kept; otherwise it is tried at h/2.
   /// A step well inside the tolerance (32 times) lets the next one double. 0: fixed steps.
-  double tolerance = 1e-10;
+  double tolerance = 1e-8;
   double blowup_factor = 1e3;  ///< stop when max|u_i| > factor * max(1, max|u0|)
   int contour_points = 64;     ///< M of pde/etdrk4_functions.h
 };

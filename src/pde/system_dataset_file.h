@@ -1,0 +1,41 @@
+#pragma once
+/// Dataset files of field systems (version 3, `bhpm simulate` with a [system] section):
+/// every experiment set of a simulation in one HDF5 file, readable with h5py alone
+/// (docs/dataset-format.md, "Version 3"):
+///   /                        format = "bhpm-dataset", format_version = 3, system, fields
+///                            ("u,v"), dimensions (1 or 2), config (resolved TOML), created_by
+///   /<set>/                  experiments, n_st, noise, steps, rejected_steps
+///   /<set>/x [n_x], /<set>/y [n_y] (2-D only), /<set>/t [T]
+///   /<set>/<field> [E, T, n_x] or [E, T, n_y, n_x]
+///   /<set>/measurements/{index, x, y (2-D only), t} [E, n_st], <field>, <field>_clean [E, n_st]
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pde/field_system.h"
+#include "pde/periodic_box.h"
+#include "pde/system_experiment_set.h"
+
+namespace bhpm::pde {
+
+/// The format_version of these files.
+inline constexpr std::int64_t kSystemDatasetVersion = 3;
+
+struct SystemDatasetMetadata {
+  std::string system;               ///< FieldSystem::describe()
+  std::vector<std::string> fields;  ///< [q]
+  std::int64_t dimensions = 1;
+  std::string config;      ///< resolved TOML that produced the file
+  std::string created_by;  ///< program and version
+};
+
+/// Writes the sets to `path` atomically (temporary file, then rename).
+void write_system_dataset(const std::string& path, const PeriodicBox& box,
+                          const std::vector<SystemExperimentSet>& sets,
+                          const SystemDatasetMetadata& metadata);
+
+/// Reads the root attributes of a version 3 file; errors name the file and the attribute.
+SystemDatasetMetadata read_system_dataset_metadata(const std::string& path);
+
+}  // namespace bhpm::pde
