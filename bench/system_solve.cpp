@@ -77,8 +77,7 @@ std::vector<double> plane_wave(const PeriodicBox& box, double t) {
 
 void soliton_against_tolerance() {
   std::printf("NLS soliton, 512 points on [-25, 25), t in [0, 4]\n");
-  std::printf("%10s %12s %8s %9s %9s\n", "tolerance", "max error", "steps", "rejected",
-              "seconds");
+  std::printf("%10s %12s %8s %9s %9s\n", "tolerance", "max error", "steps", "rejected", "seconds");
   const PeriodicBox box(-25.0, 25.0, 512);
   const FieldSystem nls = named("nls");
   const double default_tolerance = SystemSolveOptions{}.tolerance;
@@ -114,8 +113,8 @@ void plane_wave_order() {
     options.output_dt = 4.0;
     options.dt = dt;
     options.tolerance = 0.0;
-    const double error =
-        final_error(solve_field_system(box, system, plane_wave(box, 0.0), options), plane_wave(box, 4.0));
+    const double error = final_error(solve_field_system(box, system, plane_wave(box, 0.0), options),
+                                     plane_wave(box, 4.0));
     if (previous > 0.0)
       std::printf("%8.3f %12.3e %8.2f\n", dt, error, std::log2(previous / error));
     else

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "cli/setting_flags.h"
+#include "cli/simulation_progress.h"
+#include "cli/system_simulation.h"
 #include "config/run_config.h"
+#include "config/system_simulation_config.h"
 #include "io/atomic_file.h"
 #include "pde/bounded_experiment_set.h"
 #include "pde/dataset_file.h"
@@ -22,33 +25,6 @@
 namespace bhpm::cli {
 
 namespace {
-
-/// Prints "simulate train: t = 4.50 / 10 (45%), 1.2 s elapsed": rewritten in place on a
-/// terminal (at most four times a second), one line per tenth of the run otherwise.
-class ProgressPrinter {
- public:
-  explicit ProgressPrinter(bool quiet) : quiet_(quiet), terminal_(isatty(fileno(stderr)) != 0) {}
-  void operator()(const std::string& set, double t, double t_end) {
-    if (quiet_) return;
-    const bool done = t >= t_end;
-    if (terminal_ ? (!done && since_line_.seconds() < 0.25) : (!done && t < next_fraction_ * t_end))
-      return;
-    since_line_.restart();
-    next_fraction_ = done ? 0.1 : std::floor(10.0 * t / t_end + 1.0) / 10.0;
-    const double elapsed = stopwatch_.seconds();
-    std::fprintf(stderr, "%ssimulate %s: t = %.4g / %.4g (%3.0f%%), %.1f s elapsed%s",
-                 terminal_ ? "\r" : "", set.c_str(), t, t_end, 100.0 * t / t_end, elapsed,
-                 done || !terminal_ ? "\n" : "");
-    std::fflush(stderr);
-  }
-
- private:
-  bool quiet_;
-  bool terminal_;
-  util::Stopwatch stopwatch_;
-  util::Stopwatch since_line_;  ///< since the last line printed
-  double next_fraction_ = 0.1;
-};
 
 pde::ExperimentSetOptions set_options(const config::SimulateConfig& config, const std::string& name,
                                       std::int64_t experiments) {
@@ -95,7 +71,7 @@ std::vector<pde::ExperimentSet> simulate_sets(const config::SimulateConfig& conf
     return sets;
   }
   const pde::PeriodicGrid grid(config.x_min, config.x_max, config.modes);
-  ProgressPrinter progress(quiet);
+  SimulationProgress progress(quiet);
   for (const auto& [name, count] : wanted)
     sets.push_back(pde::simulate_experiment_set(grid, equation, set_options(config, name, count),
                                                 std::ref(progress)));
@@ -105,6 +81,9 @@ std::vector<pde::ExperimentSet> simulate_sets(const config::SimulateConfig& conf
 }  // namespace
 
 int run_simulate(const SimulateOptions& options) {
+  if (config::configures_a_system(options.config_path, options.overrides))
+    return run_system_simulation(options.config_path, options.output_path, options.overrides,
+                                 options.quiet);
   const config::RunConfig run = config::read_run_config(options.config_path, options.overrides);
   const config::SimulateConfig& config = run.simulate;
   pipeline::require_simulable(run);

@@ -12,7 +12,7 @@ namespace bhpm::pde {
 
 namespace {
 
-constexpr std::int64_t kGridVersion = 1;    ///< what write_dataset writes
+constexpr std::int64_t kGridVersion = 1;  ///< what write_dataset writes
 /// The newest version read here (2: pde/measured_dataset_file.h); version 3
 /// (pde/system_dataset_file.h) is refused by name.
 constexpr std::int64_t kNewestVersion = 2;

@@ -167,7 +167,8 @@ std::vector<Partial> FieldSystem::expression_partials(int max_order) const {
   std::vector<Partial> partials;
   for (std::int64_t f = 0; f < size(); ++f)
     for (int order = 0; order <= max_order; ++order)
-      for (int y = 0; y <= (dimensions == 2 ? order : 0); ++y) partials.push_back({f, order - y, y});
+      for (int y = 0; y <= (dimensions == 2 ? order : 0); ++y)
+        partials.push_back({f, order - y, y});
   return partials;
 }
 
@@ -204,9 +205,9 @@ FieldSystem make_field_system(const FieldSystemOptions& options) {
   std::map<std::string, double> parameters = field_system_parameters(name);
   for (const auto& [key, value] : options.parameters) {
     if (!parameters.count(key))
-      throw std::invalid_argument(field(key) + ": system '" + name +
-                                  "' has no such parameter (it has: " +
-                                  parameter_names(parameters) + ")");
+      throw std::invalid_argument(
+          field(key) + ": system '" + name +
+          "' has no such parameter (it has: " + parameter_names(parameters) + ")");
     util::require_finite_number(value, field(key));
     parameters[key] = value;
   }

@@ -35,22 +35,27 @@ void write_measurements(const io::Hdf5Location& group, const PeriodicBox& box,
   const std::string dims = "experiment,point";
   samples.write_array("index", set.sample_index.data(), shape,
                       {dims, "", "flat grid index t_index * points + y_index * len(x) + x_index"});
-  samples.write_array("x", set.sample_x.data(), shape, {dims, "length (nondimensional)", "x of the point"});
+  samples.write_array("x", set.sample_x.data(), shape,
+                      {dims, "length (nondimensional)", "x of the point"});
   if (box.dimensions() == 2)
-    samples.write_array("y", set.sample_y.data(), shape, {dims, "length (nondimensional)", "y of the point"});
-  samples.write_array("t", set.sample_t.data(), shape, {dims, "time (nondimensional)", "t of the point"});
+    samples.write_array("y", set.sample_y.data(), shape,
+                        {dims, "length (nondimensional)", "y of the point"});
+  samples.write_array("t", set.sample_t.data(), shape,
+                      {dims, "time (nondimensional)", "t of the point"});
   const std::size_t per_field = static_cast<std::size_t>(set.n_st);
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::vector<double> measured, clean;
     for (std::int64_t e = 0; e < set.experiments; ++e) {
       const std::size_t begin = (static_cast<std::size_t>(e) * fields.size() + i) * per_field;
-      measured.insert(measured.end(), set.sample_u.begin() + begin, set.sample_u.begin() + begin + per_field);
+      measured.insert(measured.end(), set.sample_u.begin() + begin,
+                      set.sample_u.begin() + begin + per_field);
       clean.insert(clean.end(), set.sample_u_clean.begin() + begin,
                    set.sample_u_clean.begin() + begin + per_field);
     }
     const std::string& f = fields[i];
-    samples.write_array(f, measured.data(), shape,
-                        {dims, f + " (nondimensional)", "measured " + f + ": clean + noise * N(0, 1)"});
+    samples.write_array(
+        f, measured.data(), shape,
+        {dims, f + " (nondimensional)", "measured " + f + ": clean + noise * N(0, 1)"});
     samples.write_array(f + "_clean", clean.data(), shape,
                         {dims, f + " (nondimensional)", "noise-free " + f + " at the point"});
   }
@@ -65,14 +70,18 @@ void write_system_set(const io::Hdf5Location& file, const PeriodicBox& box,
   group.set_attribute("steps", set.steps);
   group.set_attribute("rejected_steps", set.rejected_steps);
   const std::vector<double> x = box.x(), y = box.y();
-  group.write_array("x", x.data(), shape_of({box.nx()}), {"x", "length (nondimensional)", "periodic grid points"});
+  group.write_array("x", x.data(), shape_of({box.nx()}),
+                    {"x", "length (nondimensional)", "periodic grid points"});
   const bool two = box.dimensions() == 2;
   if (two)
-    group.write_array("y", y.data(), shape_of({box.ny()}), {"y", "length (nondimensional)", "periodic grid points"});
+    group.write_array("y", y.data(), shape_of({box.ny()}),
+                      {"y", "length (nondimensional)", "periodic grid points"});
   const std::int64_t times = static_cast<std::int64_t>(set.t.size());
-  group.write_array("t", set.t.data(), shape_of({times}), {"t", "time (nondimensional)", "output times"});
-  const std::vector<std::size_t> shape = two ? shape_of({set.experiments, times, box.ny(), box.nx()})
-                                             : shape_of({set.experiments, times, box.nx()});
+  group.write_array("t", set.t.data(), shape_of({times}),
+                    {"t", "time (nondimensional)", "output times"});
+  const std::vector<std::size_t> shape =
+      two ? shape_of({set.experiments, times, box.ny(), box.nx()})
+          : shape_of({set.experiments, times, box.nx()});
   const std::int64_t q = static_cast<std::int64_t>(fields.size());
   for (std::int64_t i = 0; i < q; ++i)
     group.write_array(fields[i], field_grids(set, i, q, box.points()).data(), shape,

@@ -16,7 +16,8 @@ void measure_experiment(SystemExperimentSet& set, const PeriodicBox& box, std::i
                         std::int64_t e, const MeasurementOptions& options, std::uint64_t seed) {
   const std::int64_t points = box.points(), times = static_cast<std::int64_t>(set.t.size());
   util::Rng rng(util::derive_seed(seed, set.name + "/measurements", static_cast<std::uint64_t>(e)));
-  const std::vector<std::int64_t> chosen = rng.sample_without_replacement(times * points, options.n_st);
+  const std::vector<std::int64_t> chosen =
+      rng.sample_without_replacement(times * points, options.n_st);
   const std::vector<double> x = box.x(), y = box.y();
   const double* u = set.u.data() + e * times * fields * points;
   for (std::int64_t j = 0; j < options.n_st; ++j) {
@@ -49,8 +50,8 @@ SystemExperimentSet simulate_system_set(const PeriodicBox& box, const FieldSyste
   const std::int64_t q = system.size(), points = box.points(), n_st = options.measurements.n_st;
   std::vector<std::vector<double>> initial;  // every u0 first: bad expressions fail before work
   for (std::int64_t e = 0; e < options.experiments; ++e)
-    initial.push_back(system_initial_condition(box, system, options.initial_condition,
-                                               options.seed, options.name + "/initial_condition", e));
+    initial.push_back(system_initial_condition(box, system, options.initial_condition, options.seed,
+                                               options.name + "/initial_condition", e));
   SystemExperimentSet set;
   set.name = options.name;
   set.experiments = options.experiments;
@@ -60,9 +61,10 @@ SystemExperimentSet simulate_system_set(const PeriodicBox& box, const FieldSyste
   for (std::int64_t e = 0; e < options.experiments; ++e) {
     SystemSolution solution;
     try {
-      solution = solve_field_system(box, system, initial[e], options.solve, [&](double t, double t_end) {
-        if (progress) progress(options.name, e, t, t_end);
-      });
+      solution =
+          solve_field_system(box, system, initial[e], options.solve, [&](double t, double t_end) {
+            if (progress) progress(options.name, e, t, t_end);
+          });
     } catch (const SolverDivergence& error) {
       throw SolverDivergence("experiment set '" + options.name + "', experiment " +
                                  std::to_string(e) + ": " + error.what(),

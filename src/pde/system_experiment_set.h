@@ -34,10 +34,10 @@ struct SystemExperimentSet {
   std::vector<double> u;  ///< [E, T, q, points]: each field row-major on the box
   std::int64_t experiments = 0;
   std::int64_t n_st = 0;
-  std::vector<std::int64_t> sample_index;  ///< [E, n_st]: t_index * points + point index
+  std::vector<std::int64_t> sample_index;            ///< [E, n_st]: t_index * points + point index
   std::vector<double> sample_x, sample_y, sample_t;  ///< [E, n_st] (y: y_min in 1-D)
-  std::vector<double> sample_u_clean;  ///< [E, q, n_st]: noise-free values
-  std::vector<double> sample_u;        ///< [E, q, n_st]: clean + noise * N(0, 1)
+  std::vector<double> sample_u_clean;                ///< [E, q, n_st]: noise-free values
+  std::vector<double> sample_u;                      ///< [E, q, n_st]: clean + noise * N(0, 1)
   double noise = 0.0;
   std::int64_t steps = 0;           ///< the most steps any experiment kept
   std::int64_t rejected_steps = 0;  ///< the most steps any experiment tried again

@@ -68,7 +68,8 @@ std::vector<double> expression_field(const PeriodicBox& box, const std::string& 
 
 std::vector<double> sample_periodic_gp(const PeriodicBox& box, const PeriodicGpOptions& options,
                                        std::uint64_t seed) {
-  const std::vector<double> lambda_x = axis_eigenvalues(box.x_min(), box.x_max(), box.nx(), options);
+  const std::vector<double> lambda_x =
+      axis_eigenvalues(box.x_min(), box.x_max(), box.nx(), options);
   std::vector<double> lambda_y = {1.0};
   if (box.dimensions() == 2)
     lambda_y = axis_eigenvalues(box.y_min(), box.y_max(), box.ny(), {1.0, options.length_scale});

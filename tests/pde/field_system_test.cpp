@@ -218,7 +218,9 @@ TEST(FieldSystem, refuses_what_it_cannot_solve_naming_the_field) {
             std::string::npos);
   EXPECT_NE(message([] { general(1, {"u"}, {"u_xx + 1"}, {""}); }).find("is not linear"),
             std::string::npos);
-  EXPECT_NE(message([] { general(2, {"u", "u"}, {}, {"u", "u"}); }).find("repeats"),
+  EXPECT_NE(message([] {
+              general(2, {"u", "u"}, {}, {"u", "u"});
+            }).find("repeats"),
             std::string::npos);
   EXPECT_NE(message([] { general(1, {"u"}, {}, {"u*q_x"}); }).find("system.nonlinear[0]"),
             std::string::npos);
@@ -241,7 +243,8 @@ TEST(FieldSystem, reads_the_coefficients_of_a_linear_part_off_its_expression) {
   std::map<std::string, double> coefficients;
   for (const auto& term : system.equations[1].linear)
     coefficients[system.name_of(term.partial)] = term.coefficient;
-  EXPECT_EQ(coefficients, (std::map<std::string, double>{{"v", 1.0}, {"v_xx", 0.25}, {"v_yy", 0.25}}));
+  EXPECT_EQ(coefficients,
+            (std::map<std::string, double>{{"v", 1.0}, {"v_xx", 0.25}, {"v_yy", 0.25}}));
   EXPECT_EQ(system.describe().substr(0, 37), "u_t = u + 0.25 u_xx + 0.25 u_yy + (-(");
 }
 

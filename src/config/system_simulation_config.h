@@ -1,0 +1,45 @@
+#pragma once
+/// The configuration of `bhpm simulate` for a field system (a [system] section instead of
+/// [equation]): the system, its periodic box, the solver, the initial conditions and the
+/// measurements, read strictly from TOML with the defaults of pde/system_defaults.h.
+/// docs/systems.md lists every key. Such a configuration holds these sections alone: the
+/// learning stages do not read systems yet, so a [leaves] or [root] there is an unknown
+/// section.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pde/experiment_set.h"
+#include "pde/field_system.h"
+#include "pde/periodic_box.h"
+#include "pde/system_initial_condition.h"
+#include "pde/system_solve.h"
+
+namespace bhpm::config {
+
+struct SystemSimulationConfig {
+  std::uint64_t seed = 0;
+  pde::FieldSystem system;
+  double x_min = -8.0, x_max = 8.0, y_min = -8.0, y_max = 8.0;
+  std::int64_t points = 128, points_y = 128;
+  pde::SystemSolveOptions solve;
+  pde::SystemInitialConditionOptions initial_condition;
+  pde::MeasurementOptions measurements;
+  std::int64_t train_experiments = 4;
+  std::int64_t test_experiments = 4;
+  std::string resolved_toml;  ///< every value read, defaults included
+
+  pde::PeriodicBox box() const;
+};
+
+/// Whether the configuration file, with the "section.key=value" overrides, has a [system]
+/// section: `bhpm simulate` then reads it with read_system_simulation_config.
+bool configures_a_system(const std::string& path, const std::vector<std::string>& overrides);
+
+/// Reads seed, [system], [domain], [solver], [initial_condition] and [data]; every violated
+/// rule throws ConfigError naming the file (or --set) and the field.
+SystemSimulationConfig read_system_simulation_config(const std::string& path,
+                                                     const std::vector<std::string>& overrides);
+
+}  // namespace bhpm::config
