@@ -25,13 +25,9 @@ int run_system_simulation(const std::string& config_path, const std::string& out
   SimulationProgress progress(quiet);
   std::vector<pde::SystemExperimentSet> sets;
   for (const auto& [name, count] : wanted) {
-    pde::SystemSetOptions options;
+    pde::SystemSetOptions options = config.sets;
     options.name = name;
     options.experiments = count;
-    options.seed = config.seed;
-    options.initial_condition = config.initial_condition;
-    options.measurements = config.measurements;
-    options.solve = config.solve;
     const std::string total = std::to_string(count);
     sets.push_back(pde::simulate_system_set(
         box, config.system, options,
@@ -55,7 +51,8 @@ int run_system_simulation(const std::string& config_path, const std::string& out
       output_path.c_str(), metadata.system.c_str(),
       static_cast<long long>(config.train_experiments),
       static_cast<long long>(config.test_experiments), sets.front().t.size(), grid.c_str(),
-      static_cast<long long>(config.measurements.n_st), static_cast<long long>(sets.front().steps),
+      static_cast<long long>(config.sets.measurements.n_st),
+      static_cast<long long>(sets.front().steps),
       static_cast<long long>(sets.front().rejected_steps), stopwatch.seconds());
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "config/data_section.h"
 #include "pde/boundary_condition_text.h"
 #include "pde/dataset_defaults.h"
 #include "pde/dealiasing.h"
@@ -143,10 +144,10 @@ void require_memory(const ConfigReader& reader, const SimulateConfig& config, st
 
 void read_data(ConfigReader& reader, SimulateConfig& config) {
   ConfigSection section = reader.section("data");
-  config.train_experiments = section.integer_at_least("train_experiments", 10, 1);
-  config.test_experiments = section.integer_at_least("test_experiments", 10, 0);
-  config.measurements.n_st = section.integer("n_st", 8192);
-  config.measurements.noise = section.number("noise", 0.0);
+  const DataSection data = read_data_section(section, 10, 10);
+  config.train_experiments = data.train_experiments;
+  config.test_experiments = data.test_experiments;
+  config.measurements = data.measurements;
   const std::int64_t times = std::llround(config.solve.t_end / config.solve.output_dt) + 1;
   section.validate([&] { pde::validate(config.measurements, times * config.modes); });
   require_memory(reader, config, times);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "config/config_reader.h"
+#include "config/data_section.h"
 #include "pde/system_defaults.h"
 #include "util/memory_limit.h"
 #include "util/option_check.h"
@@ -60,7 +61,7 @@ void read_box_and_solver(ConfigReader& reader, SystemSimulationConfig& config) {
     solver.require(!solver.has("points_y"), "points_y", rule, "a value");
     config.points_y = 1;
   }
-  pde::SystemSolveOptions& solve = config.solve;
+  pde::SystemSolveOptions& solve = config.sets.solve;
   solve.t_end = domain.number("t_end", d.t_end);
   solve.output_dt = solver.number("output_dt", d.output_dt);
   solve.dt = solver.number("dt", d.dt);
@@ -73,7 +74,7 @@ void read_box_and_solver(ConfigReader& reader, SystemSimulationConfig& config) {
 void read_initial_fields(ConfigReader& reader, SystemSimulationConfig& config) {
   const pde::SystemDefaults d = pde::system_defaults(config.system.name, config.system.dimensions);
   ConfigSection section = reader.section("initial_condition");
-  pde::SystemInitialConditionOptions& ic = config.initial_condition;
+  pde::SystemInitialConditionOptions& ic = config.sets.initial_condition;
   ic.kind = section.one_of("kind", "gp", pde::system_initial_condition_kinds());
   ic.gp.amplitude = section.number("amplitude", d.ic_amplitude);
   ic.gp.length_scale = section.number("length_scale", d.ic_length_scale);
@@ -92,13 +93,14 @@ void read_initial_fields(ConfigReader& reader, SystemSimulationConfig& config) {
 /// The stored grids [E, T, q, points] (8 bytes a value) must fit in memory.
 void read_system_data(ConfigReader& reader, SystemSimulationConfig& config) {
   ConfigSection section = reader.section("data");
-  config.train_experiments = section.integer_at_least("train_experiments", 4, 1);
-  config.test_experiments = section.integer_at_least("test_experiments", 4, 0);
-  config.measurements.n_st = section.integer("n_st", 8192);
-  config.measurements.noise = section.number("noise", 0.0);
-  const std::int64_t times = std::llround(config.solve.t_end / config.solve.output_dt) + 1;
+  const DataSection data = read_data_section(section, 4, 4);
+  config.train_experiments = data.train_experiments;
+  config.test_experiments = data.test_experiments;
+  config.sets.measurements = data.measurements;
+  const pde::SystemSolveOptions& solve = config.sets.solve;
+  const std::int64_t times = std::llround(solve.t_end / solve.output_dt) + 1;
   const std::int64_t points = config.points * config.points_y;
-  section.validate([&] { pde::validate(config.measurements, times * points); });
+  section.validate([&] { pde::validate(config.sets.measurements, times * points); });
   const std::int64_t experiments = config.train_experiments + config.test_experiments;
   const double bytes = 8.0 * static_cast<double>(experiments) * static_cast<double>(times) *
                        static_cast<double>(config.system.size()) * static_cast<double>(points);
@@ -136,7 +138,7 @@ SystemSimulationConfig read_system_simulation_config(const std::string& path,
   ConfigSection top = reader.section("");
   const std::int64_t seed = top.integer("seed", 0);
   top.require(seed >= 0, "seed", "must be an integer >= 0", util::option_value(seed));
-  config.seed = static_cast<std::uint64_t>(seed);
+  config.sets.seed = static_cast<std::uint64_t>(seed);
   config.system = read_system(reader);
   read_box_and_solver(reader, config);
   read_initial_fields(reader, config);

@@ -10,22 +10,19 @@
 #include <string>
 #include <vector>
 
-#include "pde/experiment_set.h"
 #include "pde/field_system.h"
 #include "pde/periodic_box.h"
-#include "pde/system_initial_condition.h"
-#include "pde/system_solve.h"
+#include "pde/system_experiment_set.h"
 
 namespace bhpm::config {
 
 struct SystemSimulationConfig {
-  std::uint64_t seed = 0;
   pde::FieldSystem system;
   double x_min = -8.0, x_max = 8.0, y_min = -8.0, y_max = 8.0;
   std::int64_t points = 128, points_y = 128;
-  pde::SystemSolveOptions solve;
-  pde::SystemInitialConditionOptions initial_condition;
-  pde::MeasurementOptions measurements;
+  /// What every set shares: the seed, the initial conditions, the measurements and the
+  /// solver (its name and experiments set per set).
+  pde::SystemSetOptions sets;
   std::int64_t train_experiments = 4;
   std::int64_t test_experiments = 4;
   std::string resolved_toml;  ///< every value read, defaults included

@@ -2,7 +2,8 @@
 /// Dataset files: every experiment set of a simulation in one HDF5 file, readable with
 /// h5py alone. Layout (docs/dataset-format.md):
 ///
-/// Version 1 (simulate), version 2 (import) in pde/measured_dataset_file.h:
+/// Version 1 (simulate), version 2 (import) in pde/measured_dataset_file.h, version 3 (systems
+/// of fields) in pde/system_dataset_file.h:
 ///   /                        format = "bhpm-dataset", format_version = 1,
 ///                            equation, config (resolved TOML), created_by
 ///   /<set>/                  experiments, n_st, noise, dt

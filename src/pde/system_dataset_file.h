@@ -1,7 +1,7 @@
 #pragma once
 /// Dataset files of field systems (version 3, `bhpm simulate` with a [system] section):
 /// every experiment set of a simulation in one HDF5 file, readable with h5py alone
-/// (docs/dataset-format.md, "Version 3"):
+/// (docs/dataset-format.md, "Version 3: systems of fields and two space dimensions"):
 ///   /                        format = "bhpm-dataset", format_version = 3, system, fields
 ///                            ("u,v"), dimensions (1 or 2), config (resolved TOML), created_by
 ///   /<set>/                  experiments, n_st, noise, steps, rejected_steps

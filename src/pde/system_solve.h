@@ -2,7 +2,7 @@
 /// Time integration of a field system (pde/field_system.h) on a periodic box with ETDRK4
 /// (pde/system_etdrk4.h), sampled at the uniform output times 0, output_dt, ..., t_end
 /// (pde/output_times.h): with a fixed step, or with steps chosen to a tolerance by step
-/// doubling (docs/solver.md, "Systems of fields and two dimensions").
+/// doubling (docs/systems.md, "The solver").
 
 #include <cstdint>
 #include <vector>
