@@ -6,6 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "util/name_list.h"
@@ -45,9 +46,19 @@ const util::NameTable<BoundsRule>& initialization_table() {
   return table;
 }
 
+/// Inputs of layer `layer`: the coordinates (space and t) for the first, else width.
+std::int64_t layer_inputs(const SineMlpOptions& o, std::int64_t layer) {
+  return layer == 0 ? o.space_dimensions + 1 : o.width;
+}
+
+/// Outputs of layer `layer`: the fields for the last, else width.
+std::int64_t layer_outputs(const SineMlpOptions& o, std::int64_t layer) {
+  return layer == o.hidden_layers ? o.outputs : o.width;
+}
+
 UniformBounds initial_bounds(const SineMlpOptions& o, std::int64_t layer) {
-  const double in = layer == 0 ? SineMlpOptions::kInputs : static_cast<double>(o.width);
-  const double out = layer == o.hidden_layers ? 1.0 : static_cast<double>(o.width);
+  const double in = static_cast<double>(layer_inputs(o, layer));
+  const double out = static_cast<double>(layer_outputs(o, layer));
   const BoundsRule rule =
       util::find_listed(initialization_table(), o.initialization, "sine MLP", "initialization");
   return rule(o, layer, in, out);
@@ -58,25 +69,45 @@ void append_uniform(util::Rng& rng, double bound, std::int64_t count, std::vecto
   for (std::int64_t i = 0; i < count; ++i) values.push_back(bound * (2.0 * rng.uniform() - 1.0));
 }
 
-at::Tensor check_box_extent(const std::vector<DomainBox>& boxes, bool along_x) {
+/// A box's extent along one coordinate: its name and its bounds.
+struct BoxAxis {
+  const char* name;
+  double DomainBox::*min;
+  double DomainBox::*max;
+};
+constexpr BoxAxis kAxisX{"x", &DomainBox::x_min, &DomainBox::x_max};
+constexpr BoxAxis kAxisY{"y", &DomainBox::y_min, &DomainBox::y_max};
+constexpr BoxAxis kAxisT{"t", &DomainBox::t_min, &DomainBox::t_max};
+
+at::Tensor check_box_extent(const std::vector<DomainBox>& boxes, const BoxAxis& axis) {
   std::vector<double> scale;
+  const std::string name(axis.name);
   for (std::size_t i = 0; i < boxes.size(); ++i) {
-    const double lo = along_x ? boxes[i].x_min : boxes[i].t_min;
-    const double hi = along_x ? boxes[i].x_max : boxes[i].t_max;
+    const double lo = boxes[i].*axis.min, hi = boxes[i].*axis.max;
     if (!(std::isfinite(lo) && std::isfinite(hi) && hi > lo))
-      throw std::invalid_argument(
-          "sine MLP: boxes[" + std::to_string(i) + "]." + (along_x ? "x_max" : "t_max") +
-          " must be finite and > " + (along_x ? "x_min" : "t_min") + " (got [" +
-          util::format_significant(lo, 6) + ", " + util::format_significant(hi, 6) + "])");
+      throw std::invalid_argument("sine MLP: boxes[" + std::to_string(i) + "]." + name +
+                                  "_max must be finite and > " + name + "_min (got [" +
+                                  util::format_significant(lo, 6) + ", " +
+                                  util::format_significant(hi, 6) + "])");
     scale.push_back(2.0 / (hi - lo));
   }
   return at::tensor(scale, kReal);
 }
 
-at::Tensor box_lower_corner(const std::vector<DomainBox>& boxes, bool along_x) {
+at::Tensor box_lower_corner(const std::vector<DomainBox>& boxes, const BoxAxis& axis) {
   std::vector<double> lower;
-  for (const DomainBox& box : boxes) lower.push_back(along_x ? box.x_min : box.t_min);
+  for (const DomainBox& box : boxes) lower.push_back(box.*axis.min);
   return at::tensor(lower, kReal);
+}
+
+/// The coordinate mapped to [-1, 1] [L, P] and its chain-rule factor [L, 1].
+std::pair<at::Tensor, at::Tensor> to_unit_interval(const at::Tensor& values,
+                                                   const std::vector<DomainBox>& boxes,
+                                                   const BoxAxis& axis) {
+  const std::int64_t leaves = static_cast<std::int64_t>(boxes.size());
+  const at::Tensor scale = check_box_extent(boxes, axis).to(values.device()).view({leaves, 1});
+  const at::Tensor lower = box_lower_corner(boxes, axis).to(values.device()).view({leaves, 1});
+  return {(values - lower) * scale - 1.0, scale};
 }
 
 std::string shape_text(const at::Tensor& tensor) {
@@ -98,6 +129,10 @@ const util::NameTable<at::ScalarType>& precision_table() {
 void validate(const SineMlpOptions& options) {
   const std::string owner = "sine MLP";
   util::require_at_least(options.leaves, 1, owner, "leaves");
+  util::require_option(options.space_dimensions == 1 || options.space_dimensions == 2, owner,
+                       "space_dimensions", "must be 1 or 2",
+                       util::option_value(options.space_dimensions));
+  util::require_at_least(options.outputs, 1, owner, "outputs");
   util::require_at_least(options.hidden_layers, 1, owner, "hidden_layers");
   util::require_at_least(options.width, 1, owner, "width");
   util::require_positive(options.first_omega, owner, "first_omega");
@@ -133,8 +168,7 @@ void SineMlpImpl::reset() {
   for (std::int64_t leaf = 0; leaf < o.leaves; ++leaf) {
     util::Rng rng(util::derive_seed(o.seed, "sine_mlp", static_cast<std::uint64_t>(leaf)));
     for (std::int64_t l = 0; l < layers; ++l) {
-      const std::int64_t in = l == 0 ? SineMlpOptions::kInputs : o.width;
-      const std::int64_t out = l == o.hidden_layers ? 1 : o.width;
+      const std::int64_t in = layer_inputs(o, l), out = layer_outputs(o, l);
       const UniformBounds bounds = initial_bounds(o, l);
       append_uniform(rng, bounds.weight, in * out, weights[l]);
       append_uniform(rng, bounds.bias, out, biases[l]);
@@ -143,8 +177,7 @@ void SineMlpImpl::reset() {
   weights_.clear();
   biases_.clear();
   for (std::int64_t l = 0; l < layers; ++l) {
-    const std::int64_t in = l == 0 ? SineMlpOptions::kInputs : o.width;
-    const std::int64_t out = l == o.hidden_layers ? 1 : o.width;
+    const std::int64_t in = layer_inputs(o, l), out = layer_outputs(o, l);
     weights_.push_back(set_parameter("weight_" + std::to_string(l),
                                      at::tensor(weights[l], kReal).view({o.leaves, in, out})));
     biases_.push_back(set_parameter("bias_" + std::to_string(l),
@@ -163,24 +196,35 @@ at::Tensor SineMlpImpl::set_parameter(const std::string& name, const at::Tensor&
 
 UnitBoxInputs SineMlpImpl::map_to_unit_box(const at::Tensor& x, const at::Tensor& t,
                                            const std::vector<DomainBox>& boxes) const {
+  return map_to_unit_box(x, at::Tensor(), t, boxes);
+}
+
+UnitBoxInputs SineMlpImpl::map_to_unit_box(const at::Tensor& x, const at::Tensor& y,
+                                           const at::Tensor& t,
+                                           const std::vector<DomainBox>& boxes) const {
   const std::int64_t leaves = options_.leaves;
-  if (x.dim() != 2 || x.size(0) != leaves || !x.sizes().equals(t.sizes()))
-    throw std::invalid_argument("sine MLP: x and t must both have shape [L, P] with L = leaves = " +
-                                std::to_string(leaves) + " (got x " + shape_text(x) + ", t " +
-                                shape_text(t) + ")");
-  if (x.scalar_type() != at::kDouble || t.scalar_type() != at::kDouble)
-    throw std::invalid_argument("sine MLP: x and t must be double tensors");
+  const bool two = options_.space_dimensions == 2;
+  if (y.defined() != two)
+    throw std::invalid_argument(
+        std::string("sine MLP: a network of ") +
+        (two ? "two space dimensions needs y" : "one space dimension takes no y"));
+  const bool same = x.sizes().equals(t.sizes()) && (!two || y.sizes().equals(x.sizes()));
+  if (x.dim() != 2 || x.size(0) != leaves || !same)
+    throw std::invalid_argument(
+        "sine MLP: x" + std::string(two ? ", y" : "") +
+        " and t must all have shape [L, P] with L = leaves = " + std::to_string(leaves) +
+        " (got x " + shape_text(x) + ", t " + shape_text(t) + ")");
+  if (x.scalar_type() != at::kDouble || t.scalar_type() != at::kDouble ||
+      (two && y.scalar_type() != at::kDouble))
+    throw std::invalid_argument("sine MLP: coordinates must be double tensors");
   if (static_cast<std::int64_t>(boxes.size()) != leaves)
     throw std::invalid_argument("sine MLP: boxes must hold one box per leaf (got " +
                                 std::to_string(boxes.size()) + " for " + std::to_string(leaves) +
                                 " leaves)");
   UnitBoxInputs in;
-  in.dx_scale = check_box_extent(boxes, true).to(x.device()).view({leaves, 1});
-  in.dt_scale = check_box_extent(boxes, false).to(x.device()).view({leaves, 1});
-  const at::Tensor x_min = box_lower_corner(boxes, true).to(x.device()).view({leaves, 1});
-  const at::Tensor t_min = box_lower_corner(boxes, false).to(x.device()).view({leaves, 1});
-  in.x = (x - x_min) * in.dx_scale - 1.0;
-  in.t = (t - t_min) * in.dt_scale - 1.0;
+  std::tie(in.x, in.dx_scale) = to_unit_interval(x, boxes, kAxisX);
+  std::tie(in.t, in.dt_scale) = to_unit_interval(t, boxes, kAxisT);
+  if (two) std::tie(in.y, in.dy_scale) = to_unit_interval(y, boxes, kAxisY);
   return in;
 }
 
@@ -200,17 +244,29 @@ std::vector<AffineLayer> SineMlpImpl::scaled_layers() const {
 
 at::Tensor SineMlpImpl::forward(const at::Tensor& x, const at::Tensor& t,
                                 const std::vector<DomainBox>& boxes) const {
-  const UnitBoxInputs in = map_to_unit_box(x, t, boxes);
+  if (options_.outputs != 1)
+    throw std::invalid_argument("sine MLP: forward gives one output; use forward_fields");
+  return forward_fields(x, at::Tensor(), t, boxes).squeeze(-1);
+}
+
+at::Tensor SineMlpImpl::forward_fields(const at::Tensor& x, const at::Tensor& y,
+                                       const at::Tensor& t,
+                                       const std::vector<DomainBox>& boxes) const {
+  const UnitBoxInputs in = map_to_unit_box(x, y, t, boxes);
   const std::vector<AffineLayer> layers = scaled_layers();
   const at::ScalarType hidden = hidden_type();
-  at::Tensor h = at::stack({in.x, in.t}, -1).to(hidden);  // [L, P, 2]
+  const std::vector<at::Tensor> coordinates = in.y.defined()
+                                                  ? std::vector<at::Tensor>{in.x, in.y, in.t}
+                                                  : std::vector<at::Tensor>{in.x, in.t};
+  at::Tensor h = at::stack(coordinates, -1).to(hidden);  // [L, P, space + 1]
   for (std::size_t l = 0; l + 1 < layers.size(); ++l)
     h = at::sin(at::baddbmm(layers[l].bias.to(hidden), h, layers[l].weight.to(hidden)));
-  return at::baddbmm(layers.back().bias, h.to(at::kDouble), layers.back().weight).squeeze(-1);
+  return at::baddbmm(layers.back().bias, h.to(at::kDouble), layers.back().weight);
 }
 
 void SineMlpImpl::pretty_print(std::ostream& stream) const {
   stream << "bhpm::nn::SineMlp(leaves=" << options_.leaves
+         << ", space_dimensions=" << options_.space_dimensions << ", outputs=" << options_.outputs
          << ", hidden_layers=" << options_.hidden_layers << ", width=" << options_.width
          << ", first_omega=" << options_.first_omega << ", hidden_omega=" << options_.hidden_omega
          << ", initialization=" << options_.initialization << ", precision=" << options_.precision

@@ -10,6 +10,9 @@
 /// with W_l [in, out] and b_l [1, out] stored for all leaves at once as weight_l
 /// [L, in, out] and bias_l [L, 1, out] (parameters "weight_0", "bias_0", ...,
 /// "weight_H", "bias_H"; in = 2 for l = 0 and width elsewhere, out = 1 for the last).
+/// A leaf of a system of fields on a 2-D box (docs/systems.md) maps (x, y, t) the same way,
+/// y^ = 2 (y - y_min) / (y_max - y_min) - 1, to q outputs: in = 3 for l = 0
+/// (space_dimensions = 2), out = q for the last (outputs = q).
 ///
 /// Initialisation "siren" (Sitzmann et al. 2020, "Implicit neural representations with
 /// periodic activation functions", section 3.2): W_1 ~ U(-1/in, 1/in);
@@ -53,10 +56,9 @@
 namespace bhpm::nn {
 
 struct SineMlpOptions {
-  /// Inputs of every leaf: (x, t).
-  static constexpr std::int64_t kInputs = 2;
-
   std::int64_t leaves = 1;               ///< L (>= 1): independent networks
+  std::int64_t space_dimensions = 1;     ///< 1: inputs (x, t); 2: inputs (x, y, t)
+  std::int64_t outputs = 1;              ///< q (>= 1): fields per leaf
   std::int64_t hidden_layers = 6;        ///< H (>= 1): sine layers
   std::int64_t width = 64;               ///< units per hidden layer (>= 1)
   double first_omega = 3.0;              ///< omega_0 (> 0, finite): first-layer frequency scale
@@ -75,16 +77,20 @@ const std::vector<std::string>& initialization_names();
 /// The hidden layers' arithmetic: "float32" and "float64".
 const std::vector<std::string>& precision_names();
 
-/// The domain box [x_min, x_max] x [t_min, t_max] of one leaf (max > min, finite).
+/// The domain box [x_min, x_max] x [t_min, t_max] of one leaf (max > min, finite), and
+/// [y_min, y_max] for a leaf in two space dimensions.
 struct DomainBox {
   double x_min = -1.0, x_max = 1.0, t_min = -1.0, t_max = 1.0;
+  double y_min = -1.0, y_max = 1.0;
 };
 
-/// Inputs of L leaves mapped to [-1, 1]: x^, t^ [L, P] and the chain-rule factors
-/// dx^/dx = 2 / (x_max - x_min), dt^/dt = 2 / (t_max - t_min) as [L, 1].
+/// Inputs of L leaves mapped to [-1, 1]: x^, t^ (and y^ in 2-D) [L, P] and the chain-rule
+/// factors dx^/dx = 2 / (x_max - x_min), dt^/dt = 2 / (t_max - t_min) (dy^/dy) as [L, 1];
+/// y and dy_scale undefined in one dimension.
 struct UnitBoxInputs {
   at::Tensor x, t;
   at::Tensor dx_scale, dt_scale;
+  at::Tensor y, dy_scale;
 };
 
 /// One layer's affine map as the forward pass applies it: (omega W, omega b) with omega
@@ -102,15 +108,23 @@ class SineMlpImpl : public torch::nn::Cloneable<SineMlpImpl> {
   /// them the first time (and in clone()), later overwrites the registered tensors.
   void reset() override;
 
-  /// u [L, P] at x, t [L, P] (double), leaf i on boxes[i]. Value only: for predictions,
-  /// and differentiable through autograd (the nested-autograd reference uses it).
+  /// u [L, P] at x, t [L, P] (double), leaf i on boxes[i], for a network of one space
+  /// dimension and one output. Value only: for predictions, and differentiable through
+  /// autograd (the nested-autograd reference uses it).
   at::Tensor forward(const at::Tensor& x, const at::Tensor& t,
                      const std::vector<DomainBox>& boxes) const;
 
+  /// Every output [L, P, q] at x, y, t [L, P] (double; y undefined in one dimension).
+  at::Tensor forward_fields(const at::Tensor& x, const at::Tensor& y, const at::Tensor& t,
+                            const std::vector<DomainBox>& boxes) const;
+
   /// x^, t^ and the chain-rule factors; throws std::invalid_argument unless x and t are
   /// double [L, P] of the same shape with L = options().leaves and boxes.size() == L
-  /// with finite boxes of positive extent.
+  /// with finite boxes of positive extent, and the network has one space dimension.
   UnitBoxInputs map_to_unit_box(const at::Tensor& x, const at::Tensor& t,
+                                const std::vector<DomainBox>& boxes) const;
+  /// The same with y (defined exactly when options().space_dimensions = 2).
+  UnitBoxInputs map_to_unit_box(const at::Tensor& x, const at::Tensor& y, const at::Tensor& t,
                                 const std::vector<DomainBox>& boxes) const;
 
   /// The H + 1 affine maps (omega_0 W_1, omega_0 b_1), (omega_h W_l, omega_h b_l),

@@ -24,6 +24,17 @@
 /// One ordinary backward of a loss built from the outputs gives the parameter gradients
 /// (no create_graph); the graph supports that one backward, not a second differentiation.
 ///
+/// taylor_partials does the same for a network of one or two space dimensions and q
+/// outputs (a leaf of a system of fields, docs/systems.md). In two dimensions it runs the
+/// x-streams along K + 1 directions (cos theta_g, sin theta_g), theta_g = g pi / (K + 1), in
+/// one pass: the value and t streams are shared, each direction's K streams follow Faa di
+/// Bruno's formula as above, and the first layer's slope along direction g is
+/// cos theta_g a_x W_x + sin theta_g a_y W_y. The k-th directional derivatives D_g^k u =
+/// sum_b C(k, b) cos^(k-b) theta_g sin^b theta_g d_x^(k-b) d_y^b u of the first k + 1
+/// directions (distinct slopes) give the k + 1 partials of order k by one small linear solve
+/// (Griewank, Utke and Walther 2000, "Evaluating higher derivative tensors by forward
+/// propagation of univariate Taylor series").
+///
 /// nested_autograd_derivatives computes the same quantities by differentiating the plain
 /// forward with torch::autograd::grad (create_graph = true) K times in x and once in t:
 /// the test oracle and the benchmark baseline (bench/leaf_step).
@@ -39,6 +50,15 @@ struct DomainBox;
 
 /// Highest x-derivative order K the Taylor-mode pass supports.
 constexpr int kMaxOrder = 6;
+
+/// Partials of q outputs over L leaves at P points each.
+struct LeafPartials {
+  /// (x-order a, y-order b) of each row of `values`: every a + b <= K, by total order, then
+  /// by b: (0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2), ... (b = 0 in one dimension).
+  std::vector<std::pair<int, int>> orders;
+  at::Tensor values;  ///< [R, L, P, q]: d^a/dx^a d^b/dy^b of every output
+  at::Tensor u_t;     ///< [L, P, q]
+};
 
 /// Outputs of one pass over L leaves at P points each.
 struct LeafDerivatives {
@@ -64,6 +84,17 @@ at::Tensor taylor_hidden_streams(const SineMlpImpl& net, const at::Tensor& x, co
 /// The leaves' outputs from the last hidden layer's streams [L, S, P, width] (the output
 /// layer of taylor_forward): taylor_forward = output_derivatives(net, taylor_hidden_streams).
 LeafDerivatives output_derivatives(const SineMlpImpl& net, const at::Tensor& hidden_streams);
+
+/// Taylor-mode partials of every output at x, y, t [L, P] (double; y undefined for a
+/// network of one space dimension), leaf i on boxes[i]. Same errors as taylor_forward, and
+/// SineMlpImpl::map_to_unit_box's for a y that the network does not take or lacks.
+LeafPartials taylor_partials(const SineMlpImpl& net, const at::Tensor& x, const at::Tensor& y,
+                             const at::Tensor& t, const std::vector<DomainBox>& boxes, int order);
+
+/// The same by nested reverse-mode autograd (the test oracle). Same errors.
+LeafPartials nested_autograd_partials(const SineMlpImpl& net, const at::Tensor& x,
+                                      const at::Tensor& y, const at::Tensor& t,
+                                      const std::vector<DomainBox>& boxes, int order);
 
 /// The same quantities by nested reverse-mode autograd (create_graph = true, so a loss of
 /// them can be differentiated with respect to the parameters). Same errors.

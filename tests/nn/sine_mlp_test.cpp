@@ -14,6 +14,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nn/faa_di_bruno.h"
@@ -149,6 +150,88 @@ TEST_P(TaylorForwardContract, parameter_gradients_match_nested_autograd) {
 INSTANTIATE_TEST_SUITE_P(SineMlpOptionSets, TaylorForwardContract,
                          ::testing::ValuesIn(option_sets()),
                          [](const auto& info) { return info.param.name; });
+
+namespace {
+
+/// Two leaves of two outputs on 2-D boxes, and P points in each box.
+struct PlanePoints {
+  std::vector<DomainBox> boxes{{-8.0, 8.0, 0.0, 10.0, -4.0, 4.0}, {0.5, 2.0, -1.0, 0.25, 1.0, 3.0}};
+  at::Tensor x, y, t;  // [2, P]
+  explicit PlanePoints(std::int64_t points) {
+    const Points xt = points_in(boxes, points, 3);
+    x = xt.x;
+    t = xt.t;
+    auto gen = at::make_generator<at::CPUGeneratorImpl>(4);
+    y = at::stack({at::empty({points}, at::kDouble).uniform_(-4.0, 4.0, gen),
+                   at::empty({points}, at::kDouble).uniform_(1.0, 3.0, gen)});
+  }
+};
+
+SineMlpOptions two_field_plane(const std::string& precision) {
+  SineMlpOptions options;
+  options.leaves = 2;
+  options.space_dimensions = 2;
+  options.outputs = 2;
+  options.hidden_layers = 3;
+  options.width = 24;
+  options.precision = precision;
+  options.seed = 7;
+  return options;
+}
+
+}  // namespace
+
+TEST(TaylorPartials, mixed_partials_of_two_fields_in_two_dimensions_match_nested_autograd) {
+  // Measured worst relative errors: 3.3e-15 (float64), 9.4e-7 (float32 hidden layers).
+  const PlanePoints p(20);
+  for (const auto& [precision, tolerance] : {std::pair{"float64", 1e-12}, {"float32", 1e-5}}) {
+    const SineMlp net(two_field_plane(precision));
+    const int order = 4;
+    const LeafPartials jet = taylor_partials(*net, p.x, p.y, p.t, p.boxes, order);
+    const LeafPartials oracle = nested_autograd_partials(*net, p.x, p.y, p.t, p.boxes, order);
+    ASSERT_EQ(jet.orders, oracle.orders);
+    ASSERT_EQ(jet.orders.size(), 15u);  // (a, b) with a + b <= 4
+    ASSERT_EQ(jet.values.sizes(), (at::IntArrayRef{15, 2, 20, 2}));
+    EXPECT_LT(relative_error(jet.u_t, oracle.u_t), tolerance) << precision;
+    for (std::size_t r = 0; r < jet.orders.size(); ++r)
+      for (int field = 0; field < 2; ++field)
+        EXPECT_LT(
+            relative_error(jet.values[r].select(-1, field), oracle.values[r].select(-1, field)),
+            tolerance)
+            << precision << ": d_x^" << jet.orders[r].first << " d_y^" << jet.orders[r].second
+            << " of field " << field;
+  }
+}
+
+TEST(TaylorPartials, parameter_gradients_in_two_dimensions_match_nested_autograd) {
+  SineMlp net(two_field_plane("float64"));
+  const PlanePoints p(16);
+  const auto gradients_of = [&](const LeafPartials& d) {
+    net->zero_grad(/*set_to_none=*/true);
+    at::Tensor loss = (d.u_t - d.values[0] * d.values[d.values.size(0) - 1]).square().mean();
+    for (std::int64_t r = 0; r < d.values.size(0); ++r)
+      loss = loss + (r + 1.0) * d.values[r].square().mean();
+    loss.backward();
+    std::vector<at::Tensor> grads;
+    for (const at::Tensor& w : net->parameters()) grads.push_back(w.grad().clone());
+    return grads;
+  };
+  const auto taylor = gradients_of(taylor_partials(*net, p.x, p.y, p.t, p.boxes, 3));
+  const auto nested = gradients_of(nested_autograd_partials(*net, p.x, p.y, p.t, p.boxes, 3));
+  const auto names = net->named_parameters().keys();
+  for (std::size_t i = 0; i < taylor.size(); ++i)
+    EXPECT_LT(relative_error(taylor[i], nested[i]), 1e-9) << names[i];
+}
+
+TEST(TaylorPartials, one_field_on_a_line_is_taylor_forward) {
+  const SineMlp net(three_leaves(in_float64({})));
+  const Points p = points_in(kThreeBoxes, 12, 5);
+  const LeafPartials partials = taylor_partials(*net, p.x, at::Tensor(), p.t, kThreeBoxes, 3);
+  const LeafDerivatives derivatives = taylor_forward(*net, p.x, p.t, kThreeBoxes, 3);
+  EXPECT_TRUE(at::equal(partials.values.squeeze(-1), derivatives.u_x_derivatives));
+  EXPECT_TRUE(at::equal(partials.u_t.squeeze(-1), derivatives.u_t));
+  EXPECT_EQ(partials.orders, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}, {2, 0}, {3, 0}}));
+}
 
 TEST(TaylorForward, derivatives_match_central_differences_of_the_plain_forward) {
   const SineMlp net(in_float64({}));
