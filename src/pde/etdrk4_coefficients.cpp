@@ -2,31 +2,43 @@
 
 #include <ATen/ATen.h>
 
-#include <complex>
-
-#include "pde/etdrk4_functions.h"
+#include <cmath>
 
 namespace bhpm::pde {
 
+namespace {
+
+constexpr double kSplitRadius = 2.0;   ///< |z| below which Cauchy's formula is used
+constexpr double kCauchyRadius = 4.0;  ///< radius of the circle around 0
+
+/// The four functions of w [..., M], without the factor h.
+Etdrk4Coefficients evaluate(const at::Tensor& w) {
+  const at::Tensor exp_w = at::exp(w);
+  const at::Tensor w3 = w * w * w;
+  return {(at::exp(0.5 * w) - 1.0) / w, (-4.0 - w + exp_w * (4.0 - 3.0 * w + w * w)) / w3,
+          (2.0 + w + exp_w * (w - 2.0)) / w3, (-4.0 - 3.0 * w - w * w + exp_w * (4.0 - w)) / w3};
+}
+
+}  // namespace
+
 Etdrk4Coefficients etdrk4_coefficients(const at::Tensor& z, double h, int contour_points) {
-  const at::Tensor values = z.to(at::kCPU, at::kComplexDouble).contiguous();
-  const auto* zs = values.data_ptr<c10::complex<double>>();
-  Etdrk4Coefficients out{at::empty_like(values), at::empty_like(values), at::empty_like(values),
-                         at::empty_like(values)};
-  auto* q = out.q.data_ptr<c10::complex<double>>();
-  auto* f1 = out.f1.data_ptr<c10::complex<double>>();
-  auto* f2 = out.f2.data_ptr<c10::complex<double>>();
-  auto* f3 = out.f3.data_ptr<c10::complex<double>>();
-  for (std::int64_t i = 0; i < values.numel(); ++i) {
-    const Etdrk4Functions g =
-        etdrk4_functions(std::complex<double>(zs[i].real(), zs[i].imag()), h, contour_points);
-    q[i] = {g.q.real(), g.q.imag()};
-    f1[i] = {g.f1.real(), g.f1.imag()};
-    f2[i] = {g.f2.real(), g.f2.imag()};
-    f3[i] = {g.f3.real(), g.f3.imag()};
-  }
-  const auto to_z = [&](const at::Tensor& c) { return c.to(z.options()); };
-  return {to_z(out.q), to_z(out.f1), to_z(out.f2), to_z(out.f3)};
+  const at::Tensor theta = (at::arange(contour_points, z.options().dtype(at::kDouble)) + 0.5) *
+                           (2.0 * M_PI / contour_points);
+  const at::Tensor unit = at::polar(at::ones_like(theta), theta);  // [M]
+
+  const at::Tensor around_z = z.unsqueeze(1) + unit.unsqueeze(0);  // [modes, M]
+  const Etdrk4Coefficients mean = evaluate(around_z);
+
+  const at::Tensor w = (kCauchyRadius * unit).unsqueeze(0);  // [1, M]
+  const at::Tensor weight = w / (w - z.unsqueeze(1));        // [modes, M]
+  const Etdrk4Coefficients cauchy = evaluate(w);
+
+  const at::Tensor small = (z.abs() < kSplitRadius);
+  auto combine = [&](const at::Tensor& g_mean, const at::Tensor& g_cauchy) {
+    return h * at::where(small, (g_cauchy * weight).mean(1), g_mean.mean(1));
+  };
+  return {combine(mean.q, cauchy.q), combine(mean.f1, cauchy.f1), combine(mean.f2, cauchy.f2),
+          combine(mean.f3, cauchy.f3)};
 }
 
 }  // namespace bhpm::pde

@@ -1,13 +1,15 @@
 #include "pde/system_etdrk4.h"
 
+#include <ATen/ATen.h>
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 #include <string>
 
-#include "pde/etdrk4_functions.h"
+#include "pde/etdrk4_coefficients.h"
 #include "util/number_format.h"
 
 namespace bhpm::pde {
@@ -89,20 +91,39 @@ SystemEtdrk4::SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, in
 
 SystemEtdrk4::Coefficients SystemEtdrk4::coefficients(double h) const {
   const std::int64_t q = fields_, modes = box_.modes();
+  // The scalar functions of each distinct h lambda (fields and wavenumbers of one |k| share
+  // them), by the one-field solver's contour integrals (pde/etdrk4_coefficients.h).
+  std::vector<c10::complex<double>> z;
+  std::map<std::pair<double, double>, std::int64_t> distinct;
+  std::vector<std::int64_t> index_of;  // [modes q]: into z
+  for (const std::complex<double>& lambda : eigenvalues_) {
+    const std::complex<double> hz = h * lambda;
+    const auto found = distinct.emplace(std::pair{hz.real(), hz.imag()},
+                                        static_cast<std::int64_t>(distinct.size()));
+    if (found.second) z.emplace_back(hz.real(), hz.imag());
+    index_of.push_back(found.first->second);
+  }
+  const at::Tensor z_tensor = at::tensor(at::ArrayRef<c10::complex<double>>(z), at::kComplexDouble);
+  const Etdrk4Coefficients g = etdrk4_coefficients(z_tensor, h, contour_points_);
+  const at::Tensor g_q = g.q.contiguous(), g_f1 = g.f1.contiguous(), g_f2 = g.f2.contiguous(),
+                   g_f3 = g.f3.contiguous();
   Coefficients c;
-  for (auto* g : {&c.e, &c.e2, &c.q, &c.f1, &c.f2, &c.f3})
-    g->resize(static_cast<std::size_t>(modes * q * q));
+  for (auto* matrices : {&c.e, &c.e2, &c.q, &c.f1, &c.f2, &c.f3})
+    matrices->resize(static_cast<std::size_t>(modes * q * q));
   Eigen::VectorXcd e(q), e2(q), qq(q), f1(q), f2(q), f3(q);
+  const auto plain = [](c10::complex<double> value) {
+    return std::complex<double>(value.real(), value.imag());
+  };
   for (std::int64_t m = 0; m < modes; ++m) {
     for (std::int64_t i = 0; i < q; ++i) {
-      const std::complex<double> z = h * eigenvalues_[m * q + i];
-      const Etdrk4Functions g = etdrk4_functions(z, h, contour_points_);
-      e(i) = std::exp(z);
-      e2(i) = std::exp(0.5 * z);
-      qq(i) = g.q;
-      f1(i) = g.f1;
-      f2(i) = g.f2;
-      f3(i) = g.f3;
+      const std::int64_t k = index_of[static_cast<std::size_t>(m * q + i)];
+      const std::complex<double> hz = plain(z[static_cast<std::size_t>(k)]);
+      e(i) = std::exp(hz);
+      e2(i) = std::exp(0.5 * hz);
+      qq(i) = plain(g_q.data_ptr<c10::complex<double>>()[k]);
+      f1(i) = plain(g_f1.data_ptr<c10::complex<double>>()[k]);
+      f2(i) = plain(g_f2.data_ptr<c10::complex<double>>()[k]);
+      f3(i) = plain(g_f3.data_ptr<c10::complex<double>>()[k]);
     }
     const ComplexMatrix v = load_matrix(vectors_, m, q), inverse = load_matrix(inverses_, m, q);
     const auto apply = [&](const Eigen::VectorXcd& diagonal) {

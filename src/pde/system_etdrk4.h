@@ -3,7 +3,7 @@
 /// box, on plain arrays. The linear part couples the q fields at each spectrum entry k:
 /// L(k) [q, q], L_ij(k) = sum c (i k_x)^a (i k_y)^b over field i's linear terms in field j.
 /// It is diagonalised once per entry, L = V diag(lambda) V^{-1} (Eigen), so that every
-/// coefficient is g(hL) = V diag(g(h lambda)) V^{-1} with g from pde/etdrk4_functions.h:
+/// coefficient is g(hL) = V diag(g(h lambda)) V^{-1} with g from pde/etdrk4_coefficients.h:
 /// coupled fields (NLS's real and imaginary parts) are stepped as exactly as one field.
 /// The nonlinear parts come from pde/system_nonlinear_part.h, 2/3 rule included.
 

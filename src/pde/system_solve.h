@@ -24,7 +24,7 @@ struct SystemSolveOptions {
   /// A step well inside the tolerance (32 times) lets the next one double. 0: fixed steps.
   double tolerance = 1e-8;
   double blowup_factor = 1e3;  ///< stop when max|u_i| > factor * max(1, max|u0|)
-  int contour_points = 64;     ///< M of pde/etdrk4_functions.h
+  int contour_points = 64;     ///< M of pde/etdrk4_coefficients.h
 };
 
 struct SystemSolution {
