@@ -118,14 +118,21 @@ LeafData on_device(const LeafData& data, at::Device device) {
 
 at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
                              const std::string& stream, std::int64_t iteration) {
-  if (batch_size <= 0 || batch_size >= data.points()) return {};
+  return minibatch_indices(data.leaves(), data.points(), data.x.device(), batch_size, seed, stream,
+                           iteration);
+}
+
+at::Tensor minibatch_indices(std::int64_t leaves, std::int64_t points, at::Device device,
+                             std::int64_t batch_size, std::uint64_t seed, const std::string& stream,
+                             std::int64_t iteration) {
+  if (batch_size <= 0 || batch_size >= points) return {};
   util::Rng rng(util::derive_seed(seed, stream, static_cast<std::uint64_t>(iteration)));
-  at::Tensor indices = at::empty({data.leaves(), batch_size}, at::kLong);
-  for (std::int64_t leaf = 0; leaf < data.leaves(); ++leaf) {
-    const auto chosen = rng.sample_without_replacement(data.points(), batch_size);
+  at::Tensor indices = at::empty({leaves, batch_size}, at::kLong);
+  for (std::int64_t leaf = 0; leaf < leaves; ++leaf) {
+    const auto chosen = rng.sample_without_replacement(points, batch_size);
     std::copy(chosen.begin(), chosen.end(), indices[leaf].data_ptr<std::int64_t>());
   }
-  return indices.to(data.x.device());
+  return indices.to(device);
 }
 
 LeafData select_points(const LeafData& data, const at::Tensor& indices) {

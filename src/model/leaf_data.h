@@ -56,6 +56,10 @@ std::int64_t fewest_points(const std::vector<pde::MeasuredExperiment>& measured,
 /// the same batches). Undefined tensor when batch_size is 0 or >= P (full batches).
 at::Tensor minibatch_indices(const LeafData& data, std::int64_t batch_size, std::uint64_t seed,
                              const std::string& stream, std::int64_t iteration);
+/// The same for L leaves of P points each, the indices on `device`.
+at::Tensor minibatch_indices(std::int64_t leaves, std::int64_t points, at::Device device,
+                             std::int64_t batch_size, std::uint64_t seed, const std::string& stream,
+                             std::int64_t iteration);
 
 /// The measurements at `indices` [L, B] (all of them when indices is undefined).
 LeafData select_points(const LeafData& data, const at::Tensor& indices);

@@ -34,12 +34,16 @@ void LeafModelImpl::set_noise_scale(const at::Tensor& sigma) {
   log_noise_.copy_(sigma.log());
 }
 
+at::Tensor gaussian_negative_log_likelihood(const at::Tensor& log_sigma,
+                                            const at::Tensor& predicted,
+                                            const at::Tensor& measured) {
+  const at::Tensor squared = (measured - predicted).pow(2);
+  return log_sigma + 0.5 * std::log(2.0 * M_PI) + 0.5 * squared * at::exp(-2.0 * log_sigma);
+}
+
 at::Tensor LeafModelImpl::negative_log_likelihood(const at::Tensor& predicted,
                                                   const at::Tensor& measured) const {
-  const at::Tensor log_sigma = log_noise_.unsqueeze(1);      // [L, 1]
-  const at::Tensor squared = (measured - predicted).pow(2);  // [L, B]
-  return (log_sigma + 0.5 * std::log(2.0 * M_PI) + 0.5 * squared * at::exp(-2.0 * log_sigma))
-      .mean(1);
+  return gaussian_negative_log_likelihood(log_noise_.unsqueeze(1), predicted, measured).mean(1);
 }
 
 }  // namespace bhpm::model

@@ -19,6 +19,13 @@ struct LeafModelOptions {
 /// its value and the rule.
 void validate(const LeafModelOptions& options);
 
+/// The Gaussian negative log-likelihood of each measurement,
+///   log sigma + 0.5 log(2 pi) + (u_hat - u)^2 / (2 sigma^2),
+/// with log sigma broadcast against predicted and measured (the leaves' Eq. 2).
+at::Tensor gaussian_negative_log_likelihood(const at::Tensor& log_sigma,
+                                            const at::Tensor& predicted,
+                                            const at::Tensor& measured);
+
 class LeafModelImpl : public torch::nn::Module {
  public:
   /// Throws as validate(options).

@@ -59,10 +59,12 @@ SystemEtdrk4::SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, in
   const std::int64_t q = fields_, modes = box.modes();
   eigenvalues_.resize(static_cast<std::size_t>(modes * q));
   vectors_.resize(static_cast<std::size_t>(modes * q * q));
+  linear_.resize(vectors_.size());
   inverses_.resize(vectors_.size());
   Eigen::ComplexEigenSolver<ComplexMatrix> solver;
   for (std::int64_t m = 0; m < modes; ++m) {
     const ComplexMatrix l = linear_part(box, system, m);
+    store_matrix(l, m, linear_);
     ComplexMatrix v = ComplexMatrix::Identity(q, q);
     Eigen::VectorXcd lambda = l.diagonal();
     if (!l.isDiagonal()) {
@@ -166,6 +168,22 @@ void SystemEtdrk4::step(const FftSpectrum& v, const Coefficients& c, FftSpectrum
   nonlinear_.evaluate(c_, nc_);
   for (std::size_t k = 0; k < v.size(); ++k) twice_na_plus_nb_[k] = 2.0 * (na_[k] + nb_[k]);
   combine({{&c.e, &v}, {&c.f1, &nv_}, {&c.f2, &twice_na_plus_nb_}, {&c.f3, &nc_}}, out);
+}
+
+std::vector<double> SystemEtdrk4::time_derivative(const std::vector<double>& u) {
+  const std::int64_t q = fields_, modes = box_.modes();
+  FftSpectrum v, derivative(static_cast<std::size_t>(q * modes));
+  to_spectral(u.data(), v);
+  nonlinear_.evaluate(v, nv_);
+  for (std::int64_t m = 0; m < modes; ++m)
+    for (std::int64_t i = 0; i < q; ++i) {
+      std::complex<double> sum = nv_[i * modes + m];
+      for (std::int64_t j = 0; j < q; ++j) sum += linear_[(m * q + i) * q + j] * v[j * modes + m];
+      derivative[i * modes + m] = sum;
+    }
+  std::vector<double> out(u.size());
+  to_physical(derivative, out.data());
+  return out;
 }
 
 void SystemEtdrk4::to_spectral(const double* u, FftSpectrum& v) const {

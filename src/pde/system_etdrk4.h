@@ -39,6 +39,10 @@ class SystemEtdrk4 {
   /// out must not alias v.
   void step(const FftSpectrum& v, const Coefficients& c, FftSpectrum& out);
 
+  /// The right-hand side u_t [q, points] = L u + N(u) at the state u [q, points] (N with
+  /// the 2/3 rule, as the steps take it).
+  std::vector<double> time_derivative(const std::vector<double>& u);
+
   /// u [q, points] -> v [q, modes].
   void to_spectral(const double* u, FftSpectrum& v) const;
   /// v [q, modes] -> u [q, points].
@@ -54,6 +58,7 @@ class SystemEtdrk4 {
   PeriodicBox box_;
   std::int64_t fields_;
   int contour_points_;
+  std::vector<std::complex<double>> linear_;       ///< [modes, q, q]: L(k)
   std::vector<std::complex<double>> eigenvalues_;  ///< [modes, q]
   std::vector<std::complex<double>> vectors_;      ///< [modes, q, q]: V
   std::vector<std::complex<double>> inverses_;     ///< [modes, q, q]: V^{-1}

@@ -20,8 +20,10 @@
 #include "nn/faa_di_bruno.h"
 #include "nn/sine_mlp.h"
 #include "nn/taylor_forward.h"
+#include "support/error_message.h"
 
 using namespace bhpm::nn;
+using bhpm::testing_support::error_message;
 using ::testing::HasSubstr;
 
 namespace {
@@ -221,6 +223,19 @@ TEST(TaylorPartials, parameter_gradients_in_two_dimensions_match_nested_autograd
   const auto names = net->named_parameters().keys();
   for (std::size_t i = 0; i < taylor.size(); ++i)
     EXPECT_LT(relative_error(taylor[i], nested[i]), 1e-9) << names[i];
+}
+
+TEST(TaylorPartials, a_network_refuses_coordinates_of_another_dimension) {
+  const PlanePoints p(4);
+  const SineMlp plane(two_field_plane("float64"));
+  EXPECT_THAT(error_message([&] { taylor_partials(*plane, p.x, at::Tensor(), p.t, p.boxes, 1); }),
+              HasSubstr("two space dimensions needs y"));
+  EXPECT_THAT(error_message([&] { plane->forward(p.x, p.t, p.boxes); }),
+              HasSubstr("use forward_fields"));
+  const SineMlp line(three_leaves(in_float64({})));
+  const Points q = points_in(kThreeBoxes, 4, 6);
+  EXPECT_THAT(error_message([&] { taylor_partials(*line, q.x, q.x, q.t, kThreeBoxes, 1); }),
+              HasSubstr("one space dimension takes no y"));
 }
 
 TEST(TaylorPartials, one_field_on_a_line_is_taylor_forward) {
