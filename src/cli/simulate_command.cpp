@@ -2,9 +2,7 @@
 
 #include <ATen/ATen.h>
 #include <CLI/CLI.hpp>
-#include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <utility>

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "pde/right_hand_side_text.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
 #include "util/option_check.h"
@@ -46,19 +47,12 @@ Equation make_equation(const EquationOptions& options) {
 }
 
 std::string Equation::describe() const {
+  std::vector<std::pair<double, std::string>> terms;
+  for (std::size_t m = 0; m < linear.size(); ++m)
+    terms.emplace_back(linear[m], derivative_name(static_cast<int>(m)));
   std::ostringstream out;
   out << "u_t =";
-  bool first = true;
-  for (std::size_t m = 0; m < linear.size(); ++m) {
-    const double c = linear[m];
-    if (c == 0.0) continue;
-    out << (first ? (c < 0 ? " -" : " ") : (c < 0 ? " - " : " + "));
-    if (std::abs(c) != 1.0) out << std::abs(c) << " ";
-    out << derivative_name(static_cast<int>(m));
-    first = false;
-  }
-  if (nonlinear) out << (first ? " " : " + ") << "(" << nonlinear->describe() << ")";
-  if (first && !nonlinear) out << " 0";
+  write_right_hand_side(out, terms, nonlinear ? nonlinear->describe() : std::string());
   return out.str();
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "pde/expression.h"
+#include "pde/right_hand_side_text.h"
 #include "util/name_list.h"
 #include "util/number_format.h"
 #include "util/option_check.h"
@@ -175,18 +176,11 @@ std::vector<Partial> FieldSystem::expression_partials(int max_order) const {
 std::string FieldSystem::describe() const {
   std::ostringstream out;
   for (std::int64_t i = 0; i < size(); ++i) {
-    if (i > 0) out << "; ";
-    out << fields[i] << "_t =";
-    bool first = true;
-    for (const LinearTerm& term : equations[i].linear) {
-      const double c = term.coefficient;
-      out << (first ? (c < 0 ? " -" : " ") : (c < 0 ? " - " : " + "));
-      if (std::abs(c) != 1.0) out << util::format_significant(std::abs(c), 6) << " ";
-      out << name_of(term.partial);
-      first = false;
-    }
-    if (!equations[i].nonlinear.empty())
-      out << (first ? " " : " + ") << "(" << equations[i].nonlinear << ")";
+    std::vector<std::pair<double, std::string>> terms;
+    for (const LinearTerm& term : equations[i].linear)
+      terms.emplace_back(term.coefficient, name_of(term.partial));
+    out << (i > 0 ? "; " : "") << fields[i] << "_t =";
+    write_right_hand_side(out, terms, equations[i].nonlinear);
   }
   return out.str();
 }

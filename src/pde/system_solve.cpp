@@ -22,23 +22,18 @@ constexpr int kFinestLevel = 30;
 /// A step this far inside the tolerance lets the next one double (local error ~ h^5).
 constexpr double kDoublingMargin = 32.0;
 
-/// sum |v|^2 over the full spectrum of every field (Parseval, up to a constant): entries of
-/// the columns that the rfft halves count twice.
-double spectral_norm(const PeriodicBox& box, const FftSpectrum& v) {
+/// ||a - b|| / ||b|| over the full spectrum of every field (Parseval: the entries of the
+/// columns that the rfft halves count twice).
+double relative_difference(const PeriodicBox& box, const FftSpectrum& a, const FftSpectrum& b) {
   const std::int64_t columns = box.spectrum_columns();
-  double sum = 0.0;
-  for (std::size_t k = 0; k < v.size(); ++k) {
+  double difference = 0.0, reference = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
     const std::int64_t c = static_cast<std::int64_t>(k) % columns;
     const double weight = (c == 0 || 2 * c == box.nx()) ? 1.0 : 2.0;
-    sum += weight * std::norm(v[k]);
+    difference += weight * std::norm(a[k] - b[k]);
+    reference += weight * std::norm(b[k]);
   }
-  return std::sqrt(sum);
-}
-
-double relative_difference(const PeriodicBox& box, const FftSpectrum& a, const FftSpectrum& b) {
-  FftSpectrum difference(a.size());
-  for (std::size_t k = 0; k < a.size(); ++k) difference[k] = a[k] - b[k];
-  return spectral_norm(box, difference) / spectral_norm(box, b);
+  return std::sqrt(difference / reference);
 }
 
 /// Throws SolverDivergence unless every field of u [q, points] is finite and within `limit`.
