@@ -15,13 +15,12 @@ if [ "${1:-}" = "--fix" ]; then
   echo "check_format: formatted ${#files[@]} files"
   exit 0
 fi
-unformatted=()
-for file in "${files[@]}"; do
-  clang-format --dry-run --Werror "$file" >/dev/null 2>&1 || unformatted+=("$file")
-done
-if [ ${#unformatted[@]} -gt 0 ]; then
-  printf 'check_format: not formatted (bash scripts/check_format.sh --fix): %s\n' "${unformatted[@]}"
-  clang-format --dry-run "${unformatted[0]}" 2>&1 | head -20
+# One clang-format process for every file (one per file costs about 0.1 s each, a minute in
+# all); its diagnostics name the files that differ.
+if ! diagnostics=$(clang-format --dry-run --Werror "${files[@]}" 2>&1); then
+  mapfile -t unformatted < <(printf '%s\n' "$diagnostics" | sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error:.*/\1/p' | sort -u)
+  printf 'check_format: not formatted (bash scripts/check_format.sh --fix): %s\n' "${unformatted[@]:-?}"
+  printf '%s\n' "$diagnostics" | head -20
   exit 1
 fi
 echo "check_format: ${#files[@]} files formatted as .clang-format says"
