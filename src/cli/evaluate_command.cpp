@@ -11,6 +11,7 @@
 #include "cli/number_checks.h"
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
+#include "cli/system_learning.h"
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
 #include "eval/metrics_json.h"
@@ -84,6 +85,7 @@ void setup_evaluate(CLI::App& app) {
 }
 
 int run_evaluate(const EvaluateOptions& options) {
+  if (holds_a_system(options.run_dir)) return run_system_evaluation(options);
   const std::string output = options.output_path.empty()
                                  ? config::RunLayout{options.run_dir}.held_out_metrics()
                                  : options.output_path;

@@ -12,7 +12,7 @@
 #include "cli/simulation_progress.h"
 #include "cli/system_simulation.h"
 #include "config/run_config.h"
-#include "config/system_simulation_config.h"
+#include "config/system_config.h"
 #include "io/atomic_file.h"
 #include "pde/bounded_experiment_set.h"
 #include "pde/dataset_file.h"

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "cli/simulation_progress.h"
-#include "config/system_simulation_config.h"
+#include "config/system_config.h"
 #include "io/atomic_file.h"
 #include "pde/system_dataset_file.h"
 #include "pde/system_experiment_set.h"
@@ -14,8 +14,7 @@ namespace bhpm::cli {
 
 int run_system_simulation(const std::string& config_path, const std::string& output_path,
                           const std::vector<std::string>& overrides, bool quiet) {
-  const config::SystemSimulationConfig config =
-      config::read_system_simulation_config(config_path, overrides);
+  const config::SystemConfig config = config::read_system_config(config_path, overrides);
   io::require_output_folder(output_path);
   const pde::PeriodicBox box = config.box();
   std::vector<std::pair<std::string, std::int64_t>> wanted = {{"train", config.train_experiments}};

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "cli/system_learning.h"
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
+#include "config/system_config.h"
 #include "io/folder_lock.h"
 #include "model/bhpm_training.h"
 #include "model/root_export.h"
@@ -63,6 +65,8 @@ void setup_train(CLI::App& app) {
 }
 
 int run_train(const TrainingCommandOptions& options) {
+  if (config::configures_a_system(options.config_path, options.overrides))
+    return run_system_training(options);
   const TrainingInputs inputs = load_training_inputs(options);  // makes the run folder
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm train");
   const model::BhpmTrainingOptions training =

@@ -1,7 +1,7 @@
 #pragma once
 /// The [data] section of a simulation: how many training and held-out experiments, and
 /// their measurements (points per experiment and noise), for `bhpm simulate` of one field
-/// (config/simulate_config.h) and of a system (config/system_simulation_config.h).
+/// (config/simulate_config.h) and of a system (config/system_config.h).
 
 #include <cstdint>
 

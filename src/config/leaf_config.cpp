@@ -7,18 +7,24 @@
 
 namespace bhpm::config {
 
-LeafConfig read_leaf_config(ConfigReader& reader) {
-  LeafConfig config;
+model::LeafModelOptions read_leaf_model(ConfigReader& reader) {
+  model::LeafModelOptions options;
   ConfigSection leaves = reader.section("leaves");
-  nn::SineMlpOptions& net = config.model.network;
+  nn::SineMlpOptions& net = options.network;
   net.hidden_layers = leaves.integer("hidden_layers", net.hidden_layers);
   net.width = leaves.integer("width", net.width);
   net.first_omega = leaves.number("first_omega", net.first_omega);
   net.hidden_omega = leaves.number("hidden_omega", net.hidden_omega);
   net.initialization = leaves.string("initialization", net.initialization);
   net.precision = leaves.string("precision", net.precision);
-  config.model.initial_noise = leaves.number("initial_noise", config.model.initial_noise);
-  leaves.validate([&] { model::validate(config.model); });
+  options.initial_noise = leaves.number("initial_noise", options.initial_noise);
+  leaves.validate([&] { model::validate(options); });
+  return options;
+}
+
+LeafConfig read_leaf_config(ConfigReader& reader) {
+  LeafConfig config;
+  config.model = read_leaf_model(reader);
 
   ConfigSection train = reader.section("train_leaves");
   model::LeafTrainingOptions& t = config.training;

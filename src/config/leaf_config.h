@@ -18,6 +18,9 @@ struct LeafConfig {
   model::LeafTrainingOptions training;  ///< checkpoint_path, seed, config set by the caller
 };
 
+/// Reads [leaves] (the architecture and initial_noise); throws ConfigError naming the field.
+model::LeafModelOptions read_leaf_model(ConfigReader& reader);
+
 /// Reads [leaves] and [train_leaves]; throws ConfigError naming the field.
 LeafConfig read_leaf_config(ConfigReader& reader);
 

@@ -5,24 +5,32 @@
 
 namespace bhpm::config {
 
-void read_schedule(ConfigSection& section, model::AdamSchedule& s) {
+void read_adam_steps(ConfigSection& section, model::AdamSchedule& s) {
   s.iterations = section.integer("iterations", s.iterations);
   s.learning_rate = section.number("learning_rate", s.learning_rate);
   s.final_learning_rate = section.number("final_learning_rate", s.final_learning_rate);
+}
+
+void read_schedule(ConfigSection& section, model::AdamSchedule& s) {
+  read_adam_steps(section, s);
   s.checkpoint_every = section.integer("checkpoint_every", s.checkpoint_every);
+}
+
+void read_order_and_kernel(ConfigSection& root, model::RootOptions& r) {
+  const std::int64_t order = root.integer("order", r.order);
+  r.order = static_cast<int>(std::clamp<std::int64_t>(order, std::numeric_limits<int>::min(),
+                                                      std::numeric_limits<int>::max()));
+  r.kernel = root.string("kernel", r.kernel);
 }
 
 RootConfig read_root_config(ConfigReader& reader) {
   RootConfig config;
   ConfigSection root = reader.section("root");
   model::RootOptions& r = config.root;
-  const std::int64_t order = root.integer("order", r.order);
-  r.order = static_cast<int>(std::clamp<std::int64_t>(order, std::numeric_limits<int>::min(),
-                                                      std::numeric_limits<int>::max()));
+  read_order_and_kernel(root, r);
   r.inducing_points = root.integer("inducing_points", r.inducing_points);
   r.train_inducing_inputs = root.boolean("train_inducing_inputs", r.train_inducing_inputs);
   r.kmeans_iterations = root.integer("kmeans_iterations", r.kmeans_iterations);
-  r.kernel = root.string("kernel", r.kernel);
   r.input_noise = root.string("input_noise", r.input_noise);
   root.validate([&] { model::validate(r); });
 

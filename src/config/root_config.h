@@ -25,6 +25,14 @@ struct RootConfig {
 /// Reads [root], [train_root] and [train_joint]; throws ConfigError naming the field.
 RootConfig read_root_config(ConfigReader& reader);
 
+/// Reads order and kernel of a [root] section into `options` (its values are the defaults);
+/// model::validate(RootOptions) checks them.
+void read_order_and_kernel(ConfigSection& root, model::RootOptions& options);
+
+/// Reads iterations, learning_rate and final_learning_rate of a training section into
+/// `schedule` (its values are the defaults); the owner's validate() checks them.
+void read_adam_steps(ConfigSection& section, model::AdamSchedule& schedule);
+
 /// Reads iterations, learning_rate, final_learning_rate and checkpoint_every of a
 /// training section into `schedule` (its values are the defaults); the owner's validate()
 /// checks them.

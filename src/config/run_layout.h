@@ -8,6 +8,7 @@
 ///   RUN_DIR/data.h5                         simulate (docs/dataset-format.md)
 ///   RUN_DIR/{leaves,exact_gp,joint}.ckpt, root.h5    train (docs/run-folder.md)
 ///   RUN_DIR/history-{leaves,exact_gp,joint}.csv      train: each phase's objective terms
+///   RUN_DIR/system.ckpt                     train of a field system (docs/systems.md)
 ///   RUN_DIR/metrics.json, metrics-train.json         evaluate (held-out / training grids)
 ///   RUN_DIR/distill.json                    distill (the learned operator as an equation)
 ///   RUN_DIR/prediction-test-<e>.h5          predict, one per run.predict_experiments
@@ -52,6 +53,8 @@ struct RunLayout {
   std::string leaves_checkpoint() const { return file("leaves.ckpt"); }
   std::string exact_gp_checkpoint() const { return file("exact_gp.ckpt"); }
   std::string joint_checkpoint() const { return file("joint.ckpt"); }
+  /// A field system's leaves and roots (pipeline/trained_system.h).
+  std::string system_model() const { return file("system.ckpt"); }
   /// leaves.ckpt, exact_gp.ckpt, joint.ckpt, in the order of the phases.
   std::vector<std::string> checkpoints() const;
   /// A training phase's history ("leaves", "exact_gp", "joint"): model/training_history.h.

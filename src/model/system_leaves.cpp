@@ -44,10 +44,15 @@ void require_matching(const SystemLeavesImpl& leaves, const SystemLeafData& data
 
 }  // namespace
 
+void validate(const SystemLeafTrainingOptions& options) {
+  validate(static_cast<const AdamSchedule&>(options), "system leaves");
+  util::require_at_least(options.batch_size, 0, "system leaves training", "batch_size");
+}
+
 PhaseResult train_system_leaves(SystemLeavesImpl& leaves, const SystemLeafData& data,
                                 const SystemLeafTrainingOptions& options,
                                 const TrainingCallback& progress) {
-  validate(static_cast<const AdamSchedule&>(options), "system leaves");
+  validate(options);
   require_matching(leaves, data);
   AdamPhase phase{"system_leaves", &leaves, {}, {}, {}, {}, {}};
   phase.objective = [&](std::int64_t iteration) {

@@ -56,6 +56,9 @@ struct SystemLeafTrainingOptions : AdamSchedule {
   std::uint64_t seed = 0;       ///< minibatch draws
 };
 
+/// Throws util::OptionError naming the field, its value and the rule.
+void validate(const SystemLeafTrainingOptions& options);
+
 /// Trains the leaves on `data`; throws std::invalid_argument when the data do not match
 /// the network (leaves, space dimensions, fields) and as run_adam_phase.
 PhaseResult train_system_leaves(SystemLeavesImpl& leaves, const SystemLeafData& data,

@@ -38,4 +38,16 @@ void write_system_dataset(const std::string& path, const PeriodicBox& box,
 /// Reads the root attributes of a version 3 file; errors name the file and the attribute.
 SystemDatasetMetadata read_system_dataset_metadata(const std::string& path);
 
+/// One set of a version 3 file as written: its box, grids and measurements.
+struct SystemDataset {
+  SystemDatasetMetadata metadata;
+  PeriodicBox box;
+  SystemExperimentSet set;  ///< steps and rejected_steps as stored
+};
+
+/// Reads set `set_name` of a version 3 file. Throws io::Hdf5Error naming the file and the
+/// array for a missing set or array, a shape that disagrees with the others, or a value
+/// that is not finite.
+SystemDataset read_system_dataset(const std::string& path, const std::string& set_name);
+
 }  // namespace bhpm::pde

@@ -2,8 +2,8 @@
 # `bhpm simulate` of field systems from the outside (docs/systems.md): NLS as two real
 # fields conserves its mass; a 2-D advection-diffusion run from an expression matches the
 # exact solution; lambda-omega's file has the 2-D layout with the measurements at grid
-# values; bad inputs exit 1 naming the field and write nothing; the learning commands
-# refuse a system's configuration and its dataset by name.
+# values; bad inputs exit 1 naming the field and write nothing; `bhpm run` refuses a
+# system's configuration and the one-field train its dataset, by name.
 #
 # Usage: bash simulate_system_test.sh PATH_TO_BHPM
 source "$(dirname "$0")/common.sh"
@@ -97,12 +97,14 @@ refused not_periodic "along x" "$ADVECTION" --set 'initial_condition.expressions
 refused not_linear "is not linear" "$ADVECTION" --set 'system.linear=c*c_x'
 refused unknown_partial "system.nonlinear[0]" "$ADVECTION" --set 'system.nonlinear=c*c_z'
 refused n_st_too_large "data.n_st" "$LAMBDA" --set data.n_st=100000
-refused learning_section "unknown section [leaves]" "$(config with_leaves '[system]' '[leaves]' 'width = 8')"
+refused joint_phase "unknown section [train_joint]" \
+  "$(config with_joint '[system]' '[train_joint]' 'iterations = 8')"
 
-"$bhpm" train "$LAMBDA" --data "$work/lambda.h5" -o "$work/run" -q >/dev/null 2>"$work/train.err"
-[ $? -eq 1 ] && grep -qF "only \`bhpm simulate\` reads" "$work/train.err"
+"$bhpm" run "$LAMBDA" -o "$work/run" -q >/dev/null 2>"$work/run.err"
+[ $? -eq 1 ] && grep -qF "which only \`bhpm simulate\`, \`bhpm train\` and \`bhpm evaluate\`" \
+  "$work/run.err" && [ ! -e "$work/run" ]
 status=$?
-check "train refuses a system's configuration by name ($(head -c 200 "$work/train.err"))" $status
+check "run refuses a system's configuration by name ($(head -c 200 "$work/run.err"))" $status
 "$bhpm" train "$(config burgers '[equation]' 'name = "burgers"')" --data "$work/lambda.h5" \
   -o "$work/run" -q >/dev/null 2>"$work/data.err"
 [ $? -eq 1 ] && grep -qF "a system of fields or a 2-D box (dataset format_version 3" "$work/data.err"

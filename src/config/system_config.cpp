@@ -1,4 +1,4 @@
-#include "config/system_simulation_config.h"
+#include "config/system_config.h"
 
 #include <cmath>
 
@@ -39,7 +39,7 @@ void read_axis(ConfigSection& domain, const std::string& axis, double fallback_m
                  util::option_value(max));
 }
 
-void read_box_and_solver(ConfigReader& reader, SystemSimulationConfig& config) {
+void read_box_and_solver(ConfigReader& reader, SystemConfig& config) {
   const int dimensions = config.system.dimensions;
   const pde::SystemDefaults d = pde::system_defaults(config.system.name, dimensions);
   ConfigSection domain = reader.section("domain");
@@ -71,7 +71,7 @@ void read_box_and_solver(ConfigReader& reader, SystemSimulationConfig& config) {
   reader.validate([&] { pde::validate(solve); }, {{"t_end", "domain.t_end"}, {"", "solver."}});
 }
 
-void read_initial_fields(ConfigReader& reader, SystemSimulationConfig& config) {
+void read_initial_fields(ConfigReader& reader, SystemConfig& config) {
   const pde::SystemDefaults d = pde::system_defaults(config.system.name, config.system.dimensions);
   ConfigSection section = reader.section("initial_condition");
   pde::SystemInitialConditionOptions& ic = config.sets.initial_condition;
@@ -91,7 +91,7 @@ void read_initial_fields(ConfigReader& reader, SystemSimulationConfig& config) {
 }
 
 /// The stored grids [E, T, q, points] (8 bytes a value) must fit in memory.
-void read_system_data(ConfigReader& reader, SystemSimulationConfig& config) {
+void read_system_data(ConfigReader& reader, SystemConfig& config) {
   ConfigSection section = reader.section("data");
   const DataSection data = read_data_section(section, 4, 4);
   config.train_experiments = data.train_experiments;
@@ -122,7 +122,7 @@ ConfigReader reader_with(const std::string& path, const std::vector<std::string>
 
 }  // namespace
 
-pde::PeriodicBox SystemSimulationConfig::box() const {
+pde::PeriodicBox SystemConfig::box() const {
   if (system.dimensions == 2) return {x_min, x_max, points, y_min, y_max, points_y};
   return {x_min, x_max, points};
 }
@@ -131,10 +131,10 @@ bool configures_a_system(const std::string& path, const std::vector<std::string>
   return reader_with(path, overrides).given_sections().count("system") > 0;
 }
 
-SystemSimulationConfig read_system_simulation_config(const std::string& path,
-                                                     const std::vector<std::string>& overrides) {
-  ConfigReader reader = reader_with(path, overrides);
-  SystemSimulationConfig config;
+namespace {
+
+SystemConfig read_system_sections(ConfigReader& reader) {
+  SystemConfig config;
   ConfigSection top = reader.section("");
   const std::int64_t seed = top.integer("seed", 0);
   top.require(seed >= 0, "seed", "must be an integer >= 0", util::option_value(seed));
@@ -143,9 +143,23 @@ SystemSimulationConfig read_system_simulation_config(const std::string& path,
   read_box_and_solver(reader, config);
   read_initial_fields(reader, config);
   read_system_data(reader, config);
+  config.learning = read_system_learning_config(reader);
   reader.reject_unknown_keys();
   config.resolved_toml = reader.resolved_toml();
   return config;
+}
+
+}  // namespace
+
+SystemConfig read_system_config(const std::string& path,
+                                const std::vector<std::string>& overrides) {
+  ConfigReader reader = reader_with(path, overrides);
+  return read_system_sections(reader);
+}
+
+SystemConfig read_stored_system_config(const std::string& text, const std::string& source) {
+  ConfigReader reader = ConfigReader::from_string(text, source);
+  return read_system_sections(reader);
 }
 
 }  // namespace bhpm::config

@@ -1,0 +1,116 @@
+#include "cli/system_learning.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+
+#include "cli/process_setup.h"
+#include "cli/training_printer.h"
+#include "config/run_layout.h"
+#include "config/system_config.h"
+#include "eval/metrics_json.h"
+#include "io/atomic_file.h"
+#include "io/folder_lock.h"
+#include "pde/system_dataset_file.h"
+#include "pipeline/system_scoring.h"
+#include "pipeline/trained_system.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+/// Refuses a dataset of another system than the configuration's.
+void require_same_system(const pde::SystemDatasetMetadata& data, const std::string& data_path,
+                         const pde::FieldSystem& system, const std::string& source) {
+  if (data.system != system.describe())
+    throw std::invalid_argument(data_path + ": holds " + data.system + ", but " + source +
+                                " describes " + system.describe());
+}
+
+void print_trained(const pipeline::TrainedSystem& trained, const model::SystemLeafData& data,
+                   const std::string& model_path) {
+  const std::vector<std::string>& fields = trained.config.system.fields;
+  std::printf(
+      "trained %lld leaves of %zu fields on %lld points each (%.1f s); roots on %lld "
+      "rows (K = %d, %.1f s)\n",
+      static_cast<long long>(data.leaves()), fields.size(), static_cast<long long>(data.points()),
+      trained.leaf_seconds, static_cast<long long>(trained.rows.inputs.size(0)),
+      trained.config.learning.order, trained.root_seconds);
+  const at::Tensor sigma = trained.leaves->noise_scale().detach();
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    std::printf("%s: leaf noise sd", fields[f].c_str());
+    for (std::int64_t i = 0; i < sigma.size(0); ++i)
+      std::printf(" %.4g", sigma[i][static_cast<std::int64_t>(f)].item<double>());
+    std::printf("; root noise sd %.4g\n",
+                std::sqrt(trained.roots[f]->likelihood()->variance().item<double>()));
+  }
+  std::printf("model: %s\n", model_path.c_str());
+}
+
+}  // namespace
+
+bool holds_a_system(const std::string& run_dir) {
+  return std::filesystem::exists(config::RunLayout{run_dir}.system_model());
+}
+
+int run_system_training(const TrainingCommandOptions& options) {
+  const config::SystemConfig config =
+      config::read_system_config(options.config_path, options.overrides);
+  const pde::SystemDataset dataset = pde::read_system_dataset(options.data_path, "train");
+  require_same_system(dataset.metadata, options.data_path, config.system, options.config_path);
+  const model::SystemLeafData data = pipeline::system_leaf_data(
+      dataset.set, dataset.box, options.experiments, options.points, options.data_path + ":/train");
+  std::filesystem::create_directories(options.run_dir);
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm train");
+  use_threads(0);  // training is compute-bound: every core
+  const pipeline::TrainedSystem trained =
+      pipeline::train_system(config, data, training_printer(options.quiet));
+  const std::string model_path = config::RunLayout{options.run_dir}.system_model();
+  pipeline::save_trained_system(model_path, trained);
+  print_trained(trained, data, model_path);
+  return 0;
+}
+
+int run_system_evaluation(const EvaluateOptions& options) {
+  if (options.truth_free || !options.overrides.empty())
+    throw std::invalid_argument(
+        "bhpm evaluate: --truth-free and --set are not available for a field system's run "
+        "(docs/systems.md): it is scored against its dataset's solution grids");
+  const std::string output = options.output_path.empty()
+                                 ? config::RunLayout{options.run_dir}.held_out_metrics()
+                                 : options.output_path;
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm evaluate");
+  io::require_output_folder(output);
+  const pipeline::TrainedSystem trained =
+      pipeline::load_trained_system(config::RunLayout{options.run_dir}.system_model());
+  pde::SystemDataset dataset = pde::read_system_dataset(options.data_path, options.set_name);
+  require_same_system(dataset.metadata, options.data_path, trained.config.system,
+                      options.run_dir + " (its model)");
+  if (options.experiments > dataset.set.experiments)
+    throw std::invalid_argument("--experiments: " + options.data_path + ":/" + options.set_name +
+                                " holds " + std::to_string(dataset.set.experiments) +
+                                " experiments");
+  if (options.experiments > 0) dataset.set.experiments = options.experiments;
+  use_threads(0);
+  const pipeline::SystemOperatorTruth truth = pipeline::system_operator_truth(
+      trained.config.system, dataset.box, dataset.set, trained.config.learning.order,
+      options.max_points, trained.config.sets.seed);
+  const auto scores = pipeline::score_system_roots(trained, truth, options.function_only);
+  io::write_text_atomically(
+      output, pipeline::system_metrics_json(
+                  scores, {{"run_dir", options.run_dir},
+                           {"data", options.data_path},
+                           {"set", options.set_name},
+                           {"system", trained.config.system.describe()},
+                           {"predictive", options.function_only ? "f" : "f + sigma_f^2"}}));
+  std::printf("scored: %s (%s set): %s\n%s", options.data_path.c_str(), options.set_name.c_str(),
+              trained.config.system.describe().c_str(),
+              eval::metrics_comparison_table(scores).c_str());
+  std::printf("metrics: %s\n", output.c_str());
+  return 0;
+}
+
+}  // namespace bhpm::cli

@@ -1,0 +1,19 @@
+#pragma once
+/// `bhpm train` and `bhpm evaluate` for a field system (docs/systems.md, "Learning a
+/// system"): train reads a configuration with a [system] section and the train set of a
+/// version 3 dataset and writes RUN_DIR/system.ckpt; evaluate scores each field's root on
+/// a set's solution grids and writes the metrics per field.
+
+#include "cli/evaluate_command.h"
+#include "cli/training_inputs.h"
+
+namespace bhpm::cli {
+
+/// Whether RUN_DIR holds a field system's model (evaluate then scores it).
+bool holds_a_system(const std::string& run_dir);
+
+/// Returns the exit code; errors are thrown to the caller that prints them.
+int run_system_training(const TrainingCommandOptions& options);
+int run_system_evaluation(const EvaluateOptions& options);
+
+}  // namespace bhpm::cli

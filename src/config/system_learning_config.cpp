@@ -1,0 +1,40 @@
+#include "config/system_learning_config.h"
+
+#include "config/leaf_config.h"
+#include "config/root_config.h"
+#include "model/root_gp.h"
+
+namespace bhpm::config {
+
+namespace {
+
+void read_roots(ConfigReader& reader, SystemLearningConfig& config) {
+  ConfigSection root = reader.section("root");
+  model::RootOptions options;  // its validate() holds the rules of order and kernel
+  read_order_and_kernel(root, options);
+  root.validate([&] { model::validate(options); });
+  config.order = options.order;
+  config.kernel = options.kernel;
+
+  ConfigSection train = reader.section("train_root");
+  model::ExactRootTrainingOptions& t = config.root_training;
+  read_adam_steps(train, t);
+  t.points = train.integer("points", t.points);
+  train.validate([&] { model::validate(t); });
+}
+
+}  // namespace
+
+SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
+  SystemLearningConfig config;
+  config.leaves = read_leaf_model(reader);
+  ConfigSection train = reader.section("train_leaves");
+  model::SystemLeafTrainingOptions& t = config.leaf_training;
+  read_adam_steps(train, t);
+  t.batch_size = train.integer("batch_size", t.batch_size);
+  train.validate([&] { model::validate(t); });
+  read_roots(reader, config);
+  return config;
+}
+
+}  // namespace bhpm::config
