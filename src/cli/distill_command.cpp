@@ -12,6 +12,7 @@
 
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
+#include "cli/system_learning.h"
 #include "config/run_layout.h"
 #include "eval/distillation_file.h"
 #include "eval/weak_form_distillation.h"
@@ -96,17 +97,25 @@ void setup_distill(CLI::App& app) {
   command->callback([options] { throw CLI::RuntimeError(run_distill(*options)); });
 }
 
-int run_distill(const DistillCommandOptions& options) {
-  const util::Stopwatch stopwatch;
-  const config::RunLayout layout{options.run_dir};
-  const std::string output =
-      options.output_path.empty() ? layout.distillation() : options.output_path;
-  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm distill");
-  io::require_output_folder(output);
+std::string distillation_output(const DistillCommandOptions& options) {
+  return options.output_path.empty() ? config::RunLayout{options.run_dir}.distillation()
+                                     : options.output_path;
+}
+
+std::vector<std::string> distill_overrides(const DistillCommandOptions& options) {
   std::vector<std::string> overrides = options.overrides;
   overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  return overrides;
+}
+
+int run_distill(const DistillCommandOptions& options) {
+  if (holds_a_system(options.run_dir)) return run_system_distillation(options);
+  const util::Stopwatch stopwatch;
+  const std::string output = distillation_output(options);
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm distill");
+  io::require_output_folder(output);
   const pipeline::TrainedRun run =
-      pipeline::load_trained_run(options.run_dir, overrides, options.config_path);
+      pipeline::load_trained_run(options.run_dir, distill_overrides(options), options.config_path);
   for (at::Tensor& parameter : run.root->parameters()) parameter.requires_grad_(false);
   use_threads(0);
   const pipeline::RunDistillation fit =

@@ -36,6 +36,11 @@ struct DistillCommandOptions {
 };
 
 void setup_distill(CLI::App& app);
+
+/// Where distill writes: -o, or RUN_DIR/distill.json.
+std::string distillation_output(const DistillCommandOptions& options);
+/// The --set overrides, then those of --samples and --degree.
+std::vector<std::string> distill_overrides(const DistillCommandOptions& options);
 int run_distill(const DistillCommandOptions& options);
 
 }  // namespace bhpm::cli

@@ -15,8 +15,11 @@
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "pde/system_dataset_file.h"
+#include "pipeline/system_distillation.h"
 #include "pipeline/system_scoring.h"
 #include "pipeline/trained_system.h"
+#include "util/number_format.h"
+#include "util/stopwatch.h"
 
 namespace bhpm::cli {
 
@@ -110,6 +113,52 @@ int run_system_evaluation(const EvaluateOptions& options) {
               trained.config.system.describe().c_str(),
               eval::metrics_comparison_table(scores).c_str());
   std::printf("metrics: %s\n", output.c_str());
+  return 0;
+}
+
+int run_system_distillation(const DistillCommandOptions& options) {
+  const std::vector<std::string> overrides = distill_overrides(options);
+  for (const std::string& assignment : overrides)
+    if (assignment.rfind("distill.", 0) != 0)
+      throw std::invalid_argument("--set " + assignment +
+                                  ": a field system's distill takes [distill] settings only "
+                                  "(the rest was fixed when it was trained)");
+  if (!options.data_path.empty() || !options.config_path.empty())
+    throw std::invalid_argument(
+        "bhpm distill: --data is not available for a field system's run: its truth is the "
+        "system of the configuration it was trained with");
+  const util::Stopwatch stopwatch;
+  const std::string output = distillation_output(options);
+  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm distill");
+  io::require_output_folder(output);
+  const pipeline::TrainedSystem trained =
+      pipeline::load_trained_system(config::RunLayout{options.run_dir}.system_model(), overrides);
+  use_threads(0);
+  const std::vector<pipeline::FieldDistillation> fields = pipeline::distill_system(trained);
+  io::write_text_atomically(output,
+                            pipeline::system_distillation_json(trained, fields, options.run_dir));
+  const config::DistillConfig& settings = trained.config.learning.distill;
+  const std::string points =
+      settings.max_points > 0
+          ? std::to_string(settings.max_points) + " points drawn in the leaves' boxes"
+          : std::to_string(trained.rows.inputs.size(0)) + " root rows";
+  std::printf(
+      "distill: %lld joint samples of each root's posterior at %s; library: monomials of every "
+      "field's partials up to degree %d\n",
+      static_cast<long long>(settings.samples), points.c_str(), settings.degree);
+  for (const pipeline::FieldDistillation& f : fields) {
+    if (!options.quiet) std::printf("%s", eval::distillation_table(f.distillation).c_str());
+    std::printf("%s\n", eval::distilled_equation(f.distillation).c_str());
+    const std::string truth =
+        f.distillation.has_truth
+            ? util::format_significant(100.0 * f.distillation.truth_explained, 5) + " %"
+            : "unknown";
+    std::printf("  explains %.4f %% of the posterior mean's variance (the true operator %s)\n",
+                100.0 * f.distillation.explained, truth.c_str());
+    const std::string warning = eval::distillation_warning(f.distillation);
+    if (!warning.empty()) std::fprintf(stderr, "%s: %s\n", f.field.c_str(), warning.c_str());
+  }
+  std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;
 }
 

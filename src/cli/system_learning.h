@@ -2,8 +2,10 @@
 /// `bhpm train` and `bhpm evaluate` for a field system (docs/systems.md, "Learning a
 /// system"): train reads a configuration with a [system] section and the train set of a
 /// version 3 dataset and writes RUN_DIR/system.ckpt; evaluate scores each field's root on
-/// a set's solution grids and writes the metrics per field.
+/// a set's solution grids and writes the metrics per field; distill fits each field's root
+/// samples by sparse regression and writes the equations with their intervals.
 
+#include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
 #include "cli/training_inputs.h"
 
@@ -15,5 +17,6 @@ bool holds_a_system(const std::string& run_dir);
 /// Returns the exit code; errors are thrown to the caller that prints them.
 int run_system_training(const TrainingCommandOptions& options);
 int run_system_evaluation(const EvaluateOptions& options);
+int run_system_distillation(const DistillCommandOptions& options);
 
 }  // namespace bhpm::cli

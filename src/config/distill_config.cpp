@@ -40,19 +40,23 @@ void read_weak_form(ConfigSection& section, DistillConfig& config) {
 
 }  // namespace
 
-DistillConfig read_distill_config(ConfigReader& reader) {
-  DistillConfig config;
-  ConfigSection section = reader.section("distill");
+void read_equation_fit(ConfigSection& section, DistillConfig& config) {
   config.samples = section.integer("samples", config.samples);
   const std::int64_t degree = section.integer_at_least("degree", config.degree, 1);
   section.require(degree <= 5, "degree", "must be in [1, 5]", std::to_string(degree));
   config.degree = static_cast<int>(degree);
-  config.max_points = section.integer_at_least("max_points", config.max_points, 0);
   config.resample_experiments =
       section.boolean("resample_experiments", config.resample_experiments);
   double& max_unexplained = config.options.max_unexplained;
   max_unexplained = section.number("max_unexplained", max_unexplained);
   section.validate([&] { eval::validate(config.options); });
+}
+
+DistillConfig read_distill_config(ConfigReader& reader) {
+  DistillConfig config;
+  ConfigSection section = reader.section("distill");
+  read_equation_fit(section, config);
+  config.max_points = section.integer_at_least("max_points", config.max_points, 0);
   read_weak_form(section, config);
   return config;
 }

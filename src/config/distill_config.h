@@ -40,6 +40,10 @@ struct DistillConfig {
   std::int64_t weak_t_points = 128;
 };
 
+/// Reads samples, degree, resample_experiments and max_unexplained of a [distill] section
+/// into `config` (its values are the defaults); the samples' rule is the caller's.
+void read_equation_fit(ConfigSection& section, DistillConfig& config);
+
 /// Reads [distill]; throws ConfigError naming the field and the rule.
 DistillConfig read_distill_config(ConfigReader& reader);
 

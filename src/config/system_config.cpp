@@ -157,8 +157,10 @@ SystemConfig read_system_config(const std::string& path,
   return read_system_sections(reader);
 }
 
-SystemConfig read_stored_system_config(const std::string& text, const std::string& source) {
+SystemConfig read_stored_system_config(const std::string& text, const std::string& source,
+                                       const std::vector<std::string>& overrides) {
   ConfigReader reader = ConfigReader::from_string(text, source);
+  for (const auto& assignment : overrides) reader.apply_override(assignment);
   return read_system_sections(reader);
 }
 

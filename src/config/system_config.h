@@ -40,8 +40,10 @@ bool configures_a_system(const std::string& path, const std::vector<std::string>
 /// field.
 SystemConfig read_system_config(const std::string& path, const std::vector<std::string>& overrides);
 
-/// Reads the resolved configuration stored in an output (a run folder's checkpoint) as
-/// read_system_config reads a file; `source` names it in errors.
-SystemConfig read_stored_system_config(const std::string& text, const std::string& source);
+/// Reads the resolved configuration stored in an output (a run folder's checkpoint), with
+/// the "section.key=value" overrides, as read_system_config reads a file; `source` names it
+/// in errors.
+SystemConfig read_stored_system_config(const std::string& text, const std::string& source,
+                                       const std::vector<std::string>& overrides = {});
 
 }  // namespace bhpm::config

@@ -1,5 +1,8 @@
 #include "config/system_learning_config.h"
 
+#include <string>
+
+#include "config/distill_config.h"
 #include "config/leaf_config.h"
 #include "config/root_config.h"
 #include "model/root_gp.h"
@@ -21,6 +24,9 @@ void read_roots(ConfigReader& reader, SystemLearningConfig& config) {
   read_adam_steps(train, t);
   t.points = train.integer("points", t.points);
   train.validate([&] { model::validate(t); });
+  config.condition_points = train.integer("condition_points", config.condition_points);
+  train.require(config.condition_points >= t.points, "condition_points",
+                "must be an integer >= train_root.points", std::to_string(config.condition_points));
 }
 
 }  // namespace
@@ -34,6 +40,11 @@ SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
   t.batch_size = train.integer("batch_size", t.batch_size);
   train.validate([&] { model::validate(t); });
   read_roots(reader, config);
+  ConfigSection distill = reader.section("distill");
+  read_equation_fit(distill, config.distill);
+  config.distill.max_points = distill.integer_at_least("max_points", 0, 0);
+  distill.require(config.distill.samples >= 2, "samples", "must be an integer >= 2",
+                  std::to_string(config.distill.samples));
   return config;
 }
 

@@ -5,13 +5,19 @@
 ///                   precision, initial_noise (as config/leaf_config.h)
 ///   [train_leaves]  iterations, learning_rate, final_learning_rate, batch_size
 ///   [root]          order, kernel (one exact GP per field, model/system_roots.h)
-///   [train_root]    iterations, learning_rate, final_learning_rate, points
+///   [train_root]    iterations, learning_rate, final_learning_rate, points,
+///                   condition_points
+///   [distill]       samples, degree, max_points, resample_experiments, max_unexplained
+///                   (as config/distill_config.h, but max_points: that many points drawn
+///                   uniformly in the leaves' boxes, or 0 (the default) the roots' own rows,
+///                   where their posteriors are informed)
 /// The one-field keys a system does not use yet (inducing points, input noise, the joint
 /// phase, checkpoints, early stopping) are unknown keys here, refused by the reader.
 
 #include <string>
 
 #include "config/config_reader.h"
+#include "config/distill_config.h"
 #include "model/exact_root_training.h"
 #include "model/leaf_model.h"
 #include "model/system_leaves.h"
@@ -23,10 +29,12 @@ struct SystemLearningConfig {
   model::SystemLeafTrainingOptions leaf_training;
   int order = 2;               ///< K: every field's partials of order <= K enter the roots
   std::string kernel = "rbf";  ///< one of gp::kernel_names()
-  model::ExactRootTrainingOptions root_training;  ///< points: root rows (a random subset)
+  model::ExactRootTrainingOptions root_training;  ///< points: rows the hyperparameters fit
+  std::int64_t condition_points = 4096;  ///< rows the roots' posteriors condition on (>= points)
+  DistillConfig distill;                 ///< the weak form's settings unused (not read)
 };
 
-/// Reads the four sections; throws ConfigError naming the field and the rule.
+/// Reads the five sections; throws ConfigError naming the field and the rule.
 SystemLearningConfig read_system_learning_config(ConfigReader& reader);
 
 }  // namespace bhpm::config

@@ -149,10 +149,13 @@ Distillation distill_operator(const DistillationInputs& in, const pde::TermLibra
   return d;
 }
 
-std::string distilled_equation(const Distillation& d) { return equation_text(d.terms); }
+std::string distilled_equation(const Distillation& d) {
+  return equation_text(d.terms, d.left_hand_side);
+}
 
-std::string equation_text(const std::vector<DistilledTerm>& terms) {
-  std::string text = "u_t =";
+std::string equation_text(const std::vector<DistilledTerm>& terms,
+                          const std::string& left_hand_side) {
+  std::string text = left_hand_side + " =";
   bool first = true;
   for (const DistilledTerm& term : terms) {
     if (!term.kept()) continue;

@@ -68,13 +68,14 @@ struct DistilledTerm {
 
 struct Distillation {
   pde::TermLibrary library;
-  std::vector<DistilledTerm> terms;  ///< [J], in the library's order
-  at::Tensor coefficients;           ///< xi [S, J]
-  std::vector<double> thresholds;    ///< lambda chosen per sample [S]
-  double explained = 0;              ///< of the posterior mean's variance, by the equation
-  double misfit_rms = 0;             ///< RMS_p (mean_p - eq(v_p))
-  double posterior_std_rms = 0;      ///< RMS_p sqrt(variance_p)
-  double max_unexplained = 0;        ///< the option it was judged by
+  std::string left_hand_side = "u_t";  ///< what the equation gives ("v_t" for field v)
+  std::vector<DistilledTerm> terms;    ///< [J], in the library's order
+  at::Tensor coefficients;             ///< xi [S, J]
+  std::vector<double> thresholds;      ///< lambda chosen per sample [S]
+  double explained = 0;                ///< of the posterior mean's variance, by the equation
+  double misfit_rms = 0;               ///< RMS_p (mean_p - eq(v_p))
+  double posterior_std_rms = 0;        ///< RMS_p sqrt(variance_p)
+  double max_unexplained = 0;          ///< the option it was judged by
   bool has_truth = false;
   /// Where the truth is known: the fraction of the posterior mean's variance that the true
   /// operator explains (what the equation could reach if the posterior mean were exact).
@@ -102,8 +103,10 @@ DistilledTerm summarise_term(const std::string& name, const at::Tensor& column);
 
 /// "u_t = -1.002 [-1.010, -0.995] u*u_x + 0.0998 [0.0991, 0.1006] u_xx": the kept terms,
 /// median [2.5 %, 97.5 %]; a negative coefficient after the first term is written
-/// "- |median| [|upper|, |lower|] term". "u_t = 0" when no term is kept.
-std::string equation_text(const std::vector<DistilledTerm>& terms);
+/// "- |median| [|upper|, |lower|] term". "u_t = 0" when no term is kept. `left_hand_side`
+/// names the time derivative ("v_t" for field v of a system).
+std::string equation_text(const std::vector<DistilledTerm>& terms,
+                          const std::string& left_hand_side = "u_t");
 /// equation_text of the distillation's terms.
 std::string distilled_equation(const Distillation& distillation);
 

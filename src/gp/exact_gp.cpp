@@ -66,7 +66,11 @@ MultivariateNormal ExactGpImpl::posterior(const at::Tensor& x_star) const {
 }
 
 MarginalNormal ExactGpImpl::marginals(const at::Tensor& x_star) const {
-  const auto [v, mean] = project(factorize(), x_star);
+  return marginals(x_star, factorize());
+}
+
+MarginalNormal ExactGpImpl::marginals(const at::Tensor& x_star, const ExactGpFactor& factor) const {
+  const auto [v, mean] = project(factor, x_star);
   const at::Tensor variance = (kernel_->diagonal(x_star) - v.square().sum(0)).clamp_min(0.0);
   return {mean, variance};
 }

@@ -55,6 +55,9 @@ class ExactGpImpl : public torch::nn::Module {
   MultivariateNormal posterior(const at::Tensor& x_star) const;
   /// Posterior marginals of f at x_star [P, D]: mean [P], variance [P] (clamped at 0).
   MarginalNormal marginals(const at::Tensor& x_star) const;
+  /// The same with `factor` = factorize() at the current hyperparameters and data, for
+  /// many calls without refactorising.
+  MarginalNormal marginals(const at::Tensor& x_star, const ExactGpFactor& factor) const;
 
   const at::Tensor& train_inputs() const { return x_; }
   const std::shared_ptr<Mean>& mean() const { return mean_; }

@@ -25,8 +25,8 @@ struct SystemLeafData {
   at::Tensor u;                      ///< [L, P, q] double
   std::vector<nn::DomainBox> boxes;  ///< [L]
 
-  std::int64_t leaves() const { return u.size(0); }
-  std::int64_t points() const { return u.size(1); }
+  std::int64_t leaves() const { return x.size(0); }
+  std::int64_t points() const { return x.size(1); }
   std::int64_t fields() const { return u.size(2); }
 };
 

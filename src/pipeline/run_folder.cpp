@@ -17,7 +17,12 @@ namespace bhpm::pipeline {
 namespace {
 
 io::Checkpoint joint_checkpoint(const std::string& run_dir) {
-  const std::string path = config::RunLayout{run_dir}.joint_checkpoint();
+  const config::RunLayout layout{run_dir};
+  const std::string path = layout.joint_checkpoint();
+  if (!std::filesystem::exists(path) && std::filesystem::exists(layout.system_model()))
+    throw std::runtime_error(run_dir + ": holds a field system's model (" + layout.system_model() +
+                             "), which only `bhpm evaluate` and `bhpm distill` read so far "
+                             "(docs/systems.md)");
   if (!std::filesystem::exists(path))
     throw std::runtime_error(run_dir + ": no trained model (" + path +
                              " is missing; run `bhpm train` first)");

@@ -66,8 +66,9 @@ namespace {
 /// rows at once would not fit in memory on a 2-D grid).
 gp::MarginalNormal chunked_marginals(const gp::ExactGpImpl& root, const at::Tensor& v) {
   std::vector<at::Tensor> means, variances;
+  const gp::ExactGpFactor factor = root.factorize();
   for (const at::Tensor& chunk : v.split(8192)) {
-    const gp::MarginalNormal f = root.marginals(chunk);
+    const gp::MarginalNormal f = root.marginals(chunk, factor);
     means.push_back(f.mean);
     variances.push_back(f.variance);
   }

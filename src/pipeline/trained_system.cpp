@@ -108,7 +108,8 @@ model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,
   const at::Tensor v = partials.values.permute({1, 2, 3, 0});  // [L, m, q, R]
   const std::int64_t rows = std::min(count, v.size(0) * v.size(1));
   return {v.reshape({v.size(0) * v.size(1), -1}).slice(0, 0, rows).contiguous(),
-          partials.u_t.reshape({-1, partials.u_t.size(2)}).slice(0, 0, rows).contiguous()};
+          partials.u_t.reshape({-1, partials.u_t.size(2)}).slice(0, 0, rows).contiguous(),
+          at::arange(data.leaves(), at::kLong).repeat_interleave(per_leaf).slice(0, 0, rows)};
 }
 
 TrainedSystem train_system(const config::SystemConfig& config, const model::SystemLeafData& data,
@@ -125,10 +126,20 @@ TrainedSystem train_system(const config::SystemConfig& config, const model::Syst
   system.leaf_phase = model::train_system_leaves(*system.leaves, data, leaf_training, progress);
   system.leaf_seconds = leaf_clock.seconds();
   const util::Stopwatch root_clock;
-  system.rows =
-      system_root_rows(*system.leaves, data, learning.order, learning.root_training.points,
-                       util::derive_seed(config.sets.seed, "system_roots", 0));
-  system.roots = model::train_system_roots(system.rows, learning.kernel, learning.root_training);
+  system.rows = system_root_rows(*system.leaves, data, learning.order, learning.condition_points,
+                                 util::derive_seed(config.sets.seed, "system_roots", 0));
+  // The hyperparameters from `points` rows spread evenly over all (O(points^3) a step),
+  // then every root conditioned on all rows (one factorisation).
+  const std::int64_t rows = system.rows.inputs.size(0);
+  const std::int64_t fitted = std::min(rows, learning.root_training.points);
+  const at::Tensor spread = at::arange(fitted, at::kLong).mul(rows).div(fitted, "floor");
+  system.roots = model::train_system_roots(
+      {system.rows.inputs.index_select(0, spread), system.rows.targets.index_select(0, spread)},
+      learning.kernel, learning.root_training);
+  for (std::size_t i = 0; i < system.roots.size(); ++i)
+    system.roots[i]->set_train_data(
+        system.rows.inputs,
+        system.rows.targets.select(1, static_cast<std::int64_t>(i)).contiguous());
   system.root_seconds = root_clock.seconds();
   return system;
 }
@@ -142,11 +153,13 @@ void save_trained_system(const std::string& path, const TrainedSystem& system) {
     model::store_parameters(*system.roots[i], root_prefix(i), checkpoint);
   checkpoint.tensors["root_inputs"] = system.rows.inputs;
   checkpoint.tensors["root_targets"] = system.rows.targets;
+  checkpoint.tensors["root_leaf"] = system.rows.leaf;
   checkpoint.tensors["boxes"] = boxes_tensor(system.boxes);
   io::save_checkpoint(path, checkpoint);
 }
 
-TrainedSystem load_trained_system(const std::string& path) {
+TrainedSystem load_trained_system(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
   const io::Checkpoint checkpoint = io::load_checkpoint(path);
   if (checkpoint.strings.count("kind") == 0 || checkpoint.strings.at("kind") != "bhpm-system")
     throw io::CheckpointError(path +
@@ -154,13 +167,14 @@ TrainedSystem load_trained_system(const std::string& path) {
                               "[system] configuration writes one)");
   TrainedSystem system;
   system.config = config::read_stored_system_config(checkpoint.string("config", path),
-                                                    path + " (stored configuration)");
+                                                    path + " (stored configuration)", overrides);
   system.boxes = boxes_from(checkpoint.tensor("boxes", path));
   const std::int64_t leaves = static_cast<std::int64_t>(system.boxes.size());
   system.leaves = model::SystemLeaves(network_of(system.config, leaves),
                                       system.config.learning.leaves.initial_noise);
   model::load_parameters(*system.leaves, "leaves.", checkpoint, path);
-  system.rows = {checkpoint.tensor("root_inputs", path), checkpoint.tensor("root_targets", path)};
+  system.rows = {checkpoint.tensor("root_inputs", path), checkpoint.tensor("root_targets", path),
+                 checkpoint.tensor("root_leaf", path)};
   for (std::int64_t i = 0; i < system.rows.targets.size(1); ++i) {
     gp::ExactGp root = model::make_exact_root(
         model::RootData{system.rows.inputs, system.rows.targets.select(1, i).contiguous()},

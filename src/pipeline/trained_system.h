@@ -39,7 +39,7 @@ model::SystemLeafData system_leaf_data(const pde::SystemExperimentSet& set,
 /// Root rows of the leaves at `count` of the measurement points (the same number from each
 /// leaf, drawn with `seed`; every point for count >= all): every field's partials of order
 /// <= K as inputs v [N, q R] (field by field, pde::FieldSystem::expression_partials' order)
-/// and the leaves' u_t [N, q].
+/// and the leaves' u_t [N, q], with the leaf of each row.
 model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,
                                        const model::SystemLeafData& data, int order,
                                        std::int64_t count, std::uint64_t seed);
@@ -51,8 +51,10 @@ TrainedSystem train_system(const config::SystemConfig& config, const model::Syst
 /// Writes the model to `path` atomically.
 void save_trained_system(const std::string& path, const TrainedSystem& system);
 
-/// Reads what save_trained_system wrote; throws io::CheckpointError naming the file when it
-/// is missing, unreadable or not of a system.
-TrainedSystem load_trained_system(const std::string& path);
+/// Reads what save_trained_system wrote, the "section.key=value" overrides applied to the
+/// stored configuration (settings of later steps, such as [distill]); throws
+/// io::CheckpointError naming the file when it is missing, unreadable or not of a system.
+TrainedSystem load_trained_system(const std::string& path,
+                                  const std::vector<std::string>& overrides = {});
 
 }  // namespace bhpm::pipeline

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `bhpm train` and `bhpm evaluate` of a field system from the outside (docs/systems.md,
 # "Learning a system"): NLS as two real fields, simulated small, trained on two experiments
-# (leaves and one root per field) and scored per field on the solution grids; the stored
-# model reads back to the same scores; a dataset of another system, a one-field dataset, a
+# (leaves and one root per field), scored per field on the solution grids and distilled
+# (the true coefficients fitted exactly where the truth is known); the stored model reads
+# back to the same scores; a dataset of another system, a one-field dataset, a
 # one-field key and options a system does not take are refused by name.
 #
 # Usage: bash learn_system_test.sh PATH_TO_BHPM
@@ -13,7 +14,8 @@ printf '%s\n' 'seed = 3' '[system]' 'name = "nls"' '[domain]' 't_end = 2' '[solv
   '[data]' 'train_experiments = 2' 'test_experiments = 1' 'n_st = 2048' \
   '[leaves]' 'hidden_layers = 3' 'width = 32' 'first_omega = 10' \
   '[train_leaves]' 'iterations = 3000' 'learning_rate = 1e-2' 'final_learning_rate = 1e-5' \
-  'batch_size = 1024' '[train_root]' 'iterations = 200' 'points = 256' >"$work/nls.toml"
+  'batch_size = 1024' '[train_root]' 'iterations = 200' 'points = 256' 'condition_points = 1024' \
+  >"$work/nls.toml"
 "$bhpm" simulate "$work/nls.toml" -o "$work/nls.h5" -q >/dev/null
 check "the small NLS dataset simulates" $?
 
@@ -44,6 +46,25 @@ for field, m in fit["fields"].items():
 PY
 check "each field's root knows its operator on the training grids (relative RMSE < 0.3)" $?
 
+"$bhpm" distill "$work/run" -q >"$work/distill.out" 2>"$work/distill.err"
+status=$?
+check "distill on a system's run ($(head -c 400 "$work/distill.out"))" $status
+"$python" - "$work/run/distill.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["format"] == "bhpm-system-distill" and set(d["fields"]) == {"u", "v"}
+truth = {f: {t["name"]: t["truth"] for t in d["fields"][f]["terms"]} for f in ("u", "v")}
+# The true operator is in the library: its least-squares coefficients are the equation's.
+for field, term, value in (("u", "v_xx", -0.5), ("u", "u^2*v", -1), ("u", "v^3", -1),
+                           ("v", "u_xx", 0.5), ("v", "u^3", 1), ("v", "u*v^2", 1)):
+    assert abs(truth[field][term] - value) < 1e-6, (field, term, truth[field][term])
+others = max(abs(c) for f in truth for n, c in truth[f].items()
+             if n not in ("v_xx", "u^2*v", "v^3", "u_xx", "u^3", "u*v^2"))
+assert others < 1e-6, others
+assert d["fields"]["v"]["equation"].startswith("v_t ="), d["fields"]["v"]["equation"]
+PY
+check "distill.json: a field each, the true coefficients of NLS fitted exactly, v_t named" $?
+
 refused() {  # refused NAME TEXT COMMAND...: exit 1, "error:" and TEXT on stderr
   local name=$1 text=$2
   shift 2
@@ -59,6 +80,10 @@ refused one_field_key "root.inducing_points: unknown key" "$bhpm" train "$work/n
   --data "$work/nls.h5" -o "$work/other" -q --set root.inducing_points=8
 refused too_many_points "holds 2 experiments of 2048 measurements each" "$bhpm" train \
   "$work/nls.toml" --data "$work/nls.h5" -o "$work/other" -q --points 5000
+refused distill_other_setting "takes [distill] settings only" "$bhpm" distill "$work/run" \
+  --set root.order=1
+refused predict_system "which only \`bhpm evaluate\` and \`bhpm distill\` read" "$bhpm" \
+  predict "$work/run" --ic "sin(x)"
 refused truth_free "--truth-free" "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --truth-free
 printf '%s\n' '[equation]' 'name = "burgers"' '[data]' 'train_experiments = 1' \
   'test_experiments = 1' 'n_st = 64' '[solver]' 'modes = 32' >"$work/burgers.toml"

@@ -9,11 +9,13 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pde/field_system.h"
 #include "pde/periodic_box.h"
+#include "pde/pointwise_right_hand_side.h"
 #include "pde/real_fft.h"
 #include "pde/solution.h"
 #include "pde/system_initial_condition.h"
@@ -246,6 +248,27 @@ TEST(FieldSystem, reads_the_coefficients_of_a_linear_part_off_its_expression) {
   EXPECT_EQ(coefficients,
             (std::map<std::string, double>{{"v", 1.0}, {"v_xx", 0.25}, {"v_yy", 0.25}}));
   EXPECT_EQ(system.describe().substr(0, 37), "u_t = u + 0.25 u_xx + 0.25 u_yy + (-(");
+}
+
+TEST(FieldSystem, right_hand_side_at_given_partials_is_the_equation) {
+  FieldSystemOptions options;  // nls: u_t = -0.5 v_xx - (u^2+v^2) v, v_t = 0.5 u_xx + (u^2+v^2) u
+  const FieldSystem nls = make_field_system(options);
+  const std::vector<Partial> inputs = nls.expression_partials(2);      // u, u_x, u_xx, v, v_x, v_xx
+  const std::vector<double> rows = {0.3, -1.0, 2.0,  -0.7, 0.4,  5.0,  //
+                                    1.1, 0.2,  -3.0, 0.5,  -2.0, 0.25};
+  for (std::size_t r = 0; r < 2; ++r) {
+    const double* v = rows.data() + 6 * r;
+    const double a = v[0] * v[0] + v[3] * v[3];
+    EXPECT_NEAR(right_hand_side_at(nls, 0, inputs, rows)[r], -0.5 * v[5] - a * v[3], 1e-14);
+    EXPECT_NEAR(right_hand_side_at(nls, 1, inputs, rows)[r], 0.5 * v[2] + a * v[0], 1e-14);
+  }
+  try {
+    right_hand_side_at(nls, 0, nls.expression_partials(1), {0.3, -1.0, -0.7, 0.4});
+    FAIL() << "u_t reads v_xx, which order-1 inputs lack";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("the true u_t reads v_xx"), std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(SystemInitialCondition, a_2d_gp_sample_has_the_kernels_variance_and_correlation) {

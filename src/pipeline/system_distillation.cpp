@@ -1,0 +1,134 @@
+#include "pipeline/system_distillation.h"
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "eval/distillation_file.h"
+#include "gp/cholesky.h"
+#include "pde/pointwise_right_hand_side.h"
+#include "pde/term_library.h"
+#include "util/random.h"
+
+namespace bhpm::pipeline {
+
+namespace {
+
+/// S joint samples [S, N] of root i's f at its training rows, with the mean and variance.
+eval::DistillationInputs posterior_samples(const gp::ExactGpImpl& root, const at::Tensor& rows,
+                                           std::int64_t samples, std::uint64_t seed) {
+  const at::NoGradGuard no_grad;
+  const gp::MultivariateNormal f = root.posterior(rows);
+  const gp::CholeskyFactor factor =
+      gp::robust_cholesky(f.covariance, "the posterior covariance of f at the root rows");
+  util::Rng rng(seed);
+  const at::Tensor z = util::normal_tensor(rng, {rows.size(0), samples});
+  eval::DistillationInputs inputs;
+  inputs.inputs = rows;
+  inputs.samples = (f.mean.unsqueeze(1) + at::mm(factor.lower, z)).t().contiguous();
+  inputs.mean = f.mean;
+  inputs.variance = f.covariance.diagonal().clamp_min(0.0);
+  return inputs;
+}
+
+/// The true f_i at the rows, undefined where the system reads a partial the rows lack.
+at::Tensor truth_at(const pde::FieldSystem& system, std::int64_t field, int order,
+                    const at::Tensor& rows) {
+  const at::Tensor v = rows.contiguous();
+  const std::vector<double> values(v.data_ptr<double>(), v.data_ptr<double>() + v.numel());
+  try {
+    return at::tensor(
+        pde::right_hand_side_at(system, field, system.expression_partials(order), values),
+        at::kDouble);
+  } catch (const std::invalid_argument&) {
+    return at::Tensor();
+  }
+}
+
+std::vector<std::string> input_names(const pde::FieldSystem& system, int order) {
+  std::vector<std::string> names;
+  for (const pde::Partial& p : system.expression_partials(order))
+    names.push_back(system.name_of(p));
+  return names;
+}
+
+/// Where the equation is fitted: distill.max_points points drawn uniformly in the leaves'
+/// boxes (the same number from each; a simulated experiment's measurements cover its box
+/// uniformly), as root rows of the leaves; the root's own rows for max_points = 0.
+model::SystemRootData distillation_points(const TrainedSystem& trained) {
+  const config::SystemConfig& config = trained.config;
+  const std::int64_t count = config.learning.distill.max_points;
+  if (count == 0) return trained.rows;
+  const std::int64_t leaves = static_cast<std::int64_t>(trained.boxes.size());
+  const std::int64_t per_leaf = (count + leaves - 1) / leaves;
+  util::Rng rng(util::derive_seed(config.sets.seed, "system_distill_points", 0));
+  const auto uniform = [&](double low, double high) {
+    return low + (high - low) * util::uniform_tensor(rng, {per_leaf});
+  };
+  std::vector<at::Tensor> x, y, t;
+  for (const nn::DomainBox& box : trained.boxes) {
+    x.push_back(uniform(box.x_min, box.x_max));
+    y.push_back(uniform(box.y_min, box.y_max));
+    t.push_back(uniform(box.t_min, box.t_max));
+  }
+  model::SystemLeafData points;
+  points.x = at::stack(x);
+  points.y = config.system.dimensions == 2 ? at::stack(y) : at::Tensor();
+  points.t = at::stack(t);
+  points.boxes = trained.boxes;
+  return system_root_rows(*trained.leaves, points, config.learning.order, count, 0);
+}
+
+}  // namespace
+
+std::vector<FieldDistillation> distill_system(const TrainedSystem& trained) {
+  const config::SystemConfig& config = trained.config;
+  const config::DistillConfig& settings = config.learning.distill;
+  const int order = config.learning.order;
+  const pde::TermLibrary library =
+      pde::make_term_library(input_names(config.system, order), settings.degree);
+  const std::int64_t experiments = static_cast<std::int64_t>(trained.boxes.size());
+  eval::DistillOptions options = settings.options;
+  options.regression.resample_folds = settings.resample_experiments && experiments >= 2;
+  const model::SystemRootData points = distillation_points(trained);
+  std::vector<FieldDistillation> fields;
+  for (std::size_t i = 0; i < trained.roots.size(); ++i) {
+    const auto field = static_cast<std::int64_t>(i);
+    eval::DistillationInputs inputs =
+        posterior_samples(*trained.roots[i], points.inputs, settings.samples,
+                          util::derive_seed(config.sets.seed, "system_distill_samples", i));
+    inputs.fold = points.leaf;
+    inputs.truth = truth_at(config.system, field, order, points.inputs);
+    options.regression.seed = util::derive_seed(config.sets.seed, "system_distill_folds", i);
+    eval::Distillation distillation = eval::distill_operator(inputs, library, options);
+    distillation.left_hand_side = config.system.fields[i] + "_t";
+    fields.push_back({config.system.fields[i], std::move(distillation)});
+  }
+  return fields;
+}
+
+std::string system_distillation_json(const TrainedSystem& trained,
+                                     const std::vector<FieldDistillation>& fields,
+                                     const std::string& run_dir) {
+  const config::SystemConfig& config = trained.config;
+  eval::DistillationSettings settings;
+  settings.run_dir = run_dir;
+  settings.sampler = "exact posterior at the root rows";
+  settings.samples = config.learning.distill.samples;
+  const std::int64_t max_points = config.learning.distill.max_points;
+  settings.points = max_points > 0 ? max_points : trained.rows.inputs.size(0);
+  settings.folds = static_cast<std::int64_t>(trained.boxes.size());
+  settings.resampled = config.learning.distill.resample_experiments && settings.folds >= 2;
+  settings.seed = config.sets.seed;
+  nlohmann::ordered_json file = {{"format", "bhpm-system-distill"},
+                                 {"format_version", 1},
+                                 {"system", config.system.describe()},
+                                 {"config", config.resolved_toml}};
+  for (const FieldDistillation& f : fields)
+    file["fields"][f.field] =
+        nlohmann::json::parse(eval::distillation_json(f.distillation, settings));
+  return file.dump(2) + "\n";
+}
+
+}  // namespace bhpm::pipeline
