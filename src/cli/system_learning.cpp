@@ -53,6 +53,46 @@ void print_trained(const pipeline::TrainedSystem& trained, const model::SystemLe
   std::printf("model: %s\n", model_path.c_str());
 }
 
+/// Each field's pointwise equation (with its table unless `quiet`), then its weak form.
+void print_system_distillation(const pipeline::TrainedSystem& trained,
+                               const pipeline::SystemDistillation& distillation, bool quiet) {
+  const config::DistillConfig& settings = trained.config.learning.distill;
+  const std::string points =
+      settings.max_points > 0
+          ? std::to_string(settings.max_points) + " points drawn in the leaves' boxes"
+          : std::to_string(trained.rows.inputs.size(0)) + " root rows";
+  std::printf(
+      "distill: %lld joint samples of each root's posterior at %s; library: monomials of every "
+      "field's partials up to degree %d\n",
+      static_cast<long long>(settings.samples), points.c_str(), settings.degree);
+  for (const pipeline::FieldDistillation& f : distillation.fields) {
+    if (!quiet) std::printf("%s", eval::distillation_table(f.distillation).c_str());
+    std::printf("%s\n", eval::distilled_equation(f.distillation).c_str());
+    const std::string truth =
+        f.distillation.has_truth
+            ? util::format_significant(100.0 * f.distillation.truth_explained, 5) + " %"
+            : "unknown";
+    std::printf("  explains %.4f %% of the posterior mean's variance (the true operator %s)\n",
+                100.0 * f.distillation.explained, truth.c_str());
+    const std::string warning = eval::distillation_warning(f.distillation);
+    if (!warning.empty()) std::fprintf(stderr, "%s: %s\n", f.field.c_str(), warning.c_str());
+  }
+  if (!distillation.weak_missing.empty())
+    std::fprintf(stderr, "distill: no equations in weak form: %s\n",
+                 distillation.weak_missing.c_str());
+  for (const pipeline::FieldDistillation& f : distillation.fields) {
+    if (!f.weak) continue;
+    if (!quiet && &f == &distillation.fields.front())
+      std::printf("distill, weak form: %s\n",
+                  eval::weak_form_settings(*f.weak, static_cast<std::int64_t>(trained.boxes.size()),
+                                           settings.weak_x_points, settings.weak_t_points)
+                      .c_str());
+    if (!quiet) std::printf("%s", eval::terms_table(f.weak->terms, f.weak->has_truth).c_str());
+    std::printf("weak form: %s\n",
+                eval::equation_text(f.weak->terms, f.weak->left_hand_side).c_str());
+  }
+}
+
 }  // namespace
 
 bool holds_a_system(const std::string& run_dir) {
@@ -134,30 +174,10 @@ int run_system_distillation(const DistillCommandOptions& options) {
   const pipeline::TrainedSystem trained =
       pipeline::load_trained_system(config::RunLayout{options.run_dir}.system_model(), overrides);
   use_threads(0);
-  const std::vector<pipeline::FieldDistillation> fields = pipeline::distill_system(trained);
-  io::write_text_atomically(output,
-                            pipeline::system_distillation_json(trained, fields, options.run_dir));
-  const config::DistillConfig& settings = trained.config.learning.distill;
-  const std::string points =
-      settings.max_points > 0
-          ? std::to_string(settings.max_points) + " points drawn in the leaves' boxes"
-          : std::to_string(trained.rows.inputs.size(0)) + " root rows";
-  std::printf(
-      "distill: %lld joint samples of each root's posterior at %s; library: monomials of every "
-      "field's partials up to degree %d\n",
-      static_cast<long long>(settings.samples), points.c_str(), settings.degree);
-  for (const pipeline::FieldDistillation& f : fields) {
-    if (!options.quiet) std::printf("%s", eval::distillation_table(f.distillation).c_str());
-    std::printf("%s\n", eval::distilled_equation(f.distillation).c_str());
-    const std::string truth =
-        f.distillation.has_truth
-            ? util::format_significant(100.0 * f.distillation.truth_explained, 5) + " %"
-            : "unknown";
-    std::printf("  explains %.4f %% of the posterior mean's variance (the true operator %s)\n",
-                100.0 * f.distillation.explained, truth.c_str());
-    const std::string warning = eval::distillation_warning(f.distillation);
-    if (!warning.empty()) std::fprintf(stderr, "%s: %s\n", f.field.c_str(), warning.c_str());
-  }
+  const pipeline::SystemDistillation distillation = pipeline::distill_system(trained);
+  io::write_text_atomically(
+      output, pipeline::system_distillation_json(trained, distillation, options.run_dir));
+  print_system_distillation(trained, distillation, options.quiet);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;
 }

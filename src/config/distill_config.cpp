@@ -17,6 +17,8 @@ std::string list_text(const std::vector<double>& values) {
   return "[" + text + "]";
 }
 
+}  // namespace
+
 void read_weak_form(ConfigSection& section, DistillConfig& config) {
   config.weak_form = section.boolean("weak_form", config.weak_form);
   eval::WeakFormOptions& weak = config.weak;
@@ -37,8 +39,6 @@ void read_weak_form(ConfigSection& section, DistillConfig& config) {
   section.validate([&] { eval::validate(weak); },
                    {{"space_factors", "weak_space_factors"}, {"time_factor", "weak_time_factor"}});
 }
-
-}  // namespace
 
 void read_equation_fit(ConfigSection& section, DistillConfig& config) {
   config.samples = section.integer("samples", config.samples);

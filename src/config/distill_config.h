@@ -44,6 +44,10 @@ struct DistillConfig {
 /// into `config` (its values are the defaults); the samples' rule is the caller's.
 void read_equation_fit(ConfigSection& section, DistillConfig& config);
 
+/// Reads weak_form, weak_space_factors, weak_time_factor and weak_grid of a [distill]
+/// section into `config` (after read_equation_fit: the weak form takes its samples).
+void read_weak_form(ConfigSection& section, DistillConfig& config);
+
 /// Reads [distill]; throws ConfigError naming the field and the rule.
 DistillConfig read_distill_config(ConfigReader& reader);
 

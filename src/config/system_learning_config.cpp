@@ -43,6 +43,7 @@ SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
   ConfigSection distill = reader.section("distill");
   read_equation_fit(distill, config.distill);
   config.distill.max_points = distill.integer_at_least("max_points", 0, 0);
+  read_weak_form(distill, config.distill);
   distill.require(config.distill.samples >= 2, "samples", "must be an integer >= 2",
                   std::to_string(config.distill.samples));
   return config;

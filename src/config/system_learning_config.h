@@ -7,8 +7,9 @@
 ///   [root]          order, kernel (one exact GP per field, model/system_roots.h)
 ///   [train_root]    iterations, learning_rate, final_learning_rate, points,
 ///                   condition_points
-///   [distill]       samples, degree, max_points, resample_experiments, max_unexplained
-///                   (as config/distill_config.h, but max_points: that many points drawn
+///   [distill]       samples, degree, max_points, resample_experiments, max_unexplained,
+///                   weak_form, weak_space_factors, weak_time_factor, weak_grid (as
+///                   config/distill_config.h, but max_points: that many points drawn
 ///                   uniformly in the leaves' boxes, or 0 (the default) the roots' own rows,
 ///                   where their posteriors are informed)
 /// The one-field keys a system does not use yet (inducing points, input noise, the joint
@@ -31,7 +32,7 @@ struct SystemLearningConfig {
   std::string kernel = "rbf";  ///< one of gp::kernel_names()
   model::ExactRootTrainingOptions root_training;  ///< points: rows the hyperparameters fit
   std::int64_t condition_points = 4096;  ///< rows the roots' posteriors condition on (>= points)
-  DistillConfig distill;                 ///< the weak form's settings unused (not read)
+  DistillConfig distill;
 };
 
 /// Reads the five sections; throws ConfigError naming the field and the rule.

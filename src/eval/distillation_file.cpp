@@ -46,15 +46,18 @@ ordered_json weak_form_json(const WeakFormDistillation& w, const DistillationSet
   ordered_json terms = ordered_json::array();
   for (std::size_t j = 0; j < w.terms.size(); ++j) {
     const DistilledTerm& term = w.terms[j];
-    terms.push_back({{"name", term.name},
-                     {"order", w.library[j].order},
-                     {"power", w.library[j].power},
-                     {"inclusion", term.inclusion},
-                     {"median", term.median},
-                     {"lower", term.lower},
-                     {"upper", term.upper},
-                     {"kept", term.kept()},
-                     {"truth", io::finite_or_null(term.truth)}});
+    ordered_json entry = {{"name", term.name}};
+    if (j < w.library.size()) {  // a system's weak terms carry their names alone
+      entry["order"] = w.library[j].order;
+      entry["power"] = w.library[j].power;
+    }
+    entry.update(ordered_json{{"inclusion", term.inclusion},
+                              {"median", term.median},
+                              {"lower", term.lower},
+                              {"upper", term.upper},
+                              {"kept", term.kept()},
+                              {"truth", io::finite_or_null(term.truth)}});
+    terms.push_back(entry);
   }
   ordered_json widths = ordered_json::array();
   for (const WeakFormWidth& width : w.widths)
@@ -63,7 +66,7 @@ ordered_json weak_form_json(const WeakFormDistillation& w, const DistillationSet
                       {"test_functions", width.rows},
                       {"experiments", width.experiments},
                       {"used", width.used}});
-  return {{"equation", equation_text(w.terms)},
+  return {{"equation", equation_text(w.terms, w.left_hand_side)},
           {"length_scale", w.scales.length},
           {"time_scale", w.scales.time},
           {"time_factor", w.time_factor},

@@ -59,6 +59,17 @@ at::Tensor bump_rows(const at::Tensor& grid, const at::Tensor& centre, double wi
   return bump_derivative(s, power, m) / std::pow(width, m);
 }
 
+/// prod_k u_k^{e_k} [T, n] (ones for no exponent above 0; u_0^p alone is u_0.pow(p)).
+at::Tensor product_of(const std::vector<at::Tensor>& fields, const std::vector<int>& exponents) {
+  at::Tensor product;
+  for (std::size_t k = 0; k < exponents.size(); ++k) {
+    if (exponents[k] == 0) continue;
+    const at::Tensor factor = fields[k].to(at::kDouble).pow(exponents[k]);
+    product = product.defined() ? product * factor : factor;
+  }
+  return product.defined() ? product : at::ones_like(fields.front(), at::kDouble);
+}
+
 }  // namespace
 
 std::vector<WeakTerm> weak_library(int max_order, int degree) {
@@ -90,21 +101,39 @@ at::Tensor bump_derivative(const at::Tensor& s, int power, int m) {
 
 WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>& library,
                        const TestFunctionWidths& widths) {
-  const double dx = grid_spacing(field.x, "x"), dt = grid_spacing(field.t, "t");
-  const std::int64_t n = field.x.size(0), times = field.t.size(0);
-  require_weak_form(
-      field.u.defined() && field.u.dim() == 2 && field.u.size(0) == times && field.u.size(1) == n,
-      "u must be [T, n] = [" + std::to_string(times) + ", " + std::to_string(n) + "]");
-  require_weak_form(at::isfinite(field.u).all().item<bool>(), "u is not finite everywhere");
+  std::vector<ProductWeakTerm> products;
+  for (const WeakTerm& term : library)
+    products.push_back({term.name, term.order, {term.power}, term.scale});
+  return product_weak_system(field.x, field.t, {field.u}, 0, products, widths);
+}
+
+WeakSystem product_weak_system(const at::Tensor& x, const at::Tensor& t,
+                               const std::vector<at::Tensor>& fields, std::int64_t target,
+                               const std::vector<ProductWeakTerm>& library,
+                               const TestFunctionWidths& widths) {
+  const double dx = grid_spacing(x, "x"), dt = grid_spacing(t, "t");
+  const std::int64_t n = x.size(0), times = t.size(0);
+  require_weak_form(target >= 0 && target < static_cast<std::int64_t>(fields.size()),
+                    "the target must be one of the " + std::to_string(fields.size()) + " fields");
+  for (const at::Tensor& u : fields) {
+    require_weak_form(
+        u.defined() && u.dim() == 2 && u.size(0) == times && u.size(1) == n,
+        "u must be [T, n] = [" + std::to_string(times) + ", " + std::to_string(n) + "]");
+    require_weak_form(at::isfinite(u).all().item<bool>(), "u is not finite everywhere");
+  }
   require_weak_form(widths.space > 0 && widths.time > 0, "the test functions' widths must be > 0");
   int max_order = 0;
-  for (const WeakTerm& term : library) max_order = std::max(max_order, term.order);
+  for (const ProductWeakTerm& term : library) {
+    max_order = std::max(max_order, term.order);
+    require_weak_form(term.exponents.size() <= fields.size(),
+                      "term " + term.name + " has more exponents than there are fields");
+  }
   const int power = max_order + 3;
 
   const at::Tensor space_centres =
-      lattice_centres(field.x[0].item<double>(), field.x[-1].item<double>(), widths.space, dx);
+      lattice_centres(x[0].item<double>(), x[-1].item<double>(), widths.space, dx);
   const at::Tensor time_centres =
-      lattice_centres(field.t[0].item<double>(), field.t[-1].item<double>(), widths.time, dt);
+      lattice_centres(t[0].item<double>(), t[-1].item<double>(), widths.time, dt);
   const std::int64_t rows = space_centres.size(0) * time_centres.size(0);
   WeakSystem system;
   system.target = at::zeros({rows}, at::kDouble);
@@ -113,19 +142,20 @@ WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>&
   system.centres = at::stack({mesh[1].reshape({-1}), mesh[0].reshape({-1})}, 1);
   if (rows == 0) return system;
 
-  const at::Tensor u = field.u.to(at::kDouble);
-  const at::Tensor in_time = bump_rows(field.t, time_centres, widths.time, power, 0);
-  const at::Tensor time_slope = bump_rows(field.t, time_centres, widths.time, power, 1);
+  const at::Tensor in_time = bump_rows(t, time_centres, widths.time, power, 0);
+  const at::Tensor time_slope = bump_rows(t, time_centres, widths.time, power, 1);
   const double cell = dx * dt;
-  const at::Tensor in_space_0 = bump_rows(field.x, space_centres, widths.space, power, 0);
+  const at::Tensor in_space_0 = bump_rows(x, space_centres, widths.space, power, 0);
+  const at::Tensor u = fields[static_cast<std::size_t>(target)].to(at::kDouble);
   system.target = -cell * at::mm(at::mm(time_slope, u), in_space_0.t()).reshape({-1});
   for (std::size_t j = 0; j < library.size(); ++j) {
-    const WeakTerm& term = library[j];
-    const at::Tensor in_space = bump_rows(field.x, space_centres, widths.space, power, term.order);
+    const ProductWeakTerm& term = library[j];
+    const at::Tensor in_space = bump_rows(x, space_centres, widths.space, power, term.order);
     const double sign = term.order % 2 == 0 ? 1.0 : -1.0;
     system.columns.select(1, static_cast<std::int64_t>(j))
         .copy_(sign * term.scale * cell *
-               at::mm(at::mm(in_time, u.pow(term.power)), in_space.t()).reshape({-1}));
+               at::mm(at::mm(in_time, product_of(fields, term.exponents)), in_space.t())
+                   .reshape({-1}));
   }
   return system;
 }

@@ -68,6 +68,23 @@ struct WeakSystem {
 WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>& library,
                        const TestFunctionWidths& widths);
 
+/// theta = d^m (prod_k u_k^{e_k})/dx^m x scale, over the fields of a system (exponents [<= q];
+/// all zero: the constant). A one-field WeakTerm is exponents {p}.
+struct ProductWeakTerm {
+  std::string name;
+  int order = 0;               ///< m
+  std::vector<int> exponents;  ///< e_k per field
+  double scale = 1.0;
+};
+
+/// The weak system of field `target` of q fields u_k [T, n] on the shared grids x [n] and
+/// t [T]: target [R] = -<phi_t, u_target>, columns [R, J] as weak_system's (weak_system is
+/// this with one field). Same errors as weak_system, and for a target that is not a field.
+WeakSystem product_weak_system(const at::Tensor& x, const at::Tensor& t,
+                               const std::vector<at::Tensor>& fields, std::int64_t target,
+                               const std::vector<ProductWeakTerm>& library,
+                               const TestFunctionWidths& widths);
+
 /// The fields' own scales (the width rule of eval/weak_form_distillation.h), pooled over
 /// every grid point of every field, with u' = u less its spatial mean at each time:
 ///   length = RMS(u') / RMS(u_x),  time = RMS(u') / RMS(u_t).

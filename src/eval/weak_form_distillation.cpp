@@ -31,16 +31,14 @@ struct StackedSystem {
   std::int64_t folds = 0;
 };
 
-StackedSystem stacked_system(const std::vector<pde::GridField>& fields,
-                             const std::vector<WeakTerm>& library, double space, double tau,
-                             double time_factor) {
+StackedSystem stacked_system(const std::vector<WeakExperiment>& experiments, double space,
+                             double tau, double time_factor) {
   std::vector<at::Tensor> targets, columns, folds;
   StackedSystem stacked;
   at::Tensor only_centres;
-  for (const pde::GridField& field : fields) {
-    const double duration = (field.t[-1] - field.t[0]).item<double>();
-    const WeakSystem system =
-        weak_system(field, library, {space, std::min(time_factor * tau, duration * kTimeFraction)});
+  for (const WeakExperiment& experiment : experiments) {
+    const WeakSystem system = experiment.system(
+        {space, std::min(time_factor * tau, experiment.duration * kTimeFraction)});
     if (system.rows() == 0) continue;
     targets.push_back(system.target);
     columns.push_back(system.columns);
@@ -81,18 +79,33 @@ void validate(const WeakFormOptions& options) {
 WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& fields,
                                             const std::vector<WeakTerm>& library,
                                             const WeakFormOptions& options) {
+  std::vector<WeakExperiment> experiments;
+  for (const pde::GridField& field : fields)
+    experiments.push_back({(field.t[-1] - field.t[0]).item<double>(),
+                           [&field, &library](const TestFunctionWidths& widths) {
+                             return weak_system(field, library, widths);
+                           }});
+  std::vector<std::string> names;
+  for (const WeakTerm& term : library) names.push_back(term.name);
+  WeakFormDistillation result = fit_weak_systems(experiments, names, field_scales(fields), options);
+  result.library = library;
+  return result;
+}
+
+WeakFormDistillation fit_weak_systems(const std::vector<WeakExperiment>& experiments,
+                                      const std::vector<std::string>& names,
+                                      const FieldScales& scales, const WeakFormOptions& options) {
   validate(options);
   WeakFormDistillation result;
-  result.library = library;
-  result.scales = field_scales(fields);
+  result.scales = scales;
   result.time_factor = options.time_factor;
-  const auto terms = static_cast<std::int64_t>(library.size());
+  const auto terms = static_cast<std::int64_t>(names.size());
   std::vector<StackedSystem> systems;
   for (double factor : options.space_factors) {
-    StackedSystem system = stacked_system(fields, library, factor * result.scales.length,
+    StackedSystem system = stacked_system(experiments, factor * result.scales.length,
                                           result.scales.time, options.time_factor);
     const bool usable = system.target.size(0) >= kRowsPerTerm * terms &&
-                        (system.experiments >= 2 || fields.size() == 1);
+                        (system.experiments >= 2 || experiments.size() == 1);
     result.widths.push_back(
         {factor, factor * result.scales.length, system.target.size(0), system.experiments, usable});
     if (usable) systems.push_back(std::move(system));
@@ -121,8 +134,8 @@ WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& f
     result.coefficients.index_copy_(0, members, fit.coefficients);
   }
   for (std::int64_t j = 0; j < terms; ++j)
-    result.terms.push_back(summarise_term(library[static_cast<std::size_t>(j)].name,
-                                          result.coefficients.select(1, j)));
+    result.terms.push_back(
+        summarise_term(names[static_cast<std::size_t>(j)], result.coefficients.select(1, j)));
   return result;
 }
 

@@ -28,6 +28,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -61,9 +62,10 @@ struct WeakFormWidth {
 };
 
 struct WeakFormDistillation {
-  std::vector<WeakTerm> library;
-  std::vector<DistilledTerm> terms;  ///< [J], in the library's order
-  at::Tensor coefficients;           ///< xi [S, J]
+  std::vector<WeakTerm> library;  ///< one field's (empty for a system's, eval/system_weak_form.h)
+  std::string left_hand_side = "u_t";  ///< what the equation gives ("v_t" for field v)
+  std::vector<DistilledTerm> terms;    ///< [J], in the library's order
+  at::Tensor coefficients;             ///< xi [S, J]
   FieldScales scales;
   double time_factor = 0;
   std::vector<WeakFormWidth> widths;
@@ -82,6 +84,20 @@ struct WeakFormUnfitted : std::invalid_argument {
 WeakFormDistillation weak_form_distillation(const std::vector<pde::GridField>& fields,
                                             const std::vector<WeakTerm>& library,
                                             const WeakFormOptions& options);
+
+/// One experiment for fit_weak_systems: its duration T_e and its weak system at given
+/// test-function widths.
+struct WeakExperiment {
+  double duration = 0;
+  std::function<WeakSystem(const TestFunctionWidths&)> system;
+};
+
+/// The fit of weak_form_distillation on any experiments' weak systems whose columns are the
+/// terms `names` [J], with the widths read from `scales`; the result's library is left
+/// empty (weak_form_distillation sets it). Same errors.
+WeakFormDistillation fit_weak_systems(const std::vector<WeakExperiment>& experiments,
+                                      const std::vector<std::string>& names,
+                                      const FieldScales& scales, const WeakFormOptions& options);
 
 /// weak_form_distillation of the library of derivative order max_order and `degree`
 /// (weak_library); none, with the reason in `why`, when no width can be fitted.

@@ -6,7 +6,9 @@
 #include <stdexcept>
 
 #include "eval/distillation_file.h"
+#include "eval/system_weak_form.h"
 #include "gp/cholesky.h"
+#include "nn/taylor_forward.h"
 #include "pde/pointwise_right_hand_side.h"
 #include "pde/term_library.h"
 #include "util/random.h"
@@ -80,9 +82,63 @@ model::SystemRootData distillation_points(const TrainedSystem& trained) {
   return system_root_rows(*trained.leaves, points, config.learning.order, count, 0);
 }
 
+/// Each leaf's fields, slopes and rates on an nx x nt grid over its box.
+std::vector<eval::SystemGridFields> leaf_grid_fields(const TrainedSystem& trained, std::int64_t nx,
+                                                     std::int64_t nt) {
+  std::vector<at::Tensor> xs, ts;
+  std::vector<eval::SystemGridFields> experiments;
+  for (const nn::DomainBox& box : trained.boxes) {
+    eval::SystemGridFields e;
+    e.x = at::linspace(box.x_min, box.x_max, nx, at::kDouble);
+    e.t = at::linspace(box.t_min, box.t_max, nt, at::kDouble);
+    const std::vector<at::Tensor> mesh = at::meshgrid({e.t, e.x}, "ij");  // [T, n]
+    xs.push_back(mesh[1].reshape({-1}));
+    ts.push_back(mesh[0].reshape({-1}));
+    experiments.push_back(e);
+  }
+  const at::NoGradGuard no_grad;
+  const nn::LeafPartials p = nn::taylor_partials(trained.leaves->network(), at::stack(xs),
+                                                 at::Tensor(), at::stack(ts), trained.boxes, 1);
+  for (std::size_t e = 0; e < experiments.size(); ++e)
+    for (std::int64_t k = 0; k < p.u_t.size(2); ++k) {
+      const auto grid = [&](const at::Tensor& values) {  // [P] -> [T, n]
+        return values.select(0, static_cast<std::int64_t>(e)).select(1, k).reshape({nt, nx});
+      };
+      experiments[e].u.push_back(grid(p.values[0]));
+      experiments[e].u_x.push_back(grid(p.values[1]));
+      experiments[e].u_t.push_back(grid(p.u_t));
+    }
+  return experiments;
+}
+
+/// Each field's weak form into `result`, or why there is none; the true coefficients from
+/// the true operator's values `truths` [q] of [P] at the root inputs `v` [P, D].
+void add_weak_form(const TrainedSystem& trained, const at::Tensor& v,
+                   const std::vector<at::Tensor>& truths, SystemDistillation& result) {
+  const config::SystemConfig& config = trained.config;
+  const config::DistillConfig& settings = config.learning.distill;
+  if (config.system.dimensions != 1) {
+    result.weak_missing = "the weak form is built for one space dimension only";
+    return;
+  }
+  eval::WeakFormOptions options = settings.weak;
+  options.regression.seed = util::derive_seed(config.sets.seed, "system_weak_form", 0);
+  const auto fits = eval::fit_system_weak_form(
+      leaf_grid_fields(trained, settings.weak_x_points, settings.weak_t_points),
+      config.system.fields, config.learning.order, settings.degree, options, result.weak_missing);
+  if (!fits) return;
+  const std::vector<eval::ProductWeakTerm> library =
+      eval::system_weak_library(config.system.fields, config.learning.order, settings.degree);
+  for (std::size_t i = 0; i < fits->size(); ++i) {
+    result.fields[i].weak = (*fits)[i];
+    eval::attach_system_truth(*result.fields[i].weak, library, config.system.fields,
+                              input_names(config.system, config.learning.order), v, truths[i]);
+  }
+}
+
 }  // namespace
 
-std::vector<FieldDistillation> distill_system(const TrainedSystem& trained) {
+SystemDistillation distill_system(const TrainedSystem& trained) {
   const config::SystemConfig& config = trained.config;
   const config::DistillConfig& settings = config.learning.distill;
   const int order = config.learning.order;
@@ -92,7 +148,8 @@ std::vector<FieldDistillation> distill_system(const TrainedSystem& trained) {
   eval::DistillOptions options = settings.options;
   options.regression.resample_folds = settings.resample_experiments && experiments >= 2;
   const model::SystemRootData points = distillation_points(trained);
-  std::vector<FieldDistillation> fields;
+  SystemDistillation result;
+  std::vector<at::Tensor> truths;
   for (std::size_t i = 0; i < trained.roots.size(); ++i) {
     const auto field = static_cast<std::int64_t>(i);
     eval::DistillationInputs inputs =
@@ -100,16 +157,18 @@ std::vector<FieldDistillation> distill_system(const TrainedSystem& trained) {
                           util::derive_seed(config.sets.seed, "system_distill_samples", i));
     inputs.fold = points.leaf;
     inputs.truth = truth_at(config.system, field, order, points.inputs);
+    truths.push_back(inputs.truth);
     options.regression.seed = util::derive_seed(config.sets.seed, "system_distill_folds", i);
     eval::Distillation distillation = eval::distill_operator(inputs, library, options);
     distillation.left_hand_side = config.system.fields[i] + "_t";
-    fields.push_back({config.system.fields[i], std::move(distillation)});
+    result.fields.push_back({config.system.fields[i], std::move(distillation), std::nullopt});
   }
-  return fields;
+  if (settings.weak_form) add_weak_form(trained, points.inputs, truths, result);
+  return result;
 }
 
 std::string system_distillation_json(const TrainedSystem& trained,
-                                     const std::vector<FieldDistillation>& fields,
+                                     const SystemDistillation& distillation,
                                      const std::string& run_dir) {
   const config::SystemConfig& config = trained.config;
   eval::DistillationSettings settings;
@@ -125,9 +184,13 @@ std::string system_distillation_json(const TrainedSystem& trained,
                                  {"format_version", 1},
                                  {"system", config.system.describe()},
                                  {"config", config.resolved_toml}};
-  for (const FieldDistillation& f : fields)
-    file["fields"][f.field] =
-        nlohmann::json::parse(eval::distillation_json(f.distillation, settings));
+  if (config.learning.distill.weak_form) {
+    settings.weak_x_points = config.learning.distill.weak_x_points;
+    settings.weak_t_points = config.learning.distill.weak_t_points;
+  }
+  for (const FieldDistillation& f : distillation.fields)
+    file["fields"][f.field] = nlohmann::json::parse(
+        eval::distillation_json(f.distillation, settings, f.weak ? &*f.weak : nullptr));
   return file.dump(2) + "\n";
 }
 

@@ -134,7 +134,8 @@ TrainedSystem train_system(const config::SystemConfig& config, const model::Syst
   const std::int64_t fitted = std::min(rows, learning.root_training.points);
   const at::Tensor spread = at::arange(fitted, at::kLong).mul(rows).div(fitted, "floor");
   system.roots = model::train_system_roots(
-      {system.rows.inputs.index_select(0, spread), system.rows.targets.index_select(0, spread)},
+      {system.rows.inputs.index_select(0, spread), system.rows.targets.index_select(0, spread),
+       system.rows.leaf.index_select(0, spread)},
       learning.kernel, learning.root_training);
   for (std::size_t i = 0; i < system.roots.size(); ++i)
     system.roots[i]->set_train_data(

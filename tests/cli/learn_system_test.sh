@@ -62,8 +62,14 @@ others = max(abs(c) for f in truth for n, c in truth[f].items()
              if n not in ("v_xx", "u^2*v", "v^3", "u_xx", "u^3", "u*v^2"))
 assert others < 1e-6, others
 assert d["fields"]["v"]["equation"].startswith("v_t ="), d["fields"]["v"]["equation"]
+for field, term, value in (("u", "v_xx", -0.5), ("v", "u*v^2", 1)):
+    weak = d["fields"][field]["weak_form"]
+    assert weak["equation"].startswith(field + "_t ="), weak["equation"]
+    assert abs({t["name"]: t["truth"] for t in weak["terms"]}[term] - value) < 1e-6, (field, term)
+    assert "u*u_x" not in {t["name"] for t in weak["terms"]}  # fields and their x-derivatives
 PY
-check "distill.json: a field each, the true coefficients of NLS fitted exactly, v_t named" $?
+check "distill.json: a field each, the true coefficients of NLS fitted exactly, v_t named, \
+each field's weak form with the truth carried over by name" $?
 
 refused() {  # refused NAME TEXT COMMAND...: exit 1, "error:" and TEXT on stderr
   local name=$1 text=$2

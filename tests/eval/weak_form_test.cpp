@@ -2,17 +2,22 @@
 // differences; the columns of an exact viscous Burgers travelling wave, whose weak-form
 // coefficients are exactly (-1, nu), fitted to quadrature accuracy; the width rule's scales
 // of a heat mode, known in closed form; the resampled fit keeping exactly the true terms of
-// exact Cole-Hopf solutions; and the
-// refusal of windows too short for the fields' own length scale.
+// exact Cole-Hopf solutions; the
+// refusal of windows too short for the fields' own length scale; and a system's weak
+// columns (products of two fields) giving an NLS soliton's coefficients.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/autograd.h>
 
 #include <cmath>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "eval/sparse_regression.h"
+#include "eval/system_weak_form.h"
 #include "eval/weak_form.h"
 #include "eval/weak_form_distillation.h"
 #include "eval/weak_term_expansion.h"
@@ -213,4 +218,40 @@ TEST(WeakFormDistillation, refuses_windows_shorter_than_the_fields_own_scale) {
   const std::vector<WeakTerm> library = bhpm::eval::weak_library(2, 2);
   EXPECT_THROW(bhpm::eval::weak_form_distillation({narrow, narrow}, library, {}),
                bhpm::eval::WeakFormUnfitted);
+}
+
+TEST(SystemWeakForm, an_nls_soliton_gives_its_coefficients_to_quadrature_accuracy) {
+  // psi = a sech(a (x - c t)) exp(i (c x + (a^2 - c^2) t / 2)) solves
+  // i psi_t + 0.5 psi_xx + |psi|^2 psi = 0: u_t = -0.5 v_xx - (u^2 + v^2) v,
+  // v_t = 0.5 u_xx + (u^2 + v^2) u for u + i v = psi.
+  const double a = 1.2, c = 0.4;
+  const at::Tensor x = at::linspace(-8.0, 8.0, 384, at::kDouble);
+  const at::Tensor t = at::linspace(0.0, 2.0, 192, at::kDouble);
+  const std::vector<at::Tensor> mesh = at::meshgrid({t, x}, "ij");
+  const at::Tensor envelope = a / at::cosh(a * (mesh[1] - c * mesh[0]));
+  const at::Tensor phase = c * mesh[1] + 0.5 * (a * a - c * c) * mesh[0];
+  const std::vector<at::Tensor> fields = {envelope * at::cos(phase), envelope * at::sin(phase)};
+  const std::vector<bhpm::eval::ProductWeakTerm> library =
+      bhpm::eval::system_weak_library({"u", "v"}, 2, 3);
+  const auto column = [&](const std::string& name) {
+    for (std::size_t j = 0; j < library.size(); ++j)
+      if (library[j].name == name) return static_cast<std::int64_t>(j);
+    ADD_FAILURE() << name << " is not in the library";
+    return std::int64_t{0};
+  };
+  EXPECT_EQ(library.size(), 1u + 6u + 7u);  // 1; u..u_xx, v..v_xx; degree 2 and 3 monomials
+  const std::vector<std::pair<std::vector<std::string>, std::vector<double>>> equations = {
+      {{"v_xx", "u^2*v", "v^3"}, {-0.5, -1.0, -1.0}}, {{"u_xx", "u^3", "u*v^2"}, {0.5, 1.0, 1.0}}};
+  for (std::int64_t field = 0; field < 2; ++field) {
+    const bhpm::eval::WeakSystem system =
+        bhpm::eval::product_weak_system(x, t, fields, field, library, {1.5, 0.5});
+    ASSERT_GT(system.rows(), 50);
+    const auto& [names, truth] = equations[static_cast<std::size_t>(field)];
+    std::vector<at::Tensor> chosen;
+    for (const std::string& name : names) chosen.push_back(system.columns.select(1, column(name)));
+    const at::Tensor xi =
+        std::get<0>(at::linalg_lstsq(at::stack(chosen, 1), system.target.unsqueeze(1))).squeeze(1);
+    for (std::size_t k = 0; k < names.size(); ++k)
+      EXPECT_NEAR(xi[static_cast<std::int64_t>(k)].item<double>(), truth[k], 1e-5) << names[k];
+  }
 }

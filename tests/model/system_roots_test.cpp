@@ -47,7 +47,7 @@ bhpm::model::SystemRootData nls_rows() {
         1));
     inputs.push_back(v);
   }
-  return {at::cat(inputs), at::cat(targets)};
+  return {at::cat(inputs), at::cat(targets), at::Tensor()};
 }
 
 }  // namespace
@@ -61,7 +61,8 @@ TEST(SystemRoots, recover_the_nls_operator_from_exact_derivatives) {
   bhpm::model::ExactRootTrainingOptions options;
   options.iterations = 300;
   const auto roots = bhpm::model::train_system_roots(
-      {rows.inputs.index_select(0, train), rows.targets.index_select(0, train)}, "rbf", options);
+      {rows.inputs.index_select(0, train), rows.targets.index_select(0, train), at::Tensor()},
+      "rbf", options);
   ASSERT_EQ(roots.size(), 2u);
   for (int field = 0; field < 2; ++field) {
     const at::Tensor truth = rows.targets.index_select(0, test).select(1, field);
