@@ -13,6 +13,7 @@
 #include "cli/prediction_summary.h"
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
+#include "cli/system_learning.h"
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
@@ -185,6 +186,7 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
 }  // namespace
 
 int run_predict(const PredictCommandOptions& options) {
+  if (holds_a_system(options.run_dir)) return run_system_prediction(options);
   const MpiJob job("predict");
   try {
     return predict(options, job);

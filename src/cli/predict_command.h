@@ -15,7 +15,9 @@
 /// `--ic-from` takes u0 = u(x, 0) of a stored experiment (set "test" unless named), whose
 /// grid and times are used, and whose true solution is then compared with: the relative
 /// L2 error of the ensemble mean and the fraction of grid points inside the 95 % band are
-/// printed and stored. Settings not given come from the run's [predict] section.
+/// printed and stored. Settings not given come from the run's [predict] section. On a field
+/// system's run (docs/systems.md, "Predicting with a system") `--ic` takes one expression
+/// per field, separated by ';', and `--ic-from` an experiment of a version 3 dataset.
 
 #include <cstdint>
 #include <string>
@@ -39,6 +41,15 @@ struct PredictCommandOptions {
   std::vector<std::string> flag_overrides;  ///< "predict.key=value" from --samples, --solver, ...
   bool quiet = false;
 };
+
+/// `--ic-from FILE:SET/E` or `FILE:E` (set "test").
+struct ExperimentReference {
+  std::string file, set;
+  std::int64_t experiment = 0;
+};
+
+/// Throws std::invalid_argument naming --ic-from for text of another form.
+ExperimentReference parse_reference(const std::string& text);
 
 void setup_predict(CLI::App& app);
 int run_predict(const PredictCommandOptions& options);

@@ -18,12 +18,6 @@ namespace bhpm::cli {
 
 namespace {
 
-/// "FILE:SET/E" or "FILE:E" (set "test") -> (file, set, e).
-struct ExperimentReference {
-  std::string file, set;
-  std::int64_t experiment = 0;
-};
-
 /// "SET/E" or "E" (set `default_set`) -> (set, e); `rule` is the message for anything else.
 std::pair<std::string, std::int64_t> parse_set_experiment(std::string text,
                                                           const std::string& default_set,
@@ -41,16 +35,6 @@ std::pair<std::string, std::int64_t> parse_set_experiment(std::string text,
   } catch (const std::exception&) {
     throw std::invalid_argument(rule);
   }
-}
-
-ExperimentReference parse_reference(const std::string& text) {
-  const auto colon = text.rfind(':');
-  const std::string rule =
-      "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
-    throw std::invalid_argument(rule);
-  const auto [set, experiment] = parse_set_experiment(text.substr(colon + 1), "test", rule);
-  return {text.substr(0, colon), set, experiment};
 }
 
 /// "E", "train/E" or "test/E" -> (set, e).
@@ -163,6 +147,16 @@ void place_on_device(const config::RunConfig& config, gp::SparseVariationalGp ro
                              "on a GPU)");
   root->to(device);
   problem.grid = problem.grid.on(device);
+}
+
+ExperimentReference parse_reference(const std::string& text) {
+  const auto colon = text.rfind(':');
+  const std::string rule =
+      "--ic-from: expected FILE:EXPERIMENT or FILE:SET/EXPERIMENT (got \"" + text + "\")";
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size())
+    throw std::invalid_argument(rule);
+  const auto [set, experiment] = parse_set_experiment(text.substr(colon + 1), "test", rule);
+  return {text.substr(0, colon), set, experiment};
 }
 
 std::string window_reference_error(const std::string& text) {

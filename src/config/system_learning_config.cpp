@@ -46,6 +46,17 @@ SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
   read_weak_form(distill, config.distill);
   distill.require(config.distill.samples >= 2, "samples", "must be an integer >= 2",
                   std::to_string(config.distill.samples));
+  ConfigSection predict = reader.section("predict");
+  config.predict.samples = predict.integer_at_least("samples", config.predict.samples, 1);
+  config.predict.features = predict.integer_at_least("features", config.predict.features, 1);
+  config.predict.step_tolerance = predict.number("step_tolerance", config.predict.step_tolerance);
+  predict.require(config.predict.step_tolerance >= 0.0 && config.predict.step_tolerance < 1.0,
+                  "step_tolerance", "must be in [0, 1) (0: fixed steps of solver.dt)",
+                  std::to_string(config.predict.step_tolerance));
+  config.predict.max_amplification =
+      predict.number("max_amplification", config.predict.max_amplification);
+  predict.require(config.predict.max_amplification > 1.0, "max_amplification", "must be > 1",
+                  std::to_string(config.predict.max_amplification));
   return config;
 }
 

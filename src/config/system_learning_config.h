@@ -12,6 +12,11 @@
 ///                   config/distill_config.h, but max_points: that many points drawn
 ///                   uniformly in the leaves' boxes, or 0 (the default) the roots' own rows,
 ///                   where their posteriors are informed)
+///   [predict]       samples (members, >= 1, default 16), features (random features of each
+///                   pathwise sample, >= 1, default 1024), step_tolerance (the solves'
+///                   step-doubling tolerance in [0, 1); default 0: fixed steps of solver.dt),
+///                   max_amplification (> 1, default 10: the growth along u0 beyond which a
+///                   member is repaired by added diffusion, pde/system_well_posedness.h)
 /// The one-field keys a system does not use yet (inducing points, input noise, the joint
 /// phase, checkpoints, early stopping) are unknown keys here, refused by the reader.
 
@@ -25,6 +30,14 @@
 
 namespace bhpm::config {
 
+/// What `bhpm predict` solves with (pipeline/system_prediction.h).
+struct SystemPredictConfig {
+  std::int64_t samples = 16;
+  std::int64_t features = 1024;
+  double step_tolerance = 0.0;
+  double max_amplification = 10.0;
+};
+
 struct SystemLearningConfig {
   model::LeafModelOptions leaves;  ///< network.leaves, space_dimensions, outputs by the caller
   model::SystemLeafTrainingOptions leaf_training;
@@ -33,9 +46,10 @@ struct SystemLearningConfig {
   model::ExactRootTrainingOptions root_training;  ///< points: rows the hyperparameters fit
   std::int64_t condition_points = 4096;  ///< rows the roots' posteriors condition on (>= points)
   DistillConfig distill;
+  SystemPredictConfig predict;
 };
 
-/// Reads the five sections; throws ConfigError naming the field and the rule.
+/// Reads the six sections; throws ConfigError naming the field and the rule.
 SystemLearningConfig read_system_learning_config(ConfigReader& reader);
 
 }  // namespace bhpm::config

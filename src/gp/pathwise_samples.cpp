@@ -19,13 +19,21 @@ void validate(const PathwiseOptions& options) {
   util::require_at_least(options.first_sample, 0, "pathwise samples", "first_sample");
 }
 
+namespace {
+
+void require_samples(std::int64_t count) {
+  if (count < 1)
+    throw std::invalid_argument("pathwise samples: count must be >= 1 (got " +
+                                std::to_string(count) + ")");
+}
+
+}  // namespace
+
 PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
                                  const PathwiseOptions& options)
     : mean_(gp.mean()), kernel_(gp.kernel()) {
   validate(options);
-  if (count < 1)
-    throw std::invalid_argument("pathwise samples: count must be >= 1 (got " +
-                                std::to_string(count) + ")");
+  require_samples(count);
   const at::NoGradGuard no_grad;
   inducing_inputs_ = gp.inducing_inputs().detach().clone();
   features_ = kernel_->random_features(options.features,
@@ -53,6 +61,33 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
   }
   weights_ = at::stack(weights);              // [S, F]
   update_ = at::stack(updates).contiguous();  // [S, M]
+}
+
+PathwiseSamples::PathwiseSamples(const ExactGpImpl& gp, const ExactGpFactor& factor,
+                                 std::int64_t count, const PathwiseOptions& options)
+    : mean_(gp.mean()), kernel_(gp.kernel()) {
+  validate(options);
+  require_samples(count);
+  const at::NoGradGuard no_grad;
+  inducing_inputs_ = gp.train_inputs().detach().clone();
+  features_ = kernel_->random_features(options.features,
+                                       util::derive_seed(options.seed, "pathwise_features", 0));
+  const double noise_sd = std::sqrt(gp.likelihood()->variance().item<double>());
+  const at::Tensor features_x = features(inducing_inputs_);  // [N, F]
+  std::vector<at::Tensor> weights, updates;
+  for (std::int64_t s = 0; s < count; ++s) {  // one sample at a time, as above
+    util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
+                                    static_cast<std::uint64_t>(options.first_sample + s)));
+    const at::Tensor w = util::normal_tensor(rng, {features_->count()}, inducing_inputs_.device());
+    const at::Tensor noise =
+        noise_sd * util::normal_tensor(rng, {inducing_inputs_.size(0)}, inducing_inputs_.device());
+    const at::Tensor prior_part =  // K^{-1} (phi(X) w_s + eps_s)
+        at::cholesky_solve((at::mv(features_x, w) + noise).unsqueeze(1), factor.lower);
+    weights.push_back(w);
+    updates.push_back(factor.alpha.detach() - prior_part.squeeze(1));
+  }
+  weights_ = at::stack(weights);              // [S, F]
+  update_ = at::stack(updates).contiguous();  // [S, N]
 }
 
 at::Tensor PathwiseSamples::evaluate(const at::Tensor& v) const {

@@ -11,6 +11,11 @@
 /// whole function, evaluated in O(F + M) per point, with no conditioning loop; its
 /// distribution matches q(f) up to the feature approximation of the prior.
 ///
+/// The exact GP's posterior (gp/exact_gp.h) is sampled the same way with its training
+/// inputs X for Z and the update of Eq. 13 itself:
+///   f_s(v) = mu(v) + phi(v) . w_s + k(v, X) K^{-1} (y - mu(X) - phi(X) . w_s - eps_s),
+/// K = K_XX + sigma^2 I, eps_s ~ N(0, sigma^2 I) (the likelihood's noise drawn with the prior).
+///
 /// The frequencies and phases are shared by the S samples (drawn from
 /// derive_seed(seed, "pathwise_features", 0)); sample s draws w_s and u_s from
 /// derive_seed(seed, "pathwise_sample", s), so sample s is the same whatever S; with
@@ -22,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "gp/exact_gp.h"
 #include "gp/function_samples.h"
 #include "gp/kernel.h"
 #include "gp/mean.h"
@@ -44,6 +50,9 @@ class PathwiseSamples final : public FunctionSamples {
   /// CholeskyError when K_zz cannot be factored.
   PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t count,
                   const PathwiseOptions& options);
+  /// `count` (>= 1) draws from the exact `gp`'s posterior, `factor` = gp.factorize().
+  PathwiseSamples(const ExactGpImpl& gp, const ExactGpFactor& factor, std::int64_t count,
+                  const PathwiseOptions& options);
   std::int64_t count() const override { return weights_.size(0); }
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
   /// f_s(v[s]) [S, P] for v [S, P, D].
@@ -56,7 +65,7 @@ class PathwiseSamples final : public FunctionSamples {
  private:
   std::shared_ptr<Mean> mean_;
   std::shared_ptr<Kernel> kernel_;
-  at::Tensor inducing_inputs_;                      ///< Z [M, D]
+  at::Tensor inducing_inputs_;                      ///< Z [M, D] (the exact GP: X [N, D])
   std::shared_ptr<const RandomFeatures> features_;  ///< phi, shared by the S samples
   at::Tensor weights_;                              ///< w [S, F (+ P)]
   at::Tensor update_;  ///< K_zz^{-1} (u_s - mu(Z) - phi(Z) w_s) as rows [S, M]

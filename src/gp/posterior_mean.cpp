@@ -11,6 +11,13 @@ PosteriorMean::PosteriorMean(const SparseVariationalGpImpl& gp)
       weights_(gp.mean_weights().detach()),
       expansion_(expand_weighted_sum(*mean_, *kernel_, inducing_inputs_, weights_)) {}
 
+PosteriorMean::PosteriorMean(const ExactGpImpl& gp, const ExactGpFactor& factor)
+    : mean_(gp.mean()),
+      kernel_(gp.kernel()),
+      inducing_inputs_(gp.train_inputs().detach()),
+      weights_(factor.alpha.detach()),
+      expansion_(expand_weighted_sum(*mean_, *kernel_, inducing_inputs_, weights_)) {}
+
 at::Tensor PosteriorMean::evaluate(const at::Tensor& v) const {
   const std::int64_t members = v.size(0);
   const at::Tensor prior = mean_->forward(v.reshape({-1, v.size(-1)})).view({members, v.size(1)});

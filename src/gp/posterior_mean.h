@@ -1,10 +1,12 @@
 #pragma once
-/// The sparse GP's posterior mean as one function (gp/function_samples.h, count 1):
-///   m(v) = mu(v) + k(v, Z) alpha,  alpha = L_zz^{-T} m_q
-/// (SparseVariationalGpImpl::mean_weights). The centre about which spread inflation scales
-/// the samples (gp/inflated_samples.h), and the operator whose Jacobian at the initial
-/// condition splits a prediction's stiff linear part off (solve/predictor.h): unlike the
-/// samples' average, it does not depend on which members are solved together.
+/// A GP's posterior mean as one function (gp/function_samples.h, count 1):
+///   m(v) = mu(v) + k(v, Z) alpha,
+/// for the sparse GP alpha = L_zz^{-T} m_q (SparseVariationalGpImpl::mean_weights), for the
+/// exact GP Z = X, its training inputs, and alpha = K^{-1} (y - mu(X)) (gp/exact_gp.h). The centre
+/// about which spread inflation scales the samples (gp/inflated_samples.h), and the operator whose
+/// Jacobian at the initial condition splits a prediction's stiff linear part off
+/// (solve/predictor.h): unlike the samples' average, it does not depend on which members are solved
+/// together.
 
 #include <ATen/core/Tensor.h>
 
@@ -12,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "gp/exact_gp.h"
 #include "gp/function_samples.h"
 #include "gp/kernel_expansion.h"
 #include "gp/sparse_variational_gp.h"
@@ -22,6 +25,8 @@ class PosteriorMean final : public FunctionSamples {
  public:
   /// m of `gp`'s current posterior.
   explicit PosteriorMean(const SparseVariationalGpImpl& gp);
+  /// m of the exact `gp`'s posterior, `factor` = gp.factorize().
+  PosteriorMean(const ExactGpImpl& gp, const ExactGpFactor& factor);
   std::int64_t count() const override { return 1; }
   std::int64_t dimensions() const override { return inducing_inputs_.size(1); }
   /// m(v) [S', P] for v [S', P, D]: every row block gets the same m, so any S' is accepted

@@ -19,19 +19,6 @@ std::vector<std::size_t> shape_of(std::initializer_list<std::int64_t> sizes) {
   return shape;
 }
 
-/// One field's grids [E, T, (n_y,) n_x] out of u [E, T, q, points].
-std::vector<double> field_grids(const SystemExperimentSet& set, std::int64_t field,
-                                std::int64_t fields, std::int64_t points) {
-  const std::int64_t snapshots = set.experiments * static_cast<std::int64_t>(set.t.size());
-  std::vector<double> values;
-  values.reserve(static_cast<std::size_t>(snapshots * points));
-  for (std::int64_t s = 0; s < snapshots; ++s) {
-    const auto begin = set.u.begin() + (s * fields + field) * points;
-    values.insert(values.end(), begin, begin + points);
-  }
-  return values;
-}
-
 void write_measurements(const io::Hdf5Location& group, const PeriodicBox& box,
                         const SystemExperimentSet& set, const std::vector<std::string>& fields) {
   const io::Hdf5Location samples = group.create_group("measurements");
@@ -88,7 +75,7 @@ void write_system_set(const io::Hdf5Location& file, const PeriodicBox& box,
           : shape_of({set.experiments, times, box.nx()});
   const std::int64_t q = static_cast<std::int64_t>(fields.size());
   for (std::int64_t i = 0; i < q; ++i)
-    group.write_array(fields[i], field_grids(set, i, q, box.points()).data(), shape,
+    group.write_array(fields[i], field_values(set.u, i, q, box.points()).data(), shape,
                       {two ? "experiment,t,y,x" : "experiment,t,x", fields[i] + " (nondimensional)",
                        "solution " + fields[i] + (two ? "(x, y, t)" : "(x, t)")});
   write_measurements(group, box, set, fields);

@@ -50,11 +50,12 @@ ComplexMatrix load_matrix(const std::vector<std::complex<double>>& from, std::in
 
 }  // namespace
 
-SystemEtdrk4::SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, int contour_points)
+SystemEtdrk4::SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, int contour_points,
+                           const PointwiseNonlinearity* nonlinearity)
     : box_(box),
       fields_(system.size()),
       contour_points_(contour_points),
-      nonlinear_(box, system),
+      nonlinear_(box, system, nonlinearity),
       fft_(box.shape()) {
   const std::int64_t q = fields_, modes = box.modes();
   eigenvalues_.resize(static_cast<std::size_t>(modes * q));

@@ -26,12 +26,16 @@ class SystemEtdrk4 {
   };
 
   /// Throws std::invalid_argument when L(k) has no well-conditioned eigenvectors at some k
-  /// (a defective coupling such as u_t = v_xx, v_t = 0), naming k.
-  SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, int contour_points = 64);
+  /// (a defective coupling such as u_t = v_xx, v_t = 0), naming k. With `nonlinearity`, N is
+  /// that code instead of the system's expressions (pde/system_nonlinear_part.h).
+  SystemEtdrk4(const PeriodicBox& box, const FieldSystem& system, int contour_points = 64,
+               const PointwiseNonlinearity* nonlinearity = nullptr);
 
   std::int64_t fields() const { return fields_; }
   std::int64_t modes() const { return box_.modes(); }
   const PeriodicBox& box() const { return box_; }
+  /// L(k) [modes, q, q] (row-major per entry) at every spectrum entry; entry 0 is k = 0.
+  const std::vector<std::complex<double>>& linear_symbol() const { return linear_; }
 
   /// The coefficients of step h > 0.
   Coefficients coefficients(double h) const;

@@ -38,6 +38,18 @@ void measure_experiment(SystemExperimentSet& set, const PeriodicBox& box, std::i
 
 }  // namespace
 
+std::vector<double> field_values(const std::vector<double>& u, std::int64_t field,
+                                 std::int64_t fields, std::int64_t points) {
+  const std::int64_t snapshots = static_cast<std::int64_t>(u.size()) / (fields * points);
+  std::vector<double> values;
+  values.reserve(static_cast<std::size_t>(snapshots * points));
+  for (std::int64_t s = 0; s < snapshots; ++s) {
+    const auto begin = u.begin() + (s * fields + field) * points;
+    values.insert(values.end(), begin, begin + points);
+  }
+  return values;
+}
+
 SystemExperimentSet simulate_system_set(const PeriodicBox& box, const FieldSystem& system,
                                         const SystemSetOptions& options,
                                         const SystemSetProgress& progress) {

@@ -43,6 +43,10 @@ struct SystemExperimentSet {
   std::int64_t rejected_steps = 0;  ///< the most steps any experiment tried again
 };
 
+/// One field's values [S, points] out of u [S, q, points] (S snapshots of q fields).
+std::vector<double> field_values(const std::vector<double>& u, std::int64_t field,
+                                 std::int64_t fields, std::int64_t points);
+
 /// Progress of a set: (set name, experiment, t, t_end).
 using SystemSetProgress = std::function<void(const std::string&, std::int64_t, double, double)>;
 

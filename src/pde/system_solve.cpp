@@ -141,14 +141,15 @@ void validate(const SystemSolveOptions& options) {
 
 SystemSolution solve_field_system(const PeriodicBox& box, const FieldSystem& system,
                                   const std::vector<double>& u0, const SystemSolveOptions& options,
-                                  const ProgressCallback& progress) {
+                                  const ProgressCallback& progress,
+                                  const PointwiseNonlinearity* nonlinearity) {
   validate(options);
   const std::int64_t q = system.size(), points = box.points();
   if (static_cast<std::int64_t>(u0.size()) != q * points)
     throw std::invalid_argument("system solve: u0 has " + std::to_string(u0.size()) +
                                 " values; the box's " + std::to_string(q) + " fields need " +
                                 std::to_string(q * points));
-  SystemEtdrk4 stepper(box, system, options.contour_points);
+  SystemEtdrk4 stepper(box, system, options.contour_points, nonlinearity);
   double peak = 0.0;
   for (double value : u0) peak = std::max(peak, std::abs(value));
   const double limit = options.blowup_factor * std::max(1.0, peak);

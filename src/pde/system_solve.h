@@ -10,6 +10,7 @@
 #include "pde/field_system.h"
 #include "pde/periodic_box.h"
 #include "pde/solution.h"
+#include "pde/system_nonlinear_part.h"
 
 namespace bhpm::pde {
 
@@ -39,9 +40,11 @@ void validate(const SystemSolveOptions& options);
 
 /// Solves from u0 [q, points]; throws std::invalid_argument for a u0 of another size and
 /// SolverDivergence, naming the time and the field, when a field is not finite, exceeds the
-/// blow-up limit or (adaptive) needs a step below 2^-30 h_0.
+/// blow-up limit or (adaptive) needs a step below 2^-30 h_0. With `nonlinearity`, the
+/// system's nonlinear parts are that code (pde/system_nonlinear_part.h).
 SystemSolution solve_field_system(const PeriodicBox& box, const FieldSystem& system,
                                   const std::vector<double>& u0, const SystemSolveOptions& options,
-                                  const ProgressCallback& progress = {});
+                                  const ProgressCallback& progress = {},
+                                  const PointwiseNonlinearity* nonlinearity = nullptr);
 
 }  // namespace bhpm::pde

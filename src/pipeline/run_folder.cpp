@@ -20,9 +20,10 @@ io::Checkpoint joint_checkpoint(const std::string& run_dir) {
   const config::RunLayout layout{run_dir};
   const std::string path = layout.joint_checkpoint();
   if (!std::filesystem::exists(path) && std::filesystem::exists(layout.system_model()))
-    throw std::runtime_error(run_dir + ": holds a field system's model (" + layout.system_model() +
-                             "), which only `bhpm evaluate` and `bhpm distill` read so far "
-                             "(docs/systems.md)");
+    throw std::runtime_error(
+        run_dir + ": holds a field system's model (" + layout.system_model() +
+        "), which only `bhpm evaluate`, `bhpm distill` and `bhpm predict` read so far "
+        "(docs/systems.md)");
   if (!std::filesystem::exists(path))
     throw std::runtime_error(run_dir + ": no trained model (" + path +
                              " is missing; run `bhpm train` first)");

@@ -1,5 +1,6 @@
-// Pathwise samples of a sparse GP (Wilson et al. 2020) against the closed-form q(f): a
-// statistical test with a fixed seed, plus determinism and sample independence from S;
+// Pathwise samples of a sparse or exact GP (Wilson et al. 2020) against the closed-form
+// posterior: a statistical test with a fixed seed, plus determinism and sample independence
+// from S;
 // every kernel of the table can be sampled pathwise (bhpm distill always samples so);
 // the inflated posterior (gp/inflated_posterior.h) scales q(u)'s share of the variance, and
 // inflated samples (gp/inflated_samples.h) scale their deviation from q(f)'s mean exactly.
@@ -16,6 +17,7 @@
 #include "gp/inflated_samples.h"
 #include "gp/kernel_table.h"
 #include "gp/pathwise_samples.h"
+#include "gp/posterior_mean.h"
 #include "gp/rbf_quadratic_kernel.h"
 #include "gp/sparse_variational_gp.h"
 #include "util/random.h"
@@ -75,6 +77,35 @@ TEST(PathwiseSamples, match_the_sparse_gp_posterior) {
   EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
       << covariance << "\n"
       << expected.covariance;
+}
+
+// The exact GP's pathwise samples (Eq. 13 with the likelihood's noise) against its closed-form
+// posterior: 4000 samples, 4096 features, 12 training points, at 3 new points and one training
+// input; the same tolerances as the sparse GP's test above. Its posterior mean as one function
+// is the closed-form mean to rounding.
+TEST(PathwiseSamples, match_the_exact_gp_posterior) {
+  const GpParts parts = make_parts();
+  const at::Tensor x_train = inputs(12, 31);
+  const ExactGp gp = make_exact_gp(parts, x_train, targets(x_train, 32));
+  const at::NoGradGuard no_grad;
+  const ExactGpFactor factor = gp->factorize();
+  const std::int64_t count = 4000;
+  const PathwiseSamples samples(*gp, factor, count, {4096, 33});
+  const at::Tensor x = at::cat({inputs(3, 34), x_train.slice(0, 0, 1)});
+  const at::Tensor values = samples.evaluate(x.unsqueeze(0).expand({count, -1, -1}));  // [S, 4]
+  const MultivariateNormal expected = gp->posterior(x);
+
+  const at::Tensor error = values.mean(0) - expected.mean;
+  const at::Tensor standard_error = at::sqrt(expected.covariance.diagonal() / count);
+  EXPECT_TRUE(at::all(error.abs() < 5.0 * standard_error).item<bool>())
+      << "error " << error << "\nstandard error " << standard_error;
+  const at::Tensor centred = values - values.mean(0);
+  const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
+  EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
+      << covariance << "\n"
+      << expected.covariance;
+  const PosteriorMean mean(*gp, factor);
+  EXPECT_TRUE(at::allclose(mean.evaluate(x.unsqueeze(0)).squeeze(0), expected.mean, 1e-10, 1e-12));
 }
 
 // The contract of gp/kernel_table.h: a kernel of the table has random features here, so

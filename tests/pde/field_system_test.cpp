@@ -20,6 +20,7 @@
 #include "pde/solution.h"
 #include "pde/system_initial_condition.h"
 #include "pde/system_solve.h"
+#include "pde/system_well_posedness.h"
 
 namespace {
 
@@ -156,31 +157,114 @@ TEST(SystemSolve, lambda_omega_plane_wave_converges_at_fourth_order) {
   }
 }
 
-TEST(SystemSolve, nls_soliton_within_1e_8_at_the_default_tolerance) {
-  // i psi_t + 0.5 psi_xx + |psi|^2 psi = 0: psi = eta sech(eta (x - c t)) exp(i (c x + (eta^2 -
-  // c^2) t / 2)).
+namespace {
+
+/// i psi_t + 0.5 psi_xx + |psi|^2 psi = 0: psi = eta sech(eta (x - c t)) exp(i (c x + (eta^2 -
+/// c^2) t / 2)), eta = 1, c = 0.5, as [u; v] on `box`.
+std::vector<double> soliton_state(const PeriodicBox& box, double t) {
   const double eta = 1.0, c = 0.5;
+  const auto part = [&](bool imaginary) {
+    return sample(box, [&](double x, double) {
+      const double envelope = eta / std::cosh(eta * (x - c * t));
+      const double phase = c * x + 0.5 * (eta * eta - c * c) * t;
+      return envelope * (imaginary ? std::sin(phase) : std::cos(phase));
+    });
+  };
+  return concatenated(part(false), part(true));
+}
+
+FieldSystem built_in_nls() {
   FieldSystemOptions options;
   options.name = "nls";
-  const FieldSystem system = bhpm::pde::make_field_system(options);
-  const PeriodicBox box(-25.0, 25.0, 512);
-  const auto soliton = [&](double t) {
-    const auto part = [&](bool imaginary) {
-      return sample(box, [&](double x, double) {
-        const double envelope = eta / std::cosh(eta * (x - c * t));
-        const double phase = c * x + 0.5 * (eta * eta - c * c) * t;
-        return envelope * (imaginary ? std::sin(phase) : std::cos(phase));
-      });
-    };
-    return concatenated(part(false), part(true));
-  };
+  return bhpm::pde::make_field_system(options);
+}
+
+SystemSolveOptions soliton_solve_options() {
   SystemSolveOptions solve;
   solve.t_end = 4.0;
   solve.output_dt = 1.0;
   solve.dt = 0.1;
-  const auto solution = bhpm::pde::solve_field_system(box, system, soliton(0), solve);
-  EXPECT_LT(max_error_at(solution, 4, soliton(4.0)), 1e-8);
+  return solve;
+}
+
+}  // namespace
+
+TEST(SystemSolve, nls_soliton_within_1e_8_at_the_default_tolerance) {
+  const PeriodicBox box(-25.0, 25.0, 512);
+  const auto solution = bhpm::pde::solve_field_system(box, built_in_nls(), soliton_state(box, 0),
+                                                      soliton_solve_options());
+  EXPECT_LT(max_error_at(solution, 4, soliton_state(box, 4.0)), 1e-8);
   EXPECT_GT(solution.steps, 0);
+}
+
+// The nonlinear parts given as code (how a learned operator is solved) step exactly as the
+// same parts written as expressions.
+TEST(SystemSolve, a_nonlinear_part_given_as_code_solves_as_its_expression) {
+  const PeriodicBox box(-25.0, 25.0, 512);
+  FieldSystem linear_only = built_in_nls();
+  for (auto& equation : linear_only.equations) equation.nonlinear.clear();
+  bhpm::pde::PointwiseNonlinearity cubic;
+  cubic.partials = {{0, 0, 0}, {1, 0, 0}};
+  cubic.evaluate = [](const std::vector<const double*>& values, std::int64_t points,
+                      const std::vector<double*>& out) {
+    for (std::int64_t p = 0; p < points; ++p) {
+      const double u = values[0][p], v = values[1][p], a = u * u + v * v;
+      out[0][p] = -a * v;
+      out[1][p] = a * u;
+    }
+  };
+  const auto expressions = bhpm::pde::solve_field_system(box, built_in_nls(), soliton_state(box, 0),
+                                                         soliton_solve_options());
+  const auto code = bhpm::pde::solve_field_system(box, linear_only, soliton_state(box, 0),
+                                                  soliton_solve_options(), {}, &cubic);
+  ASSERT_EQ(code.u.size(), expressions.u.size());
+  double difference = 0.0;
+  for (std::size_t k = 0; k < code.u.size(); ++k)
+    difference = std::max(difference, std::abs(code.u[k] - expressions.u[k]));
+  EXPECT_LT(difference, 1e-12);
+  EXPECT_LT(max_error_at(code, 4, soliton_state(box, 4.0)), 1e-8);
+  EXPECT_THROW(bhpm::pde::solve_field_system(box, built_in_nls(), soliton_state(box, 0),
+                                             soliton_solve_options(), {}, &cubic),
+               std::invalid_argument);
+}
+
+// pde/system_well_posedness.h against the symbols: on [0, 2 pi) with 32 points the 2/3 rule
+// keeps |k| <= 10. Forward heat gains nothing; backward heat u_t = -0.1 u_xx gains
+// 0.1 * 100 * t_end e-folds at k = 10 and needs a = 0.1 - ln(10) / (t_end 100), after which
+// its growth is ln(10) exactly; NLS's dispersion (eigenvalues +-0.5 i k^2) gains nothing; in
+// 2-D the lap added shifts k_y's waves as much. The long waves that u_t = -0.5 v_xx - 2 v +
+// 0.1 u, v_t = 0.5 u_xx grow (at about k sqrt(1 - k^2 / 4), NLS's modulational instability
+// about a constant state) are physics: its derivative terms alone only disperse.
+TEST(SystemWellPosedness, growth_and_repair_follow_the_symbols) {
+  const double t_end = 2.0, pi = 3.141592653589793;
+  const PeriodicBox line(0.0, 2.0 * pi, 32);
+  const auto check = [&](const PeriodicBox& box, const FieldSystem& system) {
+    return bhpm::pde::system_well_posedness(bhpm::pde::SystemEtdrk4(box, system), t_end, 10.0);
+  };
+  const auto forward = check(line, general(1, {"w"}, {"0.1*w_xx"}, {""}));
+  EXPECT_NEAR(forward.growth, -0.1 * t_end, 1e-12);  // the slowest wave, k = 1
+  EXPECT_EQ(forward.diffusion, 0.0);
+  const FieldSystem backward = general(1, {"w"}, {"-0.1*w_xx"}, {""});
+  const auto ill = check(line, backward);
+  EXPECT_NEAR(ill.growth, 0.1 * 100.0 * t_end, 1e-10);
+  EXPECT_NEAR(ill.diffusion, 0.1 - std::log(10.0) / (t_end * 100.0), 1e-12);
+  const auto repaired = check(line, bhpm::pde::with_added_diffusion(backward, ill.diffusion));
+  EXPECT_NEAR(repaired.growth, std::log(10.0), 1e-10);
+  EXPECT_LT(repaired.diffusion, 1e-15);  // 0 but for rounding
+  const auto dispersive = check(line, general(1, {"u", "v"}, {"-0.5*v_xx", "0.5*u_xx"}, {"", ""}));
+  EXPECT_NEAR(dispersive.growth, 0.0, 1e-12);
+  EXPECT_EQ(dispersive.diffusion, 0.0);
+  const PeriodicBox long_box(0.0, 10.0, 64);  // k = 2 pi n / 10: no entry at k = 2
+  const auto unstable =
+      check(long_box, general(1, {"u", "v"}, {"-0.5*v_xx - 2*v + 0.1*u", "0.5*u_xx"}, {"", ""}));
+  EXPECT_NEAR(unstable.growth, 0.0, 1e-12);
+  EXPECT_EQ(unstable.diffusion, 0.0);
+  const PeriodicBox square(0.0, 2.0 * pi, 32, 0.0, 2.0 * pi, 32);
+  const FieldSystem backward_2d = general(2, {"w"}, {"-0.1*w_yy"}, {""});
+  const auto ill_2d = check(square, backward_2d);
+  EXPECT_NEAR(ill_2d.diffusion, 0.1 - std::log(10.0) / (t_end * 100.0), 1e-12);
+  EXPECT_NEAR(check(square, bhpm::pde::with_added_diffusion(backward_2d, ill_2d.diffusion)).growth,
+              std::log(10.0), 1e-10);
 }
 
 TEST(SystemSolve, a_blow_up_is_reported_with_its_time_and_field) {
