@@ -94,13 +94,10 @@ namespace {
 
 int predict(const PredictCommandOptions& options, const MpiJob& job) {
   const util::Stopwatch stopwatch;
-  const std::string output = options.output_path.empty()
-                                 ? config::RunLayout{options.run_dir}.prediction()
-                                 : options.output_path;
+  const std::string output = prediction_output(options);
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm predict");
   io::require_output_folder(output);
-  std::vector<std::string> overrides = options.overrides;
-  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  const std::vector<std::string> overrides = prediction_overrides(options);
   const pipeline::TrainedRun run =
       pipeline::load_trained_run(options.run_dir, overrides, options.config_path);
   const config::RunConfig& config = run.config;
@@ -184,6 +181,17 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
 }
 
 }  // namespace
+
+std::string prediction_output(const PredictCommandOptions& options) {
+  return options.output_path.empty() ? config::RunLayout{options.run_dir}.prediction()
+                                     : options.output_path;
+}
+
+std::vector<std::string> prediction_overrides(const PredictCommandOptions& options) {
+  std::vector<std::string> overrides = options.overrides;
+  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  return overrides;
+}
 
 int run_predict(const PredictCommandOptions& options) {
   if (holds_a_system(options.run_dir)) return run_system_prediction(options);

@@ -275,13 +275,10 @@ int run_system_distillation(const DistillCommandOptions& options) {
 }
 
 int run_system_prediction(const PredictCommandOptions& options) {
-  std::vector<std::string> overrides = options.overrides;
-  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
+  const std::vector<std::string> overrides = prediction_overrides(options);
   require_system_prediction_options(options, overrides);
   const util::Stopwatch stopwatch;
-  const std::string output = options.output_path.empty()
-                                 ? config::RunLayout{options.run_dir}.prediction()
-                                 : options.output_path;
+  const std::string output = prediction_output(options);
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm predict");
   io::require_output_folder(output);
   const pipeline::TrainedSystem trained =

@@ -53,6 +53,21 @@ MultivariateNormal dense_q_f(const SparseVariationalGpImpl& gp, const at::Tensor
   return {mean, covariance};
 }
 
+/// Samples' values [S, P] against the posterior at the P points: the mean within 5 Monte Carlo
+/// standard errors, every covariance entry within 0.08 s^2.
+void expect_monte_carlo_match(const at::Tensor& values, const MultivariateNormal& expected) {
+  const std::int64_t count = values.size(0);
+  const at::Tensor error = values.mean(0) - expected.mean;
+  const at::Tensor standard_error = at::sqrt(expected.covariance.diagonal() / count);
+  EXPECT_TRUE(at::all(error.abs() < 5.0 * standard_error).item<bool>())
+      << "error " << error << "\nstandard error " << standard_error;
+  const at::Tensor centred = values - values.mean(0);
+  const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
+  EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
+      << covariance << "\n"
+      << expected.covariance;
+}
+
 }  // namespace
 
 // 4000 samples, 4096 features, at 4 points: the mean within 5 Monte Carlo standard errors
@@ -68,15 +83,7 @@ TEST(PathwiseSamples, match_the_sparse_gp_posterior) {
   const at::Tensor values = samples.evaluate(x.unsqueeze(0).expand({count, -1, -1}));  // [S, 4]
   const MultivariateNormal expected = dense_q_f(*gp, x);
 
-  const at::Tensor error = values.mean(0) - expected.mean;
-  const at::Tensor standard_error = at::sqrt(expected.covariance.diagonal() / count);
-  EXPECT_TRUE(at::all(error.abs() < 5.0 * standard_error).item<bool>())
-      << "error " << error << "\nstandard error " << standard_error;
-  const at::Tensor centred = values - values.mean(0);
-  const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
-  EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
-      << covariance << "\n"
-      << expected.covariance;
+  expect_monte_carlo_match(values, expected);
 }
 
 // The exact GP's pathwise samples (Eq. 13 with the likelihood's noise) against its closed-form
@@ -95,15 +102,7 @@ TEST(PathwiseSamples, match_the_exact_gp_posterior) {
   const at::Tensor values = samples.evaluate(x.unsqueeze(0).expand({count, -1, -1}));  // [S, 4]
   const MultivariateNormal expected = gp->posterior(x);
 
-  const at::Tensor error = values.mean(0) - expected.mean;
-  const at::Tensor standard_error = at::sqrt(expected.covariance.diagonal() / count);
-  EXPECT_TRUE(at::all(error.abs() < 5.0 * standard_error).item<bool>())
-      << "error " << error << "\nstandard error " << standard_error;
-  const at::Tensor centred = values - values.mean(0);
-  const at::Tensor covariance = at::mm(centred.t(), centred) / static_cast<double>(count - 1);
-  EXPECT_LT((covariance - expected.covariance).abs().max().item<double>(), 0.08 * kSignalVariance)
-      << covariance << "\n"
-      << expected.covariance;
+  expect_monte_carlo_match(values, expected);
   const PosteriorMean mean(*gp, factor);
   EXPECT_TRUE(at::allclose(mean.evaluate(x.unsqueeze(0)).squeeze(0), expected.mean, 1e-10, 1e-12));
 }
