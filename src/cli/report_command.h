@@ -5,7 +5,8 @@
 /// RUN_DIR/prediction*.h5, RUN_DIR/refinement.h5) and writes index.html with the metrics
 /// table and metrics.json with its numbers (report/run_report.h; default RUN_DIR/report,
 /// replaced whole only when everything succeeded). Prints one line per figure written,
-/// the parts left out and why, and the index path, unless -q.
+/// the parts left out and why, and the index path, unless -q. A field system's run gets each
+/// prediction's heat maps per field instead (report/system_report.h).
 
 #include <string>
 

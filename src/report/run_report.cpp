@@ -13,6 +13,7 @@
 #include "report/prediction_figures.h"
 #include "report/refinement_figure.h"
 #include "report/root_inputs_figure.h"
+#include "report/system_report.h"
 #include "report/training_figure.h"
 
 namespace bhpm::report {
@@ -160,6 +161,7 @@ void add_equation(ReportContent& content) {
 }  // namespace
 
 ReportSummary write_report(const ReportOptions& options) {
+  if (fs::exists(run_layout(options).system_model())) return write_system_report(options);
   require_run_folder(options);
   ReportContent content;
   content.data_path = resolve_data_path(options);

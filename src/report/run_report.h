@@ -11,6 +11,9 @@
 ///   <stem>.png, <stem>-std.png  per RUN_DIR/prediction*.h5 (prediction_figures.h)
 ///   refinement.png            RUN_DIR/refinement.h5 (refinement_figure.h)
 ///
+/// A field system's run folder (it holds system.ckpt) gets report/system_report.h's report
+/// instead.
+///
 /// The folder is built in a temporary sibling and replaces the old report only when every
 /// part succeeded (io::AtomicFolder): a failure leaves the previous report and no temporary
 /// folder behind.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# `bhpm train` and `bhpm evaluate` of a field system from the outside (docs/systems.md,
-# "Learning a system"): NLS as two real fields, simulated small, trained on two experiments
-# (leaves and one root per field), scored per field on the solution grids, distilled
-# (the true coefficients fitted exactly where the truth is known) and predicted from a
-# training experiment's initial fields (scored against its solution: a model this small
-# diverges on the held-out one); the stored model reads
-# back to the same scores; a dataset of another system, a one-field dataset, a
+# A field system's commands from the outside (docs/systems.md, "Learning a system" to
+# "Predicting with a system"): NLS as two real fields, simulated small, trained on two
+# experiments (leaves and one root per field), scored per field on the solution grids,
+# distilled (the true coefficients fitted exactly where the truth is known), predicted
+# from a training experiment's initial fields (scored against its solution: a model this
+# small diverges on the held-out one) and from expressions, and reported; the stored model
+# reads back to the same scores; a dataset of another system, a one-field dataset, a
 # one-field key and options a system does not take are refused by name.
 #
 # Usage: bash learn_system_test.sh PATH_TO_BHPM
@@ -116,6 +116,16 @@ assert np.allclose(p["u/mean_operator"][0], 0.05 / np.cosh(x)) and not p["v/mean
 assert p["u/mean"].shape == (21, 128) and abs(p["t"][-1] - 2.0) < 1e-12  # the data's horizon
 PY
 check "the expressions' prediction: u0 on the data's grid and horizon, no truth" $?
+
+cp "$work/prediction.h5" "$work/run/" && cp "$work/sech.h5" "$work/run/prediction-sech.h5" &&
+  "$bhpm" report "$work/run" >"$work/report.out" 2>&1
+status=$?
+check "report on a system's run ($(tail -c 300 "$work/report.out"))" $status
+for figure in prediction-u prediction-v prediction-sech-u prediction-sech-v; do
+  head -c 8 "$work/run/report/$figure.png" | grep -q PNG &&
+    grep -q "$figure.png" "$work/run/report/index.html" || status=1
+done
+check "the report draws each prediction's fields and lists them in index.html" $status
 
 refused() {  # refused NAME TEXT COMMAND...: exit 1, "error:" and TEXT on stderr
   local name=$1 text=$2
