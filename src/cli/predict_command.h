@@ -17,7 +17,8 @@
 /// L2 error of the ensemble mean and the fraction of grid points inside the 95 % band are
 /// printed and stored. Settings not given come from the run's [predict] section. On a field
 /// system's run (docs/systems.md, "Predicting with a system") `--ic` takes one expression
-/// per field, separated by ';', and `--ic-from` an experiment of a version 3 dataset.
+/// per field, separated by ';', `--ic-file` a CSV with a column per field and `--ic-from` an
+/// experiment of a version 3 dataset.
 
 #include <cstdint>
 #include <string>

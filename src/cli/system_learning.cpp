@@ -15,7 +15,10 @@
 #include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
+#include "pde/periodic_grid.h"
+#include "pde/sampled_initial_condition.h"
 #include "pde/system_dataset_file.h"
+#include "pde/system_initial_condition.h"
 #include "pipeline/system_distillation.h"
 #include "pipeline/system_prediction.h"
 #include "pipeline/system_prediction_file.h"
@@ -99,11 +102,11 @@ void print_system_distillation(const pipeline::TrainedSystem& trained,
 /// Only --ic or --ic-from, and [predict] settings: the rest was fixed when it was trained.
 void require_system_prediction_options(const PredictCommandOptions& options,
                                        const std::vector<std::string>& overrides) {
-  if (!options.initial_file.empty() || !options.window_from.empty())
+  if (!options.window_from.empty())
     throw std::invalid_argument(
-        "bhpm predict: a field system's run predicts initial fields given as expressions (--ic "
-        "\"U0; V0\") or a stored experiment's (--ic-from FILE:[SET/]EXPERIMENT); --ic-file and "
-        "--window-from are for one field");
+        "bhpm predict: --window-from is for one field; a field system's run predicts initial "
+        "fields given as expressions (--ic \"U0; V0\"), as samples (--ic-file U0.csv) or a "
+        "stored experiment's (--ic-from FILE:[SET/]EXPERIMENT)");
   if (!options.config_path.empty())
     throw std::invalid_argument("bhpm predict: --config is not available for a field system's run");
   for (const std::string& assignment : overrides)
@@ -122,6 +125,13 @@ std::vector<std::string> field_expressions(const std::string& text) {
     if (end == std::string::npos) return expressions;
     begin = end + 1;
   }
+}
+
+/// The --ic, --ic-file or --ic-from text the prediction started from.
+std::string initial_condition_text(const PredictCommandOptions& options) {
+  if (!options.initial_from.empty()) return options.initial_from;
+  return options.initial_file.empty() ? options.initial_condition
+                                      : "interpolated from " + options.initial_file;
 }
 
 /// What a system's prediction starts from: its box, u0 [q, points], its output times
@@ -143,6 +153,22 @@ SystemProblem expression_problem(const pipeline::TrainedSystem& trained, const s
   const pde::PeriodicBox box = config.box();
   return {box,
           pde::system_initial_condition(box, config.system, ic, config.sets.seed, "predict", 0),
+          {},
+          config.sets.solve.t_end,
+          config.sets.solve.output_dt};
+}
+
+/// `--ic-file`: columns x and each field's of a CSV, interpolated to the training data's
+/// grid (pde/sampled_initial_condition.h), on its horizon; one space dimension only.
+SystemProblem file_problem(const pipeline::TrainedSystem& trained, const std::string& path) {
+  const config::SystemConfig& config = trained.config;
+  const pde::PeriodicBox box = config.box();
+  if (box.dimensions() != 1)
+    throw std::invalid_argument("--ic-file: " + path +
+                                ": a 2-D system's initial fields are given with --ic");
+  const pde::PeriodicGrid grid(box.x_min(), box.x_max(), box.nx());
+  return {box,
+          pde::system_initial_condition_from_csv(grid, config.system.fields, path),
           {},
           config.sets.solve.t_end,
           config.sets.solve.output_dt};
@@ -284,8 +310,9 @@ int run_system_prediction(const PredictCommandOptions& options) {
   const pipeline::TrainedSystem trained =
       pipeline::load_trained_system(config::RunLayout{options.run_dir}.system_model(), overrides);
   const SystemProblem problem =
-      options.initial_from.empty() ? expression_problem(trained, options.initial_condition)
-                                   : stored_problem(trained, options.initial_from, options.run_dir);
+      !options.initial_from.empty() ? stored_problem(trained, options.initial_from, options.run_dir)
+      : !options.initial_file.empty() ? file_problem(trained, options.initial_file)
+                                      : expression_problem(trained, options.initial_condition);
   const config::SystemPredictConfig& settings = trained.config.learning.predict;
   pipeline::SystemPredictionOptions prediction_options;
   prediction_options.samples = settings.samples;
@@ -305,13 +332,11 @@ int run_system_prediction(const PredictCommandOptions& options) {
   if (!problem.truth.empty())
     record.scores =
         pipeline::score_system_prediction(prediction, band, problem.truth, record.fields);
-  record.attributes = {
-      {"run_dir", options.run_dir},
-      {"initial_condition",
-       options.initial_from.empty() ? options.initial_condition : options.initial_from},
-      {"system", trained.config.system.describe()},
-      {"config", trained.config.resolved_toml},
-      {"created_by", "bhpm " BHPM_VERSION}};
+  record.attributes = {{"run_dir", options.run_dir},
+                       {"initial_condition", initial_condition_text(options)},
+                       {"system", trained.config.system.describe()},
+                       {"config", trained.config.resolved_toml},
+                       {"created_by", "bhpm " BHPM_VERSION}};
   pipeline::write_system_prediction(output, problem.box, record);
   print_prediction(prediction, record.scores);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());

@@ -11,6 +11,7 @@
 #include "io/csv_reader.h"
 #include "pde/hermite_interpolant.h"
 #include "pde/periodicity.h"
+#include "util/comma_list.h"
 #include "util/number_format.h"
 
 namespace bhpm::pde {
@@ -74,18 +75,28 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
 
 namespace {
 
-/// Columns x and u of the CSV at `path` (io/csv_reader.h); errors name the file and line.
-std::pair<std::vector<double>, std::vector<double>> read_samples(const std::string& path) {
+/// Columns x and `fields` of the CSV at `path` (io/csv_reader.h): [1 + fields][rows]; errors
+/// name the file and line.
+std::vector<std::vector<double>> read_columns(const std::string& path,
+                                              const std::vector<std::string>& fields) {
   io::CsvReader reader(path);
-  const std::size_t x_column = reader.column("x"), u_column = reader.column("u");
-  std::vector<double> x, u;
-  while (reader.next()) {
-    x.push_back(reader.number(x_column));
-    u.push_back(reader.number(u_column));
-    if (!std::isfinite(x.back()) || !std::isfinite(u.back()))
-      throw std::invalid_argument(reader.where() + ": x and u must be finite");
-  }
-  return {std::move(x), std::move(u)};
+  std::vector<std::size_t> columns = {reader.column("x")};
+  for (const std::string& field : fields) columns.push_back(reader.column(field));
+  std::vector<std::vector<double>> values(columns.size());
+  while (reader.next())
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      values[c].push_back(reader.number(columns[c]));
+      if (!std::isfinite(values[c].back()))
+        throw std::invalid_argument(reader.where() + ": x and " + util::join_with_commas(fields) +
+                                    " must be finite");
+    }
+  return values;
+}
+
+/// Columns x and u of the CSV at `path`.
+std::pair<std::vector<double>, std::vector<double>> read_samples(const std::string& path) {
+  std::vector<std::vector<double>> columns = read_columns(path, {"u"});
+  return {std::move(columns[0]), std::move(columns[1])};
 }
 
 }  // namespace
@@ -93,6 +104,20 @@ std::pair<std::vector<double>, std::vector<double>> read_samples(const std::stri
 at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path) {
   auto [x, u] = read_samples(path);
   return interpolate_periodic(grid, std::move(x), std::move(u), path);
+}
+
+std::vector<double> system_initial_condition_from_csv(const PeriodicGrid& grid,
+                                                      const std::vector<std::string>& fields,
+                                                      const std::string& path) {
+  const std::vector<std::vector<double>> columns = read_columns(path, fields);
+  std::vector<double> u0;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const at::Tensor field =
+        interpolate_periodic(grid, columns[0], columns[i + 1], path + " (field " + fields[i] + ")")
+            .contiguous();
+    u0.insert(u0.end(), field.data_ptr<double>(), field.data_ptr<double>() + field.numel());
+  }
+  return u0;
 }
 
 at::Tensor interpolate_on_interval(const ChebyshevGrid& grid, std::vector<double> x,

@@ -28,6 +28,13 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
 /// as interpolate_periodic does; errors name the file and the line.
 at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::string& path);
 
+/// u0 [q, n] of a system of q fields on a line: columns x and each of `fields` of the CSV
+/// at `path`, each field interpolated as interpolate_periodic does; errors name the file,
+/// the line or the field.
+std::vector<double> system_initial_condition_from_csv(const PeriodicGrid& grid,
+                                                      const std::vector<std::string>& fields,
+                                                      const std::string& path);
+
 /// u0 [n+1] at the Chebyshev points of a bounded domain [a, b] from samples (x_j, u_j) that
 /// cover it (ends included): the cubic Hermite interpolant of pde/hermite_interpolant.h,
 /// whose first derivative is continuous, as Neumann and Robin conditions read it. Throws

@@ -117,6 +117,26 @@ assert p["u/mean"].shape == (21, 128) and abs(p["t"][-1] - 2.0) < 1e-12  # the d
 PY
 check "the expressions' prediction: u0 on the data's grid and horizon, no truth" $?
 
+# The expressions' initial fields as samples at the grid's 128 points (the interpolation is
+# one field's, tested there), columns in another order than the fields'.
+"$python" -c 'import numpy as np
+x = np.linspace(-10, 10, 128, endpoint=False)
+print("x,v,u"); [print(f"{a!r},0,{0.05 / np.cosh(a)!r}") for a in x]' >"$work/u0.csv"
+head -1 "$work/u0.csv" | cut -d, -f1,3 >"$work/u-only.csv"
+tail -n +2 "$work/u0.csv" | cut -d, -f1,3 >>"$work/u-only.csv"
+"$bhpm" predict "$work/run" --ic-file "$work/u0.csv" --samples 2 -o "$work/sampled.h5" \
+  >"$work/sampled.out" 2>&1 &&
+  "$python" - "$work/sampled.h5" <<'PY'
+import sys, h5py, numpy as np
+p = h5py.File(sys.argv[1], "r")
+x, u0 = p["x"][:], p["u/mean_operator"][0]
+assert p.attrs["initial_condition"].startswith("interpolated from "), p.attrs["initial_condition"]
+assert np.allclose(u0, 0.05 / np.cosh(x), rtol=0, atol=1e-15) and not p["v/mean_operator"][0].any()
+PY
+status=$?
+check "predict initial fields given as samples (columns x, v, u) \
+($(tail -c 300 "$work/sampled.out"))" $status
+
 cp "$work/prediction.h5" "$work/run/" && cp "$work/sech.h5" "$work/run/prediction-sech.h5" &&
   "$bhpm" report "$work/run" >"$work/report.out" 2>&1
 status=$?
@@ -146,8 +166,10 @@ refused distill_other_setting "takes [distill] settings only" "$bhpm" distill "$
   --set root.order=1
 refused calibrate_system "which only \`bhpm evaluate\`, \`bhpm distill\` and \`bhpm predict\`" \
   "$bhpm" calibrate "$work/run"
-refused predict_file "--ic-file and --window-from are for one field" "$bhpm" predict \
-  "$work/run" --ic-file "$work/nls.toml"
+refused predict_window "--window-from is for one field" "$bhpm" predict "$work/run" \
+  --window-from 0
+refused predict_file_column "line 1: no column 'v'" "$bhpm" predict "$work/run" \
+  --ic-file "$work/u-only.csv"
 refused predict_expressions "--ic" "$bhpm" predict "$work/run" --ic "sin(x)"
 refused predict_other_setting "takes [predict] settings only" "$bhpm" predict "$work/run" \
   --ic-from "$work/nls.h5:0" --set solver.dt=0.1
