@@ -14,6 +14,7 @@
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
 #include "cli/system_learning.h"
+#include "cli/system_prediction_command.h"
 #include "cli/training_printer.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"

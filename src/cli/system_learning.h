@@ -3,16 +3,21 @@
 /// system"): train reads a configuration with a [system] section and the train set of a
 /// version 3 dataset and writes RUN_DIR/system.ckpt; evaluate scores each field's root on
 /// a set's solution grids and writes the metrics per field; distill fits each field's root
-/// samples by sparse regression and writes the equations with their intervals; predict
-/// solves a stored experiment's initial fields under the roots' means and samples and
-/// scores the band against its solution.
+/// samples by sparse regression and writes the equations with their intervals (predict:
+/// cli/system_prediction_command.h).
 
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
-#include "cli/predict_command.h"
 #include "cli/training_inputs.h"
+#include "pde/field_system.h"
+#include "pde/system_dataset_file.h"
 
 namespace bhpm::cli {
+
+/// Refuses (std::invalid_argument naming both) a dataset of another system than `source`
+/// (a configuration or a run's model) describes.
+void require_same_system(const pde::SystemDatasetMetadata& data, const std::string& data_path,
+                         const pde::FieldSystem& system, const std::string& source);
 
 /// Whether RUN_DIR holds a field system's model (evaluate then scores it).
 bool holds_a_system(const std::string& run_dir);
@@ -21,6 +26,5 @@ bool holds_a_system(const std::string& run_dir);
 int run_system_training(const TrainingCommandOptions& options);
 int run_system_evaluation(const EvaluateOptions& options);
 int run_system_distillation(const DistillCommandOptions& options);
-int run_system_prediction(const PredictCommandOptions& options);
 
 }  // namespace bhpm::cli
