@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/mpi_job.h"
+#include "cli/prediction_output.h"
 #include "cli/prediction_problem.h"
 #include "cli/prediction_shares.h"
 #include "cli/prediction_summary.h"
@@ -16,7 +17,6 @@
 #include "cli/system_learning.h"
 #include "cli/system_prediction_command.h"
 #include "cli/training_printer.h"
-#include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "pipeline/distilled_operator.h"
@@ -182,17 +182,6 @@ int predict(const PredictCommandOptions& options, const MpiJob& job) {
 }
 
 }  // namespace
-
-std::string prediction_output(const PredictCommandOptions& options) {
-  return options.output_path.empty() ? config::RunLayout{options.run_dir}.prediction()
-                                     : options.output_path;
-}
-
-std::vector<std::string> prediction_overrides(const PredictCommandOptions& options) {
-  std::vector<std::string> overrides = options.overrides;
-  overrides.insert(overrides.end(), options.flag_overrides.begin(), options.flag_overrides.end());
-  return overrides;
-}
 
 int run_predict(const PredictCommandOptions& options) {
   if (holds_a_system(options.run_dir)) return run_system_prediction(options);

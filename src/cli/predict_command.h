@@ -52,11 +52,6 @@ struct ExperimentReference {
 /// Throws std::invalid_argument naming --ic-from for text of another form.
 ExperimentReference parse_reference(const std::string& text);
 
-/// The prediction file: -o, or RUN_DIR/prediction.h5.
-std::string prediction_output(const PredictCommandOptions& options);
-/// --set's overrides, then the flags' ("predict.samples=16").
-std::vector<std::string> prediction_overrides(const PredictCommandOptions& options);
-
 void setup_predict(CLI::App& app);
 int run_predict(const PredictCommandOptions& options);
 

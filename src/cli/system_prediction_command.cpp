@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/prediction_output.h"
 #include "cli/process_setup.h"
 #include "cli/system_learning.h"
 #include "config/run_layout.h"

@@ -11,6 +11,7 @@
 #include "gp/posterior_mean.h"
 #include "pde/box_partials.h"
 #include "pde/system_well_posedness.h"
+#include "solve/ensemble_solution.h"
 #include "solve/ensemble_statistics.h"
 #include "solve/sampled_operator.h"
 #include "util/option_check.h"
@@ -187,29 +188,35 @@ SystemPrediction predict_system(const TrainedSystem& trained, const pde::Periodi
   return prediction;
 }
 
+namespace {
+
+/// values [T, q, points] as a tensor sharing their memory (read only).
+at::Tensor grid_tensor(const std::vector<double>& values, std::int64_t times, std::int64_t fields) {
+  return at::from_blob(const_cast<double*>(values.data()),
+                       {times, fields, static_cast<std::int64_t>(values.size()) / (times * fields)},
+                       at::kDouble);
+}
+
+std::vector<double> values_of(const at::Tensor& values) {
+  const at::Tensor flat = values.contiguous().view({-1});
+  return {flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel()};
+}
+
+}  // namespace
+
 SystemBand system_band(const SystemPrediction& prediction) {
-  const std::size_t members = prediction.members.size();
-  if (members == 0)
+  if (prediction.members.empty())
     throw std::invalid_argument("predict: every member's solve diverged; no band (" +
                                 std::to_string(prediction.failures.size()) + " dropped)");
-  const std::size_t size = prediction.members.front().size();
-  SystemBand band{std::vector<double>(size, 0.0), std::vector<double>(size, 0.0), {}, {}};
+  const std::int64_t times = static_cast<std::int64_t>(prediction.t.size());
+  std::vector<at::Tensor> rows;
   for (const std::vector<double>& member : prediction.members)
-    for (std::size_t k = 0; k < size; ++k) band.mean[k] += member[k] / members;
-  if (members > 1) {
-    for (const std::vector<double>& member : prediction.members)
-      for (std::size_t k = 0; k < size; ++k)
-        band.sd[k] += std::pow(member[k] - band.mean[k], 2) / (members - 1);
-    for (double& value : band.sd) value = std::sqrt(value);
-  }
-  band.lower.resize(size);
-  band.upper.resize(size);
-  const double factor = solve::prediction_band_factor(static_cast<std::int64_t>(members), 0.95);
-  for (std::size_t k = 0; k < size; ++k) {
-    band.lower[k] = band.mean[k] - factor * band.sd[k];
-    band.upper[k] = band.mean[k] + factor * band.sd[k];
-  }
-  return band;
+    rows.push_back(at::tensor(member, at::kDouble).view({times, -1}));
+  solve::EnsembleSolution ensemble;
+  ensemble.u = at::stack(rows);  // [S', T, q points]
+  const solve::EnsembleStatistics statistics = solve::ensemble_statistics(ensemble);
+  return {values_of(statistics.mean), values_of(statistics.standard_deviation),
+          values_of(statistics.band_lower), values_of(statistics.band_upper)};
 }
 
 std::vector<SystemPredictionScore> score_system_prediction(const SystemPrediction& prediction,
@@ -219,22 +226,24 @@ std::vector<SystemPredictionScore> score_system_prediction(const SystemPredictio
   if (truth.size() != band.mean.size() || truth.size() != prediction.mean_operator.size())
     throw std::invalid_argument("predict: the true solution has " + std::to_string(truth.size()) +
                                 " values; the prediction " + std::to_string(band.mean.size()));
-  const std::size_t q = fields.size(), times = prediction.t.size();
-  const std::size_t points = truth.size() / (q * times);
+  const std::int64_t q = static_cast<std::int64_t>(fields.size());
+  const std::int64_t times = static_cast<std::int64_t>(prediction.t.size());
+  const auto field = [&](const std::vector<double>& values, std::int64_t i) {
+    return grid_tensor(values, times, q).select(1, i);
+  };
   std::vector<SystemPredictionScore> scores;
-  for (std::size_t i = 0; i < q; ++i) {
-    double norm = 0.0, mean_operator = 0.0, ensemble = 0.0, spread = 0.0, inside = 0.0;
-    for (std::size_t k = 0; k < times; ++k)
-      for (std::size_t p = 0; p < points; ++p) {
-        const std::size_t at = (k * q + i) * points + p;
-        norm += truth[at] * truth[at];
-        mean_operator += std::pow(prediction.mean_operator[at] - truth[at], 2);
-        ensemble += std::pow(band.mean[at] - truth[at], 2);
-        spread += band.sd[at] * band.sd[at];
-        inside += (band.lower[at] <= truth[at] && truth[at] <= band.upper[at]) ? 1.0 : 0.0;
-      }
-    scores.push_back({fields[i], std::sqrt(mean_operator / norm), std::sqrt(ensemble / norm),
-                      inside / static_cast<double>(times * points), std::sqrt(ensemble / spread)});
+  for (std::int64_t i = 0; i < q; ++i) {
+    solve::EnsembleStatistics statistics;  // one field's, as one field's ensemble has them
+    statistics.mean = field(band.mean, i);
+    statistics.band_lower = field(band.lower, i);
+    statistics.band_upper = field(band.upper, i);
+    const at::Tensor true_field = field(truth, i);
+    const solve::TruthComparison members = solve::compare_with_truth(statistics, true_field);
+    const double means = (field(prediction.mean_operator, i) - true_field).norm().item<double>() /
+                         true_field.norm().item<double>();
+    const double spread = field(band.sd, i).square().mean().sqrt().item<double>();
+    scores.push_back({fields[static_cast<std::size_t>(i)], means, members.relative_l2,
+                      members.band_coverage, members.rmse / spread});
   }
   return scores;
 }

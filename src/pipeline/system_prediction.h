@@ -56,8 +56,8 @@ SystemPrediction predict_system(const TrainedSystem& trained, const pde::Periodi
                                 const SystemPredictionOptions& options);
 
 /// The members' mean, standard deviation and the 95 % prediction band for the truth,
-/// mean -/+ t_{m-1}(0.975) sqrt(1 + 1/m) sd over the m members (one field's band,
-/// solve/ensemble_statistics.h), each [T, q, points].
+/// mean -/+ t_{m-1}(0.975) sqrt(1 + 1/m) sd over the m members, each [T, q, points]: one
+/// field's ensemble statistics (solve/ensemble_statistics.h) over every field at once.
 struct SystemBand {
   std::vector<double> mean, sd, lower, upper;
 };
@@ -66,7 +66,8 @@ struct SystemBand {
 /// std::invalid_argument when none did.
 SystemBand system_band(const SystemPrediction& prediction);
 
-/// A prediction against the true solution [T, q, points], per field.
+/// A prediction against the true solution [T, q, points], per field (the members' scores by
+/// solve::compare_with_truth, as one field's ensemble is scored).
 struct SystemPredictionScore {
   std::string field;
   double mean_operator_error = 0.0;  ///< ||u_m - u|| / ||u|| over (t, x) of the mean solve
