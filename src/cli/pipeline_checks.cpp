@@ -15,6 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
+bool same_bytes(const std::string& a, const std::string& b) {
+  if (fs::file_size(a) != fs::file_size(b)) return false;
+  std::ifstream first(a, std::ios::binary), second(b, std::ios::binary);
+  return std::equal(std::istreambuf_iterator<char>(first), std::istreambuf_iterator<char>(),
+                    std::istreambuf_iterator<char>(second));
+}
+
 void require_section(const config::RunConfig& config, const std::string& source,
                      const std::string& section, const std::string& why) {
   if (!config.given_sections.count(section))
@@ -98,23 +105,6 @@ void require_complete_configuration(const config::RunConfig& config, const std::
                                 (pipeline.data.empty() ? "data.test_experiments" : pipeline.data));
 }
 
-bool same_bytes(const std::string& a, const std::string& b) {
-  if (fs::file_size(a) != fs::file_size(b)) return false;
-  std::ifstream first(a, std::ios::binary), second(b, std::ios::binary);
-  return std::equal(std::istreambuf_iterator<char>(first), std::istreambuf_iterator<char>(),
-                    std::istreambuf_iterator<char>(second));
-}
-
-void refuse_if_foreign(const std::string& path, const std::string& stored,
-                       const std::string& current, const std::vector<std::string>& sections) {
-  const std::vector<std::string> differences =
-      config::stored_differences(path, stored, current, sections);
-  if (differences.empty()) return;
-  throw std::runtime_error(path + " was made by another configuration (" +
-                           config::listed_differences(differences) +
-                           "); give `bhpm run` a new folder (-o) or remove that file");
-}
-
 }  // namespace
 
 config::RunConfig read_pipeline_configuration(const std::string& config_path,
@@ -127,14 +117,19 @@ config::RunConfig read_pipeline_configuration(const std::string& config_path,
 void require_stage_inputs(const config::RunConfig& config, const config::RunLayout& run) {
   const std::string joint = run.joint_checkpoint();
   // stage -> (the stages that produce its inputs, the inputs)
-  const std::multimap<std::string, std::pair<std::string, std::string>> inputs = {
+  const std::multimap<std::string, StageInput> inputs = {
       {"train", {"simulate", run.data()}}, {"calibrate", {"simulate", run.data()}},
       {"calibrate", {"train", joint}},     {"evaluate", {"simulate", run.data()}},
       {"evaluate", {"train", joint}},      {"predict", {"simulate", run.data()}},
       {"predict", {"train", joint}}};
+  require_produced_inputs(config.pipeline, inputs);
+}
+
+void require_produced_inputs(const config::PipelineConfig& pipeline,
+                             const std::multimap<std::string, StageInput>& inputs) {
   for (const auto& [stage, input] : inputs) {
     const auto& [producer, path] = input;
-    if (config.pipeline.runs(stage) && !config.pipeline.runs(producer) && !fs::exists(path))
+    if (pipeline.runs(stage) && !pipeline.runs(producer) && !fs::exists(path))
       throw std::runtime_error("run: the " + stage + " stage needs " + path +
                                ", which is missing, and run.stages does not include " + producer);
   }
@@ -142,10 +137,8 @@ void require_stage_inputs(const config::RunConfig& config, const config::RunLayo
 
 void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLayout& run) {
   const std::string& current = config.resolved_toml;
-  if (fs::exists(run.data()) && !config.pipeline.data.empty() &&
-      !same_bytes(run.data(), config.pipeline.data))
-    throw std::runtime_error(run.data() + " is not a copy of run.data = " + config.pipeline.data +
-                             "; give `bhpm run` a new folder (-o) or remove that file");
+  if (fs::exists(run.data()) && !config.pipeline.data.empty())
+    refuse_other_copy(run.data(), config.pipeline.data);
   if (fs::exists(run.data()) && config.pipeline.data.empty())
     refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), current,
                       config::data_sections());
@@ -156,6 +149,22 @@ void refuse_foreign_outputs(const config::RunConfig& config, const config::RunLa
   if (fs::exists(run.root()))
     refuse_if_foreign(run.root(), config::stored_hdf5_config(run.root()), current,
                       config::training_sections());
+}
+
+void refuse_other_copy(const std::string& copy, const std::string& source) {
+  if (!same_bytes(copy, source))
+    throw std::runtime_error(copy + " is not a copy of run.data = " + source +
+                             "; give `bhpm run` a new folder (-o) or remove that file");
+}
+
+void refuse_if_foreign(const std::string& path, const std::string& stored,
+                       const std::string& current, const std::vector<std::string>& sections) {
+  const std::vector<std::string> differences =
+      config::stored_differences(path, stored, current, sections);
+  if (differences.empty()) return;
+  throw std::runtime_error(path + " was made by another configuration (" +
+                           config::listed_differences(differences) +
+                           "); give `bhpm run` a new folder (-o) or remove that file");
 }
 
 }  // namespace bhpm::cli

@@ -10,7 +10,6 @@
 #include "cli/predict_command.h"
 #include "cli/prediction_stage.h"
 #include "cli/refinement_command.h"
-#include "cli/report_command.h"
 #include "cli/simulate_command.h"
 #include "cli/stage_outputs.h"
 #include "cli/train_command.h"
@@ -29,20 +28,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// run.data copied into the run folder (pipeline_checks.h refuses a data.h5 that differs).
-void copy_dataset(const Pipeline& p) {
-  const std::string& source = p.config.pipeline.data;
-  if (fs::exists(p.run.data()))
-    return announce("simulate: up to date (" + p.run.data() + " is a copy of run.data = " + source +
-                    ")");
-  announce("simulate: replaced by run.data: copying " + source + " -> " + p.run.data());
-  io::AtomicFile copy(p.run.data());
-  fs::copy_file(source, copy.temporary_path(), fs::copy_options::overwrite_existing);
-  copy.commit();
-}
-
 void simulate_stage(const Pipeline& p) {
-  if (!p.config.pipeline.data.empty()) return copy_dataset(p);
+  if (!p.config.pipeline.data.empty()) return copy_dataset(p.config.pipeline.data, p.run.data());
   if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
   announce("simulate -> " + p.run.data());
   run_simulate({p.options.config_path, p.run.data(), p.options.overrides, p.options.quiet});
@@ -52,13 +39,7 @@ void train_stage(const Pipeline& p) {
   if (config::up_to_date(p.run.root(), {p.run.data(), p.run.joint_checkpoint()}))
     return announce("train: up to date (" + p.run.root() + ")");
   announce("train -> " + p.run.dir + " (resumes from its checkpoints)");
-  TrainingCommandOptions train;
-  train.config_path = p.options.config_path;
-  train.data_path = p.run.data();
-  train.run_dir = p.run.dir;
-  train.overrides = p.options.overrides;
-  train.quiet = p.options.quiet;
-  run_train(train);
+  run_train(train_stage_options(p.options, p.run));
 }
 
 void calibrate_stage(const Pipeline& p) {
@@ -147,15 +128,7 @@ void refinement_stage(const Pipeline& p) {
   run_refinement(study);
 }
 
-void report_stage(const Pipeline& p) {
-  announce("report -> " + p.run.report());
-  ReportCommandOptions report;
-  report.run_dir = p.run.dir;
-  report.data_path = fs::exists(p.run.data()) ? p.run.data() : "";
-  report.output_dir = p.run.report();
-  report.quiet = p.options.quiet;
-  run_report(report);
-}
+void run_report_stage(const Pipeline& p) { report_stage(p.options, p.run); }
 
 }  // namespace
 
@@ -165,9 +138,9 @@ bool has_solution_grids(const Pipeline& p) {
 
 const std::map<std::string, std::function<void(const Pipeline&)>>& stage_runners() {
   static const std::map<std::string, std::function<void(const Pipeline&)>> runners = {
-      {"simulate", simulate_stage},     {"train", train_stage},     {"calibrate", calibrate_stage},
-      {"evaluate", evaluate_stage},     {"distill", distill_stage}, {"predict", predict_stage},
-      {"refinement", refinement_stage}, {"report", report_stage}};
+      {"simulate", simulate_stage},     {"train", train_stage},      {"calibrate", calibrate_stage},
+      {"evaluate", evaluate_stage},     {"distill", distill_stage},  {"predict", predict_stage},
+      {"refinement", refinement_stage}, {"report", run_report_stage}};
   return runners;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
@@ -12,8 +13,10 @@
 #include "cli/process_setup.h"
 #include "cli/run_log.h"
 #include "cli/setting_flags.h"
+#include "cli/system_run.h"
 #include "config/run_config.h"
 #include "config/run_layout.h"
+#include "config/system_config.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
 #include "util/device.h"
@@ -64,42 +67,77 @@ std::string command_line(const RunCommandOptions& options) {
   return line + (options.quiet ? " -q" : "");
 }
 
-void run_stages(const Pipeline& pipeline) {
-  for (const std::string& stage : pipeline.config.pipeline.stages) {
+/// Each stage in order, its time printed after it.
+void run_stages(const std::vector<std::string>& stages,
+                const std::function<void(const std::string&)>& run_stage) {
+  for (const std::string& stage : stages) {
     const util::Stopwatch stage_stopwatch;
-    stage_runners().at(stage)(pipeline);
+    run_stage(stage);
     std::printf("== %s: %.1f s\n", stage.c_str(), stage_stopwatch.seconds());
   }
 }
 
-}  // namespace
-
-int run_pipeline(const RunCommandOptions& options) {
+/// The run in its folder: `check` (what the folder holds) under the folder's lock before
+/// anything is written, then the resolved configuration to run.toml and `run` logged to
+/// run.log.
+int run_in_folder(const RunCommandOptions& options, const std::string& resolved_toml,
+                  const std::function<void(const config::RunLayout&)>& check,
+                  const std::function<void(const config::RunLayout&)>& run) {
   const util::Stopwatch stopwatch;
-  const config::RunConfig config =
-      read_pipeline_configuration(options.config_path, options.overrides);
-  const Pipeline pipeline{options, config, config::RunLayout{options.run_dir}};
+  const config::RunLayout layout{options.run_dir};
   // Locked before its files are read (a folder that does not exist yet: once it is made).
   const io::FolderLock existing(options.run_dir, io::FolderLock::Mode::exclusive,
                                 command_line(options));
-  require_stage_inputs(config, pipeline.run);
-  refuse_foreign_outputs(config, pipeline.run);
-  util::require_available(config.compute.device, "compute.device");
-
+  check(layout);
   fs::create_directories(options.run_dir);
   const io::FolderLock made(options.run_dir, io::FolderLock::Mode::exclusive,
                             command_line(options));
-  write_resolved_configuration(pipeline.run, config.resolved_toml);
+  write_resolved_configuration(layout, resolved_toml);
   if (options.threads > 0) limit_threads(options.threads);  // else `bhpm --threads` or none
-  RunLog log(pipeline.run.log(), command_line(options));
+  RunLog log(layout.log(), command_line(options));
   try {
-    run_stages(pipeline);
+    run(layout);
   } catch (const std::exception& error) {
     log.write_to_log_only("error: " + util::error_message(error) + "\n");
     throw;
   }
   std::printf("run: %s complete (%.1f s)\n", options.run_dir.c_str(), stopwatch.seconds());
   return 0;
+}
+
+/// A field system's run (cli/system_run.h).
+int run_system_pipeline(const RunCommandOptions& options) {
+  const config::SystemConfig config =
+      config::read_system_config(options.config_path, options.overrides);
+  return run_in_folder(
+      options, config.resolved_toml,
+      [&](const config::RunLayout& run) { check_system_run(config, run, options.config_path); },
+      [&](const config::RunLayout& run) {
+        run_stages(config.pipeline.stages, [&](const std::string& stage) {
+          run_system_stage(stage, options, config, run);
+        });
+      });
+}
+
+}  // namespace
+
+int run_pipeline(const RunCommandOptions& options) {
+  if (config::configures_a_system(options.config_path, options.overrides))
+    return run_system_pipeline(options);
+  const config::RunConfig config =
+      read_pipeline_configuration(options.config_path, options.overrides);
+  return run_in_folder(
+      options, config.resolved_toml,
+      [&](const config::RunLayout& run) {
+        require_stage_inputs(config, run);
+        refuse_foreign_outputs(config, run);
+        util::require_available(config.compute.device, "compute.device");
+      },
+      [&](const config::RunLayout& run) {
+        const Pipeline pipeline{options, config, run};
+        run_stages(config.pipeline.stages,
+                   [&](const std::string& stage) { stage_runners().at(stage)(pipeline); });
+      });
 }
 
 }  // namespace bhpm::cli

@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/report_command.h"
+#include "cli/run_command.h"
 #include "config/run_layout.h"
+#include "io/atomic_file.h"
 #include "util/error_message.h"
 
 namespace bhpm::cli {
@@ -13,6 +16,37 @@ namespace fs = std::filesystem;
 void announce(const std::string& line) {
   std::printf("== %s\n", line.c_str());
   std::fflush(stdout);
+}
+
+TrainingCommandOptions train_stage_options(const RunCommandOptions& options,
+                                           const config::RunLayout& run) {
+  TrainingCommandOptions train;
+  train.config_path = options.config_path;
+  train.data_path = run.data();
+  train.run_dir = run.dir;
+  train.overrides = options.overrides;
+  train.quiet = options.quiet;
+  return train;
+}
+
+void report_stage(const RunCommandOptions& options, const config::RunLayout& run) {
+  announce("report -> " + run.report());
+  ReportCommandOptions report;
+  report.run_dir = run.dir;
+  report.data_path = fs::exists(run.data()) ? run.data() : "";
+  report.output_dir = run.report();
+  report.quiet = options.quiet;
+  run_report(report);
+}
+
+void copy_dataset(const std::string& source, const std::string& destination) {
+  if (fs::exists(destination))
+    return announce("simulate: up to date (" + destination + " is a copy of run.data = " + source +
+                    ")");
+  announce("simulate: replaced by run.data: copying " + source + " -> " + destination);
+  io::AtomicFile copy(destination);
+  fs::copy_file(source, copy.temporary_path(), fs::copy_options::overwrite_existing);
+  copy.commit();
 }
 
 /// Whether `output` reads back whole (`read` does not throw): a file damaged after it was

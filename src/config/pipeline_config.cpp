@@ -14,16 +14,23 @@ const std::vector<std::string>& pipeline_stages() {
   return stages;
 }
 
+const std::vector<std::string>& system_pipeline_stages() {
+  static const std::vector<std::string> stages = {"simulate", "train",   "evaluate",
+                                                  "distill",  "predict", "report"};
+  return stages;
+}
+
 bool PipelineConfig::runs(const std::string& stage) const {
   return std::find(stages.begin(), stages.end(), stage) != stages.end();
 }
 
 namespace {
 
-/// The stages named in `requested`, in pipeline order; refuses unknown or repeated names.
+/// The stages named in `requested`, in the order of `known`; refuses unknown or repeated
+/// names.
 std::vector<std::string> ordered_stages(ConfigSection& section,
-                                        const std::vector<std::string>& requested) {
-  const auto& known = pipeline_stages();
+                                        const std::vector<std::string>& requested,
+                                        const std::vector<std::string>& known) {
   std::set<std::string> seen;
   for (const auto& name : requested) {
     section.require(std::count(known.begin(), known.end(), name) == 1, "stages",
@@ -43,14 +50,13 @@ std::string from_base(const std::string& path, const std::string& base_dir) {
   return (std::filesystem::path(base_dir) / path).string();
 }
 
-}  // namespace
-
-PipelineConfig read_pipeline_config(ConfigReader& reader, const std::string& base_dir) {
+/// [run] with its stages among `known`, `defaults` when none are named.
+PipelineConfig read_run_section(ConfigReader& reader, const std::string& base_dir,
+                                const std::vector<std::string>& known,
+                                const std::vector<std::string>& defaults) {
   PipelineConfig config;
   ConfigSection section = reader.section("run");
-  config.stages = ordered_stages(
-      section, section.strings(
-                   "stages", {"simulate", "train", "calibrate", "evaluate", "predict", "report"}));
+  config.stages = ordered_stages(section, section.strings("stages", defaults), known);
   config.predict_experiments = section.integers("predict_experiments", {0});
   config.data = from_base(section.string("data", ""), base_dir);
   std::set<std::string> stems;
@@ -72,6 +78,17 @@ PipelineConfig read_pipeline_config(ConfigReader& reader, const std::string& bas
                     std::to_string(e));
   }
   return config;
+}
+
+}  // namespace
+
+PipelineConfig read_pipeline_config(ConfigReader& reader, const std::string& base_dir) {
+  return read_run_section(reader, base_dir, pipeline_stages(),
+                          {"simulate", "train", "calibrate", "evaluate", "predict", "report"});
+}
+
+PipelineConfig read_system_pipeline_config(ConfigReader& reader, const std::string& base_dir) {
+  return read_run_section(reader, base_dir, system_pipeline_stages(), system_pipeline_stages());
 }
 
 }  // namespace bhpm::config

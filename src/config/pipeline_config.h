@@ -27,6 +27,10 @@ namespace bhpm::config {
 /// Every stage name, in the order `bhpm run` performs them.
 const std::vector<std::string>& pipeline_stages();
 
+/// The stages of a field system's run (config/system_config.h), in their order: simulate,
+/// train, evaluate, distill, predict, report (no calibrate or refinement: docs/systems.md).
+const std::vector<std::string>& system_pipeline_stages();
+
 struct PipelineConfig {
   std::vector<std::string> stages;                ///< a subset of pipeline_stages(), in its order
   std::vector<std::int64_t> predict_experiments;  ///< test-set indices, >= 0, distinct
@@ -41,5 +45,9 @@ struct PipelineConfig {
 /// Throws ConfigError naming the field and the rule (an unknown or repeated stage, a
 /// negative or repeated experiment index, two initial-condition files of one stem).
 PipelineConfig read_pipeline_config(ConfigReader& reader, const std::string& base_dir);
+
+/// Reads a field system's [run]: the keys and rules above, the stages among
+/// system_pipeline_stages() and all of them by default.
+PipelineConfig read_system_pipeline_config(ConfigReader& reader, const std::string& base_dir);
 
 }  // namespace bhpm::config

@@ -12,10 +12,9 @@ RunConfig read_all(ConfigReader& reader, const std::string& base_dir,
                    const std::vector<std::string>& overrides) {
   for (const auto& assignment : overrides) reader.apply_override(assignment);
   if (reader.given_sections().count("system"))
-    throw ConfigError(
-        reader.source() +
-        ": [system] describes a field system, which only `bhpm simulate`, `bhpm train` "
-        "and `bhpm evaluate` read so far (docs/systems.md)");
+    throw ConfigError(reader.source() +
+                      ": [system] describes a field system, which this command does not read yet "
+                      "(docs/systems.md lists the commands that do)");
   RunConfig config;
   config.simulate = read_simulate_config(reader, base_dir);
   config.leaves = read_leaf_config(reader);

@@ -46,8 +46,8 @@ std::vector<std::string> RunLayout::checkpoints() const {
 }
 
 const std::vector<std::string>& data_sections() {
-  static const std::vector<std::string> sections = {"",       "equation",          "domain",
-                                                    "solver", "initial_condition", "data"};
+  static const std::vector<std::string> sections = {
+      "", "equation", "system", "domain", "solver", "initial_condition", "data"};
   return sections;
 }
 
@@ -64,6 +64,12 @@ std::vector<std::string> plus(std::vector<std::string> sections,
 const std::vector<std::string>& training_sections() {
   static const std::vector<std::string> sections =
       plus(data_sections(), {"leaves", "train_leaves", "root", "train_root", "train_joint"});
+  return sections;
+}
+
+const std::vector<std::string>& system_model_sections() {
+  static const std::vector<std::string> sections =
+      plus(data_sections(), {"leaves", "train_leaves", "root", "train_root", "predict", "distill"});
   return sections;
 }
 

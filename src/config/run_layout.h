@@ -67,6 +67,9 @@ struct RunLayout {
 const std::vector<std::string>& data_sections();        ///< data.h5
 const std::vector<std::string>& training_sections();    ///< checkpoints, root.h5
 const std::vector<std::string>& prediction_sections();  ///< prediction files
+/// system.ckpt: every section but [run]. A system's model keeps the settings of the steps
+/// after training too ([predict], [distill]), so a system's run folder has one configuration.
+const std::vector<std::string>& system_model_sections();
 const std::vector<std::string>& refinement_sections();  ///< refinement.h5
 /// distill.json: training, [predict] (its pathwise features) and [distill].
 const std::vector<std::string>& distillation_sections();

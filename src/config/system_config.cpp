@@ -1,6 +1,7 @@
 #include "config/system_config.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "config/config_reader.h"
 #include "config/data_section.h"
@@ -133,7 +134,8 @@ bool configures_a_system(const std::string& path, const std::vector<std::string>
 
 namespace {
 
-SystemConfig read_system_sections(ConfigReader& reader) {
+/// Every section of a system's configuration; relative paths in [run] from `base_dir`.
+SystemConfig read_system_sections(ConfigReader& reader, const std::string& base_dir) {
   SystemConfig config;
   ConfigSection top = reader.section("");
   const std::int64_t seed = top.integer("seed", 0);
@@ -144,8 +146,10 @@ SystemConfig read_system_sections(ConfigReader& reader) {
   read_initial_fields(reader, config);
   read_system_data(reader, config);
   config.learning = read_system_learning_config(reader);
+  config.pipeline = read_system_pipeline_config(reader, base_dir);
   reader.reject_unknown_keys();
   config.resolved_toml = reader.resolved_toml();
+  config.field = reader.field_names();
   return config;
 }
 
@@ -154,14 +158,14 @@ SystemConfig read_system_sections(ConfigReader& reader) {
 SystemConfig read_system_config(const std::string& path,
                                 const std::vector<std::string>& overrides) {
   ConfigReader reader = reader_with(path, overrides);
-  return read_system_sections(reader);
+  return read_system_sections(reader, std::filesystem::path(path).parent_path().string());
 }
 
 SystemConfig read_stored_system_config(const std::string& text, const std::string& source,
                                        const std::vector<std::string>& overrides) {
   ConfigReader reader = ConfigReader::from_string(text, source);
   for (const auto& assignment : overrides) reader.apply_override(assignment);
-  return read_system_sections(reader);
+  return read_system_sections(reader, "");
 }
 
 }  // namespace bhpm::config

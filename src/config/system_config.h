@@ -2,17 +2,20 @@
 /// The configuration of a field system (a [system] section instead of [equation]): for
 /// `bhpm simulate` the system, its periodic box, the solver, the initial conditions and the
 /// measurements, read strictly from TOML with the defaults of pde/system_defaults.h; for
-/// `bhpm train` the leaves and the roots (config/system_learning_config.h).
+/// `bhpm train` the leaves and the roots (config/system_learning_config.h); for `bhpm run`
+/// its stages ([run], config/pipeline_config.h).
 /// docs/systems.md lists every key; any other section or key is refused.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "config/pipeline_config.h"
 #include "config/system_learning_config.h"
 #include "pde/field_system.h"
 #include "pde/periodic_box.h"
 #include "pde/system_experiment_set.h"
+#include "util/option_check.h"
 
 namespace bhpm::config {
 
@@ -26,7 +29,10 @@ struct SystemConfig {
   std::int64_t train_experiments = 4;
   std::int64_t test_experiments = 4;
   SystemLearningConfig learning;
+  PipelineConfig pipeline;    ///< [run]: what `bhpm run` does (cli/system_run.h)
   std::string resolved_toml;  ///< every value read, defaults included
+  /// How messages name a key: "FILE: section.key" or "--set section.key".
+  util::FieldNames field = util::section_fields("");
 
   pde::PeriodicBox box() const;
 };
@@ -35,9 +41,9 @@ struct SystemConfig {
 /// section: `bhpm simulate` then reads it with read_system_config.
 bool configures_a_system(const std::string& path, const std::vector<std::string>& overrides);
 
-/// Reads seed, [system], [domain], [solver], [initial_condition], [data] and the learning
-/// sections; every violated rule throws ConfigError naming the file (or --set) and the
-/// field.
+/// Reads seed, [system], [domain], [solver], [initial_condition], [data], the learning
+/// sections and [run] (its paths relative to the file's folder); every violated rule throws
+/// ConfigError naming the file (or --set) and the field.
 SystemConfig read_system_config(const std::string& path, const std::vector<std::string>& overrides);
 
 /// Reads the resolved configuration stored in an output (a run folder's checkpoint), with

@@ -173,6 +173,12 @@ void read_samples(const io::Hdf5Location& samples, const std::string& where,
 
 }  // namespace
 
+std::int64_t system_set_experiments(const std::string& path, const std::string& set_name) {
+  const io::Hdf5Location file = io::Hdf5Location::open_file(path);
+  if (!file.has(set_name)) return 0;
+  return static_cast<std::int64_t>(file.open_group(set_name).number_attribute("experiments"));
+}
+
 SystemDataset read_system_dataset(const std::string& path, const std::string& set_name) {
   SystemDatasetMetadata metadata = read_system_dataset_metadata(path);
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);

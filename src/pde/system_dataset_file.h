@@ -38,6 +38,10 @@ void write_system_dataset(const std::string& path, const PeriodicBox& box,
 /// Reads the root attributes of a version 3 file; errors name the file and the attribute.
 SystemDatasetMetadata read_system_dataset_metadata(const std::string& path);
 
+/// The number of experiments of set `set_name` of a version 3 file, 0 when it has no such
+/// set (its arrays are not read).
+std::int64_t system_set_experiments(const std::string& path, const std::string& set_name);
+
 /// One set of a version 3 file as written: its box, grids and measurements.
 struct SystemDataset {
   SystemDatasetMetadata metadata;

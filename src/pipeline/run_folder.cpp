@@ -22,8 +22,8 @@ io::Checkpoint joint_checkpoint(const std::string& run_dir) {
   if (!std::filesystem::exists(path) && std::filesystem::exists(layout.system_model()))
     throw std::runtime_error(
         run_dir + ": holds a field system's model (" + layout.system_model() +
-        "), which only `bhpm evaluate`, `bhpm distill` and `bhpm predict` read so far "
-        "(docs/systems.md)");
+        "), which this command does not read yet (docs/systems.md lists the commands "
+        "that do)");
   if (!std::filesystem::exists(path))
     throw std::runtime_error(run_dir + ": no trained model (" + path +
                              " is missing; run `bhpm train` first)");

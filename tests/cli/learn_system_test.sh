@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # A field system's commands from the outside (docs/systems.md, "Learning a system" to
-# "Predicting with a system"): NLS as two real fields, simulated small, trained on two
+# "The whole job"): NLS as two real fields, simulated small by `bhpm run`, trained on two
 # experiments (leaves and one root per field), scored per field on the solution grids,
-# distilled (the true coefficients fitted exactly where the truth is known), predicted
+# distilled (the true coefficients fitted exactly where the truth is known); then predicted
 # from a training experiment's initial fields (scored against its solution: a model this
-# small diverges on the held-out one) and from expressions, and reported; the stored model
+# small diverges on the held-out one) and from expressions, and a second `bhpm run` finds
+# its stages done, predicts sampled initial fields and draws the report; the stored model
 # reads back to the same scores; a dataset of another system, a one-field dataset, a
-# one-field key and options a system does not take are refused by name.
+# one-field key, another configuration in the run folder and options a system does not
+# take are refused by name.
 #
 # Usage: bash learn_system_test.sh PATH_TO_BHPM
 source "$(dirname "$0")/common.sh"
@@ -17,24 +19,26 @@ printf '%s\n' 'seed = 3' '[system]' 'name = "nls"' '[domain]' 't_end = 2' '[solv
   '[leaves]' 'hidden_layers = 3' 'width = 32' 'first_omega = 10' \
   '[train_leaves]' 'iterations = 3000' 'learning_rate = 1e-2' 'final_learning_rate = 1e-5' \
   'batch_size = 1024' '[train_root]' 'iterations = 200' 'points = 256' 'condition_points = 1024' \
-  >"$work/nls.toml"
-"$bhpm" simulate "$work/nls.toml" -o "$work/nls.h5" -q >/dev/null
-check "the small NLS dataset simulates" $?
-
-"$bhpm" train "$work/nls.toml" --data "$work/nls.h5" -o "$work/run" -q >"$work/train.out"
+  '[predict]' 'samples = 2' 'features = 256' >"$work/nls.toml"
+"$bhpm" run "$work/nls.toml" -o "$work/run" -q --set run.stages=simulate,train,evaluate,distill \
+  >"$work/run.out" 2>"$work/run.err"
 status=$?
-check "train on a system's dataset ($(head -c 300 "$work/train.out"))" $status
-grep -q "trained 2 leaves of 2 fields on 2048 points each" "$work/train.out" &&
-  [ -f "$work/run/system.ckpt" ]
-check "train says what it trained and writes run/system.ckpt" $?
+check "run simulates, trains, evaluates and distils a system ($(tail -c 300 "$work/run.err"))" \
+  $status
+grep -q "trained 2 leaves of 2 fields on 2048 points each" "$work/run.out"
+status=$?
+for file in data.h5 system.ckpt metrics.json distill.json run.toml; do
+  [ -f "$work/run/$file" ] || status=1
+done
+check "train says what it trained; the run folder holds each stage's output" $status
+cp "$work/run/data.h5" "$work/nls.h5"
 
 "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --set-name train -o "$work/fit.json" \
   >"$work/fit.out"
 check "evaluate on the training set's grids" $?
-"$bhpm" evaluate "$work/run" --data "$work/nls.h5" >/dev/null &&
-  "$bhpm" evaluate "$work/run" --data "$work/nls.h5" -o "$work/again.json" >/dev/null &&
+"$bhpm" evaluate "$work/run" --data "$work/run/data.h5" -o "$work/again.json" >/dev/null &&
   cmp -s "$work/run/metrics.json" "$work/again.json"
-check "evaluate on the test set twice: the stored model scores the same" $?
+check "evaluate on the test set again: the stored model scores as the run's evaluate did" $?
 "$python" - "$work/fit.json" "$work/run/metrics.json" <<'PY'
 import json, sys
 fit, held_out = (json.load(open(p)) for p in sys.argv[1:])
@@ -48,9 +52,6 @@ for field, m in fit["fields"].items():
 PY
 check "each field's root knows its operator on the training grids (relative RMSE < 0.3)" $?
 
-"$bhpm" distill "$work/run" -q >"$work/distill.out" 2>"$work/distill.err"
-status=$?
-check "distill on a system's run ($(head -c 400 "$work/distill.out"))" $status
 "$python" - "$work/run/distill.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -118,30 +119,33 @@ PY
 check "the expressions' prediction: u0 on the data's grid and horizon, no truth" $?
 
 # The expressions' initial fields as samples at the grid's 128 points (the interpolation is
-# one field's, tested there), columns in another order than the fields'.
+# one field's, tested there), columns in another order than the fields', predicted by a
+# second run, which finds the other stages done and draws every prediction in the folder.
 "$python" -c 'import numpy as np
 x = np.linspace(-10, 10, 128, endpoint=False)
 print("x,v,u"); [print(f"{a!r},0,{0.05 / np.cosh(a)!r}") for a in x]' >"$work/u0.csv"
 head -1 "$work/u0.csv" | cut -d, -f1,3 >"$work/u-only.csv"
 tail -n +2 "$work/u0.csv" | cut -d, -f1,3 >>"$work/u-only.csv"
-"$bhpm" predict "$work/run" --ic-file "$work/u0.csv" --samples 2 -o "$work/sampled.h5" \
-  >"$work/sampled.out" 2>&1 &&
-  "$python" - "$work/sampled.h5" <<'PY'
+cp "$work/prediction.h5" "$work/run/" && cp "$work/sech.h5" "$work/run/prediction-sech.h5" &&
+  "$bhpm" run "$work/nls.toml" -o "$work/run" -q --set 'run.predict_experiments=[]' \
+    --set "run.predict_ic_files=[\"$work/u0.csv\"]" >"$work/run2.out" 2>&1
+status=$?
+check "a second run predicts sampled initial fields and reports ($(tail -c 300 "$work/run2.out"))" \
+  $status
+for stage in simulate train evaluate distill; do
+  grep -q "== $stage: up to date" "$work/run2.out" || status=1
+done
+check "the second run finds simulate, train, evaluate and distill up to date" $status
+"$python" - "$work/run/prediction-u0.h5" <<'PY'
 import sys, h5py, numpy as np
 p = h5py.File(sys.argv[1], "r")
 x, u0 = p["x"][:], p["u/mean_operator"][0]
 assert p.attrs["initial_condition"].startswith("interpolated from "), p.attrs["initial_condition"]
 assert np.allclose(u0, 0.05 / np.cosh(x), rtol=0, atol=1e-15) and not p["v/mean_operator"][0].any()
+assert p.attrs["members"] + p.attrs["dropped"].count("member ") == 2  # [predict] samples
 PY
-status=$?
-check "predict initial fields given as samples (columns x, v, u) \
-($(tail -c 300 "$work/sampled.out"))" $status
-
-cp "$work/prediction.h5" "$work/run/" && cp "$work/sech.h5" "$work/run/prediction-sech.h5" &&
-  "$bhpm" report "$work/run" >"$work/report.out" 2>&1
-status=$?
-check "report on a system's run ($(tail -c 300 "$work/report.out"))" $status
-for figure in prediction-u prediction-v prediction-sech-u prediction-sech-v; do
+check "the run's prediction-u0.h5: the sampled initial fields (columns x, v, u) on the grid" $?
+for figure in prediction-u prediction-v prediction-sech-u prediction-sech-v prediction-u0-u; do
   head -c 8 "$work/run/report/$figure.png" | grep -q PNG &&
     grep -q "$figure.png" "$work/run/report/index.html" || status=1
 done
@@ -164,8 +168,13 @@ refused too_many_points "holds 2 experiments of 2048 measurements each" "$bhpm" 
   "$work/nls.toml" --data "$work/nls.h5" -o "$work/other" -q --points 5000
 refused distill_other_setting "takes [distill] settings only" "$bhpm" distill "$work/run" \
   --set root.order=1
-refused calibrate_system "which only \`bhpm evaluate\`, \`bhpm distill\` and \`bhpm predict\`" \
-  "$bhpm" calibrate "$work/run"
+refused calibrate_system "which this command does not read yet" "$bhpm" calibrate "$work/run"
+refused run_other_configuration "system.ckpt was made by another configuration" "$bhpm" run \
+  "$work/nls.toml" -o "$work/run" --set train_root.iterations=100
+refused run_missing_experiment "experiment 1 is not among the 1 held-out experiments" \
+  "$bhpm" run "$work/nls.toml" -o "$work/run" --set 'run.predict_experiments=[1]'
+refused run_calibrate_stage "run.stages: each stage must be one of" "$bhpm" run \
+  "$work/nls.toml" -o "$work/run" --set run.stages=calibrate
 refused predict_window "--window-from is for one field" "$bhpm" predict "$work/run" \
   --window-from 0
 refused predict_file_column "line 1: no column 'v'" "$bhpm" predict "$work/run" \

@@ -100,11 +100,12 @@ refused n_st_too_large "data.n_st" "$LAMBDA" --set data.n_st=100000
 refused joint_phase "unknown section [train_joint]" \
   "$(config with_joint '[system]' '[train_joint]' 'iterations = 8')"
 
-"$bhpm" run "$LAMBDA" -o "$work/run" -q >/dev/null 2>"$work/run.err"
-[ $? -eq 1 ] && grep -qF "which only \`bhpm simulate\`, \`bhpm train\` and \`bhpm evaluate\`" \
+"$bhpm" sweep "$LAMBDA" --vary train_root.iterations=1,2 -o "$work/run" >/dev/null \
+  2>"$work/run.err"
+[ $? -eq 1 ] && grep -qF "[system] describes a field system, which this command does not read" \
   "$work/run.err" && [ ! -e "$work/run" ]
 status=$?
-check "run refuses a system's configuration by name ($(head -c 200 "$work/run.err"))" $status
+check "sweep refuses a system's configuration by name ($(head -c 200 "$work/run.err"))" $status
 "$bhpm" train "$(config burgers '[equation]' 'name = "burgers"')" --data "$work/lambda.h5" \
   -o "$work/run" -q >/dev/null 2>"$work/data.err"
 [ $? -eq 1 ] && grep -qF "a system of fields or a 2-D box (dataset format_version 3" "$work/data.err"

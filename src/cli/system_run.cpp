@@ -1,0 +1,185 @@
+#include "cli/system_run.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/distill_command.h"
+#include "cli/evaluate_command.h"
+#include "cli/pipeline_checks.h"
+#include "cli/predict_command.h"
+#include "cli/run_command.h"
+#include "cli/stage_outputs.h"
+#include "cli/system_learning.h"
+#include "cli/system_prediction_command.h"
+#include "cli/system_simulation.h"
+#include "config/run_layout.h"
+#include "config/system_config.h"
+#include "pde/system_dataset_file.h"
+
+namespace bhpm::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SystemPipeline {
+  const RunCommandOptions& options;
+  const config::SystemConfig& config;
+  const config::RunLayout& run;
+};
+
+/// The run's overrides of [section] alone: the later steps read the trained model's stored
+/// configuration, which the run's checks hold equal to this one in every other section.
+std::vector<std::string> section_overrides(const SystemPipeline& p, const std::string& section) {
+  std::vector<std::string> kept;
+  for (const std::string& assignment : p.options.overrides)
+    if (assignment.rfind(section + ".", 0) == 0) kept.push_back(assignment);
+  return kept;
+}
+
+void system_simulate_stage(const SystemPipeline& p) {
+  if (!p.config.pipeline.data.empty()) return copy_dataset(p.config.pipeline.data, p.run.data());
+  if (fs::exists(p.run.data())) return announce("simulate: up to date (" + p.run.data() + ")");
+  announce("simulate -> " + p.run.data());
+  run_system_simulation(p.options.config_path, p.run.data(), p.options.overrides, p.options.quiet);
+}
+
+void system_train_stage(const SystemPipeline& p) {
+  const std::string model = p.run.system_model();
+  if (config::up_to_date(model, {p.run.data()}))
+    return announce("train: up to date (" + model + ")");
+  announce("train -> " + model);
+  run_system_training(train_stage_options(p.options, p.run));
+}
+
+void system_evaluate_stage(const SystemPipeline& p) {
+  const std::string output = p.run.held_out_metrics();
+  if (config::up_to_date(output, {p.run.data(), p.run.system_model()}))
+    return announce("evaluate: up to date (" + output + ")");
+  announce("evaluate: held-out experiments at up to " + std::to_string(kSystemRunEvaluationPoints) +
+           " grid points -> " + output);
+  EvaluateOptions evaluate;
+  evaluate.run_dir = p.run.dir;
+  evaluate.data_path = p.run.data();
+  evaluate.output_path = output;
+  evaluate.max_points = kSystemRunEvaluationPoints;
+  evaluate.quiet = p.options.quiet;
+  run_system_evaluation(evaluate);
+}
+
+void system_distill_stage(const SystemPipeline& p) {
+  const std::string output = p.run.distillation();
+  if (config::up_to_date(output, {p.run.system_model()}))
+    return announce("distill: up to date (" + output + ")");
+  announce("distill: each field's operator as an equation -> " + output);
+  DistillCommandOptions distill;
+  distill.run_dir = p.run.dir;
+  distill.overrides = section_overrides(p, "distill");
+  distill.quiet = p.options.quiet;
+  run_system_distillation(distill);
+}
+
+/// One prediction into `output` unless it is newer than the model and `inputs`;
+/// `initial` sets the initial fields on the options.
+template <typename SetInitial>
+void system_predict_into(const SystemPipeline& p, const std::string& output,
+                         std::vector<std::string> inputs, const std::string& what,
+                         SetInitial initial) {
+  inputs.push_back(p.run.system_model());
+  if (config::up_to_date(output, inputs)) return announce("predict: up to date (" + output + ")");
+  announce("predict: " + what + " -> " + output);
+  PredictCommandOptions predict;
+  predict.run_dir = p.run.dir;
+  predict.output_path = output;
+  predict.overrides = section_overrides(p, "predict");
+  predict.quiet = p.options.quiet;
+  initial(predict);
+  run_system_prediction(predict);
+}
+
+void system_predict_stage(const SystemPipeline& p) {
+  for (const std::int64_t e : p.config.pipeline.predict_experiments)
+    system_predict_into(p, p.run.prediction(e), {p.run.data()},
+                        "held-out experiment " + std::to_string(e), [&](PredictCommandOptions& o) {
+                          o.initial_from = p.run.data() + ":test/" + std::to_string(e);
+                        });
+  for (const std::string& file : p.config.pipeline.predict_ic_files)
+    system_predict_into(p, p.run.prediction_from_file(fs::path(file).stem().string()), {file},
+                        "initial fields of " + file,
+                        [&](PredictCommandOptions& o) { o.initial_file = file; });
+}
+
+void system_report_stage(const SystemPipeline& p) { report_stage(p.options, p.run); }
+
+}  // namespace
+
+namespace {
+
+/// The held-out experiments of the run's data: the simulation's, RUN_DIR/data.h5's or
+/// run.data's test set (0 when it has none).
+std::int64_t system_held_out_experiments(const config::SystemConfig& config,
+                                         const config::RunLayout& run) {
+  const std::string& data = config.pipeline.data;
+  if (data.empty()) return config.test_experiments;
+  return pde::system_set_experiments(fs::exists(run.data()) ? run.data() : data, "test");
+}
+
+/// A held-out set for the evaluate stage and the predicted experiments among it.
+void require_system_held_out(const config::SystemConfig& config, const config::RunLayout& run) {
+  const config::PipelineConfig& pipeline = config.pipeline;
+  const bool evaluates = pipeline.runs("evaluate"), predicts = pipeline.runs("predict");
+  if (!evaluates && (!predicts || pipeline.predict_experiments.empty())) return;
+  const std::int64_t held_out = system_held_out_experiments(config, run);
+  if (evaluates && held_out == 0)
+    throw config::ConfigError(config.field("run.stages") +
+                              ": the evaluate stage scores the held-out experiments, and the "
+                              "data have none");
+  for (const std::int64_t e : predicts ? pipeline.predict_experiments : std::vector<std::int64_t>{})
+    if (e >= held_out)
+      throw config::ConfigError(config.field("run.predict_experiments") + ": experiment " +
+                                std::to_string(e) + " is not among the " +
+                                std::to_string(held_out) + " held-out experiments");
+}
+
+}  // namespace
+
+void check_system_run(const config::SystemConfig& config, const config::RunLayout& run,
+                      const std::string& source) {
+  const config::PipelineConfig& pipeline = config.pipeline;
+  const std::string& data = pipeline.data;
+  if (!data.empty() && !fs::is_regular_file(data))
+    throw config::ConfigError(config.field("run.data") + ": " + data +
+                              " does not exist (make it with `bhpm simulate`)");
+  if (!data.empty())
+    require_same_system(pde::read_system_dataset_metadata(data), data, config.system, source);
+  for (const std::string& file : pipeline.predict_ic_files)
+    if (pipeline.runs("predict") && !fs::is_regular_file(file))
+      throw config::ConfigError(config.field("run.predict_ic_files") + ": " + file +
+                                " does not exist");
+  require_system_held_out(config, run);
+  require_produced_inputs(pipeline, {{"train", {"simulate", run.data()}},
+                                     {"evaluate", {"simulate", run.data()}},
+                                     {"evaluate", {"train", run.system_model()}},
+                                     {"distill", {"train", run.system_model()}},
+                                     {"predict", {"train", run.system_model()}}});
+  if (fs::exists(run.data()) && !data.empty()) refuse_other_copy(run.data(), data);
+  if (fs::exists(run.data()) && data.empty())
+    refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), config.resolved_toml,
+                      config::data_sections());
+  if (fs::exists(run.system_model()))
+    refuse_if_foreign(run.system_model(), config::stored_checkpoint_config(run.system_model()),
+                      config.resolved_toml, config::system_model_sections());
+}
+
+void run_system_stage(const std::string& stage, const RunCommandOptions& options,
+                      const config::SystemConfig& config, const config::RunLayout& run) {
+  static const std::map<std::string, void (*)(const SystemPipeline&)> stages = {
+      {"simulate", system_simulate_stage}, {"train", system_train_stage},
+      {"evaluate", system_evaluate_stage}, {"distill", system_distill_stage},
+      {"predict", system_predict_stage},   {"report", system_report_stage}};
+  stages.at(stage)({options, config, run});
+}
+
+}  // namespace bhpm::cli
