@@ -43,8 +43,8 @@ namespace {
 /// Title, axes and colour bar of a panel of u over (x, t): everything before its plot.
 std::string field_panel_setup(const HeatmapPanel& panel) {
   return std::string("set title ") + gnuplot_string(panel.title) + "\n" + "set xlabel " +
-         gnuplot_string(kXLabel) + "\n" + "set ylabel " + gnuplot_string(kTLabel) + "\n" +
-         "set cblabel " + gnuplot_string(panel.colour_label) + "\n" +
+         gnuplot_string(kXLabel) + "\n" + "set ylabel " + gnuplot_string(panel.vertical_label) +
+         "\n" + "set cblabel " + gnuplot_string(panel.colour_label) + "\n" +
          range_command("cb", panel.scale.low, panel.scale.high) +
          (panel.scale.diverging ? kDivergingPalette : kSequentialPalette) +
          "set autoscale xfix\nset autoscale yfix\nset tics out\n" +

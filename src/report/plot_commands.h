@@ -28,13 +28,16 @@ struct ColourScale {
 /// range is widened so that gnuplot can draw it.
 ColourScale colour_scale_for(std::pair<double, double> range);
 
+inline constexpr const char* kYLabel = "y (dimensionless)";
+
 /// One heatmap of a binary-matrix data file (plot_data.h) over x (horizontal) and t
-/// (vertical), with its own colour bar.
+/// (vertical; or `vertical_label`'s variable, y for a 2-D field), with its own colour bar.
 struct HeatmapPanel {
   std::string title;
   std::string data;          ///< data file name under data/
   std::string colour_label;  ///< colour bar label: the quantity and its units
   ColourScale scale;
+  std::string vertical_label = kTLabel;
 };
 std::string heatmap_commands(const HeatmapPanel& panel);
 

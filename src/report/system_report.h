@@ -1,13 +1,13 @@
 #pragma once
 /// The report of a field system's run folder (it holds system.ckpt; docs/systems.md,
 /// "Predicting with a system"): for each RUN_DIR/prediction*.h5 (format
-/// bhpm-system-prediction, src/pipeline/system_prediction_file.h) and each field of a 1-D
-/// system, <stem>-<field>.png: heat maps over (x, t) of the members' mean and the 95 %
-/// band's width, and, where the file stores the truth, of the truth and |mean - truth|;
-/// index.html lists them with each field's scores in the captions, the parts left out (2-D
-/// predictions are not drawn yet) and the run's configuration; there is no metrics.json
-/// (ReportSummary::metrics_json is ""). Written as write_report writes (report/run_report.h:
-/// io::AtomicFolder, RUN_DIR/report by default).
+/// bhpm-system-prediction, src/pipeline/system_prediction_file.h) and each field,
+/// <stem>-<field>.png: the members' mean and the 95 % band's width, and, where the file
+/// stores the truth, the truth and |mean - truth|, as heat maps over (x, t) in 1-D and over
+/// (x, y) at the first, middle and last output times in 2-D; index.html lists them with each
+/// field's scores in the captions, the parts left out and the run's configuration; there is
+/// no metrics.json (ReportSummary::metrics_json is ""). Written as write_report writes
+/// (report/run_report.h: io::AtomicFolder, RUN_DIR/report by default).
 
 #include "report/run_report.h"
 
