@@ -14,6 +14,8 @@
 #include "cli/calibration_printer.h"
 #include "cli/process_setup.h"
 #include "cli/setting_flags.h"
+#include "cli/system_calibration_command.h"
+#include "cli/system_learning.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
@@ -94,6 +96,7 @@ void setup_calibrate(CLI::App& app) {
 }
 
 int run_calibrate(const CalibrateCommandOptions& options) {
+  if (holds_a_system(options.run_dir)) return run_system_calibration(options);
   const util::Stopwatch stopwatch;
   const config::RunLayout layout{options.run_dir};
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm calibrate");

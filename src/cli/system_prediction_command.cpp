@@ -16,6 +16,7 @@
 #include "pde/sampled_initial_condition.h"
 #include "pde/system_dataset_file.h"
 #include "pde/system_initial_condition.h"
+#include "pipeline/system_calibration.h"
 #include "pipeline/system_prediction.h"
 #include "pipeline/system_prediction_file.h"
 #include "pipeline/trained_system.h"
@@ -159,6 +160,9 @@ int run_system_prediction(const PredictCommandOptions& options) {
   prediction_options.features = settings.features;
   prediction_options.seed = trained.config.sets.seed;
   prediction_options.max_amplification = settings.max_amplification;
+  const pipeline::SpreadCalibration calibration =
+      pipeline::run_spread_calibration(options.run_dir, trained.config.system.fields);
+  prediction_options.spread_factors = calibration.factors;
   prediction_options.solve = trained.config.sets.solve;
   prediction_options.solve.tolerance = settings.step_tolerance;
   prediction_options.solve.t_end = problem.t_end;
@@ -176,8 +180,10 @@ int run_system_prediction(const PredictCommandOptions& options) {
                        {"initial_condition", initial_condition_text(options)},
                        {"system", trained.config.system.describe()},
                        {"config", trained.config.resolved_toml},
+                       {"calibration", calibration.description},
                        {"created_by", "bhpm " BHPM_VERSION}};
   pipeline::write_system_prediction(output, problem.box, record);
+  std::printf("band: %s\n", calibration.description.c_str());
   print_prediction(prediction, record.scores);
   std::printf("wrote %s (%.1f s)\n", output.c_str(), stopwatch.seconds());
   return 0;

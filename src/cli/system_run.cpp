@@ -7,10 +7,10 @@
 
 #include "cli/distill_command.h"
 #include "cli/evaluate_command.h"
-#include "cli/pipeline_checks.h"
 #include "cli/predict_command.h"
 #include "cli/run_command.h"
 #include "cli/stage_outputs.h"
+#include "cli/system_calibration_command.h"
 #include "cli/system_learning.h"
 #include "cli/system_prediction_command.h"
 #include "cli/system_simulation.h"
@@ -54,6 +54,29 @@ void system_train_stage(const SystemPipeline& p) {
   run_system_training(train_stage_options(p.options, p.run));
 }
 
+/// The training experiments of the run's data.
+std::int64_t system_training_experiments(const SystemPipeline& p) {
+  const std::string& data = p.config.pipeline.data;
+  if (data.empty()) return p.config.train_experiments;
+  return pde::system_set_experiments(p.run.data(), "train");
+}
+
+void system_calibrate_stage(const SystemPipeline& p) {
+  const std::string output = p.run.system_calibration();
+  if (system_training_experiments(p) < 2)
+    return announce(
+        "calibrate: skipped: one training experiment, none to leave out (the "
+        "predictions' bands stay uncalibrated)");
+  if (config::up_to_date(output, {p.run.system_model()}))
+    return announce("calibrate: up to date (" + output + ")");
+  announce("calibrate: each field's spread on the training experiments left out -> " + output);
+  CalibrateCommandOptions calibrate;
+  calibrate.run_dir = p.run.dir;
+  calibrate.overrides = section_overrides(p, "predict");
+  calibrate.quiet = p.options.quiet;
+  run_system_calibration(calibrate);
+}
+
 void system_evaluate_stage(const SystemPipeline& p) {
   const std::string output = p.run.held_out_metrics();
   if (config::up_to_date(output, {p.run.data(), p.run.system_model()}))
@@ -88,6 +111,7 @@ void system_predict_into(const SystemPipeline& p, const std::string& output,
                          std::vector<std::string> inputs, const std::string& what,
                          SetInitial initial) {
   inputs.push_back(p.run.system_model());
+  if (fs::exists(p.run.system_calibration())) inputs.push_back(p.run.system_calibration());
   if (config::up_to_date(output, inputs)) return announce("predict: up to date (" + output + ")");
   announce("predict: " + what + " -> " + output);
   PredictCommandOptions predict;
@@ -115,70 +139,13 @@ void system_report_stage(const SystemPipeline& p) { report_stage(p.options, p.ru
 
 }  // namespace
 
-namespace {
-
-/// The held-out experiments of the run's data: the simulation's, RUN_DIR/data.h5's or
-/// run.data's test set (0 when it has none).
-std::int64_t system_held_out_experiments(const config::SystemConfig& config,
-                                         const config::RunLayout& run) {
-  const std::string& data = config.pipeline.data;
-  if (data.empty()) return config.test_experiments;
-  return pde::system_set_experiments(fs::exists(run.data()) ? run.data() : data, "test");
-}
-
-/// A held-out set for the evaluate stage and the predicted experiments among it.
-void require_system_held_out(const config::SystemConfig& config, const config::RunLayout& run) {
-  const config::PipelineConfig& pipeline = config.pipeline;
-  const bool evaluates = pipeline.runs("evaluate"), predicts = pipeline.runs("predict");
-  if (!evaluates && (!predicts || pipeline.predict_experiments.empty())) return;
-  const std::int64_t held_out = system_held_out_experiments(config, run);
-  if (evaluates && held_out == 0)
-    throw config::ConfigError(config.field("run.stages") +
-                              ": the evaluate stage scores the held-out experiments, and the "
-                              "data have none");
-  for (const std::int64_t e : predicts ? pipeline.predict_experiments : std::vector<std::int64_t>{})
-    if (e >= held_out)
-      throw config::ConfigError(config.field("run.predict_experiments") + ": experiment " +
-                                std::to_string(e) + " is not among the " +
-                                std::to_string(held_out) + " held-out experiments");
-}
-
-}  // namespace
-
-void check_system_run(const config::SystemConfig& config, const config::RunLayout& run,
-                      const std::string& source) {
-  const config::PipelineConfig& pipeline = config.pipeline;
-  const std::string& data = pipeline.data;
-  if (!data.empty() && !fs::is_regular_file(data))
-    throw config::ConfigError(config.field("run.data") + ": " + data +
-                              " does not exist (make it with `bhpm simulate`)");
-  if (!data.empty())
-    require_same_system(pde::read_system_dataset_metadata(data), data, config.system, source);
-  for (const std::string& file : pipeline.predict_ic_files)
-    if (pipeline.runs("predict") && !fs::is_regular_file(file))
-      throw config::ConfigError(config.field("run.predict_ic_files") + ": " + file +
-                                " does not exist");
-  require_system_held_out(config, run);
-  require_produced_inputs(pipeline, {{"train", {"simulate", run.data()}},
-                                     {"evaluate", {"simulate", run.data()}},
-                                     {"evaluate", {"train", run.system_model()}},
-                                     {"distill", {"train", run.system_model()}},
-                                     {"predict", {"train", run.system_model()}}});
-  if (fs::exists(run.data()) && !data.empty()) refuse_other_copy(run.data(), data);
-  if (fs::exists(run.data()) && data.empty())
-    refuse_if_foreign(run.data(), config::stored_hdf5_config(run.data()), config.resolved_toml,
-                      config::data_sections());
-  if (fs::exists(run.system_model()))
-    refuse_if_foreign(run.system_model(), config::stored_checkpoint_config(run.system_model()),
-                      config.resolved_toml, config::system_model_sections());
-}
-
 void run_system_stage(const std::string& stage, const RunCommandOptions& options,
                       const config::SystemConfig& config, const config::RunLayout& run) {
   static const std::map<std::string, void (*)(const SystemPipeline&)> stages = {
-      {"simulate", system_simulate_stage}, {"train", system_train_stage},
-      {"evaluate", system_evaluate_stage}, {"distill", system_distill_stage},
-      {"predict", system_predict_stage},   {"report", system_report_stage}};
+      {"simulate", system_simulate_stage},   {"train", system_train_stage},
+      {"calibrate", system_calibrate_stage}, {"evaluate", system_evaluate_stage},
+      {"distill", system_distill_stage},     {"predict", system_predict_stage},
+      {"report", system_report_stage}};
   stages.at(stage)({options, config, run});
 }
 

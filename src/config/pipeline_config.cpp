@@ -15,7 +15,7 @@ const std::vector<std::string>& pipeline_stages() {
 }
 
 const std::vector<std::string>& system_pipeline_stages() {
-  static const std::vector<std::string> stages = {"simulate", "train",   "evaluate",
+  static const std::vector<std::string> stages = {"simulate", "train",   "calibrate", "evaluate",
                                                   "distill",  "predict", "report"};
   return stages;
 }

@@ -28,7 +28,7 @@ namespace bhpm::config {
 const std::vector<std::string>& pipeline_stages();
 
 /// The stages of a field system's run (config/system_config.h), in their order: simulate,
-/// train, evaluate, distill, predict, report (no calibrate or refinement: docs/systems.md).
+/// train, calibrate, evaluate, distill, predict, report (no refinement: docs/systems.md).
 const std::vector<std::string>& system_pipeline_stages();
 
 struct PipelineConfig {

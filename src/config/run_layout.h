@@ -9,6 +9,7 @@
 ///   RUN_DIR/{leaves,exact_gp,joint}.ckpt, root.h5    train (docs/run-folder.md)
 ///   RUN_DIR/history-{leaves,exact_gp,joint}.csv      train: each phase's objective terms
 ///   RUN_DIR/system.ckpt                     train of a field system (docs/systems.md)
+///   RUN_DIR/system-calibration.json         calibrate of a field system
 ///   RUN_DIR/metrics.json, metrics-train.json         evaluate (held-out / training grids)
 ///   RUN_DIR/distill.json                    distill (the learned operator as an equation)
 ///   RUN_DIR/prediction-test-<e>.h5          predict, one per run.predict_experiments
@@ -43,6 +44,8 @@ struct RunLayout {
   std::string refinement() const { return file("refinement.h5"); }
   /// The model-discrepancy variance calibrated on the training experiments (`bhpm calibrate`).
   std::string discrepancy() const { return file("discrepancy.json"); }
+  /// A field system's spread factors per field (`bhpm calibrate` on a system's run).
+  std::string system_calibration() const { return file("system-calibration.json"); }
   /// The learned operator as an equation with intervals (`bhpm distill`).
   std::string distillation() const { return file("distill.json"); }
   std::string report() const { return file("report"); }

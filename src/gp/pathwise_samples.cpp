@@ -17,6 +17,7 @@ namespace bhpm::gp {
 void validate(const PathwiseOptions& options) {
   util::require_at_least(options.features, 1, "pathwise samples", "features");
   util::require_at_least(options.first_sample, 0, "pathwise samples", "first_sample");
+  util::require_positive(options.deviation_scale, "pathwise samples", "deviation_scale");
 }
 
 namespace {
@@ -34,6 +35,10 @@ PathwiseSamples::PathwiseSamples(const SparseVariationalGpImpl& gp, std::int64_t
     : mean_(gp.mean()), kernel_(gp.kernel()) {
   validate(options);
   require_samples(count);
+  if (options.deviation_scale != 1.0)
+    throw std::invalid_argument(
+        "pathwise samples: deviation_scale is for the exact GP's samples; a sparse GP's spread "
+        "is scaled through q(u) (gp/inflated_posterior.h)");
   const at::NoGradGuard no_grad;
   inducing_inputs_ = gp.inducing_inputs().detach().clone();
   features_ = kernel_->random_features(options.features,
@@ -78,9 +83,11 @@ PathwiseSamples::PathwiseSamples(const ExactGpImpl& gp, const ExactGpFactor& fac
   for (std::int64_t s = 0; s < count; ++s) {  // one sample at a time, as above
     util::Rng rng(util::derive_seed(options.seed, "pathwise_sample",
                                     static_cast<std::uint64_t>(options.first_sample + s)));
-    const at::Tensor w = util::normal_tensor(rng, {features_->count()}, inducing_inputs_.device());
+    const at::Tensor w = options.deviation_scale *
+                         util::normal_tensor(rng, {features_->count()}, inducing_inputs_.device());
     const at::Tensor noise =
-        noise_sd * util::normal_tensor(rng, {inducing_inputs_.size(0)}, inducing_inputs_.device());
+        options.deviation_scale * noise_sd *
+        util::normal_tensor(rng, {inducing_inputs_.size(0)}, inducing_inputs_.device());
     const at::Tensor prior_part =  // K^{-1} (phi(X) w_s + eps_s)
         at::cholesky_solve((at::mv(features_x, w) + noise).unsqueeze(1), factor.lower);
     weights.push_back(w);

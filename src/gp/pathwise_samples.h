@@ -39,6 +39,11 @@ struct PathwiseOptions {
   std::int64_t features = 1024;  ///< F (>= 1): random features of the prior
   std::uint64_t seed = 0;
   std::int64_t first_sample = 0;  ///< >= 0: the index in the sequence of the first sample drawn
+  /// c > 0: the exact GP's samples deviate from its posterior mean c times as much,
+  /// f_s = m + c (f_s^(1) - m), by drawing w_s and eps_s c times as large (a spread
+  /// inflation kappa = c^2, pipeline/system_calibration.h); the sparse GP's take 1 only (its
+  /// spread is scaled through q(u): gp/inflated_posterior.h).
+  double deviation_scale = 1.0;
 };
 
 /// Throws util::OptionError naming the field, its value and the rule.

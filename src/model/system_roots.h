@@ -21,6 +21,7 @@ struct SystemRootData {
   at::Tensor inputs;   ///< v [N, D], double
   at::Tensor targets;  ///< u_t [N, q], double: column i is field i's time derivative
   at::Tensor leaf;     ///< [N] int64: the leaf (experiment) each row comes from, if known
+  at::Tensor x, t;     ///< [N] double: where each row was taken, if known
 };
 
 /// Builds and trains the q roots; throws std::invalid_argument for data that are not

@@ -23,6 +23,8 @@ void validate(const SystemPredictionOptions& options) {
   util::require_at_least(options.samples, 1, "predict", "samples");
   util::require_at_least(options.features, 1, "predict", "features");
   util::require_above(options.max_amplification, 1.0, "predict", "max_amplification");
+  for (const double kappa : options.spread_factors)
+    util::require_positive(kappa, "predict", "spread factor (calibrated kappa)");
   pde::validate(options.solve);
 }
 
@@ -119,16 +121,22 @@ struct RootFunctions {
 };
 
 RootFunctions root_functions(const TrainedSystem& trained, const SystemPredictionOptions& options) {
+  if (!options.spread_factors.empty() && options.spread_factors.size() != trained.roots.size())
+    throw std::invalid_argument("predict: " + std::to_string(options.spread_factors.size()) +
+                                " spread factors for " + std::to_string(trained.roots.size()) +
+                                " fields");
   RootFunctions functions;
   const at::NoGradGuard no_grad;
   for (std::size_t i = 0; i < trained.roots.size(); ++i) {
     const gp::ExactGpImpl& root = *trained.roots[i];
     const gp::ExactGpFactor factor = root.factorize();
     functions.means.push_back(std::make_shared<gp::PosteriorMean>(root, factor));
-    functions.samples.push_back(std::make_shared<gp::PathwiseSamples>(
-        root, factor, options.samples,
-        gp::PathwiseOptions{options.features,
-                            util::derive_seed(options.seed, "system_prediction", i)}));
+    gp::PathwiseOptions sampling{options.features,
+                                 util::derive_seed(options.seed, "system_prediction", i)};
+    if (!options.spread_factors.empty())
+      sampling.deviation_scale = std::sqrt(options.spread_factors.at(i));
+    functions.samples.push_back(
+        std::make_shared<gp::PathwiseSamples>(root, factor, options.samples, sampling));
   }
   return functions;
 }

@@ -30,6 +30,9 @@ struct SystemPredictionOptions {
   std::int64_t features = 1024;  ///< random features of each pathwise sample's prior
   std::uint64_t seed = 0;        ///< member s of field i: derive_seed(seed, "system_prediction", i)
   double max_amplification = 10;  ///< > 1: the growth a linearisation may give any resolved wave
+  /// [q] kappa_i > 0: field i's samples deviate from its root's mean sqrt(kappa_i) times as
+  /// much (pipeline/system_calibration.h); empty: 1 for every field (uncalibrated).
+  std::vector<double> spread_factors;
   pde::SystemSolveOptions solve;  ///< horizon, output times and steps of every solve
 };
 

@@ -107,9 +107,13 @@ model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,
       leaves.network(), pick(data.x), pick(data.y), pick(data.t), data.boxes, order);
   const at::Tensor v = partials.values.permute({1, 2, 3, 0});  // [L, m, q, R]
   const std::int64_t rows = std::min(count, v.size(0) * v.size(1));
+  const auto first_rows = [&](const at::Tensor& values) {
+    return values.reshape({-1}).slice(0, 0, rows).to(at::kDouble).contiguous();
+  };
   return {v.reshape({v.size(0) * v.size(1), -1}).slice(0, 0, rows).contiguous(),
           partials.u_t.reshape({-1, partials.u_t.size(2)}).slice(0, 0, rows).contiguous(),
-          at::arange(data.leaves(), at::kLong).repeat_interleave(per_leaf).slice(0, 0, rows)};
+          at::arange(data.leaves(), at::kLong).repeat_interleave(per_leaf).slice(0, 0, rows),
+          first_rows(pick(data.x)), first_rows(pick(data.t))};
 }
 
 TrainedSystem train_system(const config::SystemConfig& config, const model::SystemLeafData& data,
@@ -135,7 +139,8 @@ TrainedSystem train_system(const config::SystemConfig& config, const model::Syst
   const at::Tensor spread = at::arange(fitted, at::kLong).mul(rows).div(fitted, "floor");
   system.roots = model::train_system_roots(
       {system.rows.inputs.index_select(0, spread), system.rows.targets.index_select(0, spread),
-       system.rows.leaf.index_select(0, spread)},
+       system.rows.leaf.index_select(0, spread), system.rows.x.index_select(0, spread),
+       system.rows.t.index_select(0, spread)},
       learning.kernel, learning.root_training);
   for (std::size_t i = 0; i < system.roots.size(); ++i)
     system.roots[i]->set_train_data(
@@ -155,6 +160,8 @@ void save_trained_system(const std::string& path, const TrainedSystem& system) {
   checkpoint.tensors["root_inputs"] = system.rows.inputs;
   checkpoint.tensors["root_targets"] = system.rows.targets;
   checkpoint.tensors["root_leaf"] = system.rows.leaf;
+  if (system.rows.x.defined()) checkpoint.tensors["root_x"] = system.rows.x;
+  if (system.rows.t.defined()) checkpoint.tensors["root_t"] = system.rows.t;
   checkpoint.tensors["boxes"] = boxes_tensor(system.boxes);
   io::save_checkpoint(path, checkpoint);
 }
@@ -174,8 +181,15 @@ TrainedSystem load_trained_system(const std::string& path,
   system.leaves = model::SystemLeaves(network_of(system.config, leaves),
                                       system.config.learning.leaves.initial_noise);
   model::load_parameters(*system.leaves, "leaves.", checkpoint, path);
-  system.rows = {checkpoint.tensor("root_inputs", path), checkpoint.tensor("root_targets", path),
-                 checkpoint.tensor("root_leaf", path)};
+  system.rows = {checkpoint.tensor("root_inputs", path),
+                 checkpoint.tensor("root_targets", path),
+                 checkpoint.tensor("root_leaf", path),
+                 {},
+                 {}};
+  if (checkpoint.tensors.count("root_x") > 0) {  // models trained before 2026-12-07 lack them
+    system.rows.x = checkpoint.tensor("root_x", path);
+    system.rows.t = checkpoint.tensor("root_t", path);
+  }
   for (std::int64_t i = 0; i < system.rows.targets.size(1); ++i) {
     gp::ExactGp root = model::make_exact_root(
         model::RootData{system.rows.inputs, system.rows.targets.select(1, i).contiguous()},

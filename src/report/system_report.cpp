@@ -27,6 +27,7 @@ struct FieldPrediction {
   std::string field;
   std::vector<double> mean, band_width, truth;  ///< truth empty when not stored
   std::string scores;                           ///< the stored scores as text ("" without truth)
+  std::string band;                             ///< how the band was calibrated
 };
 
 std::string score_text(const io::Hdf5Location& group) {
@@ -48,7 +49,14 @@ FieldPrediction read_field(const io::Hdf5Location& file, const std::string& fiel
   const auto read = [&](const std::string& name) {
     return read_array(group, name, shape, dims).values;
   };
-  FieldPrediction prediction{field, read("mean"), read("upper"), {}, score_text(group)};
+  FieldPrediction prediction{field,
+                             read("mean"),
+                             read("upper"),
+                             {},
+                             score_text(group),
+                             file.has_attribute("calibration")
+                                 ? file.string_attribute("calibration")
+                                 : "uncalibrated: the roots' plain posterior"};
   const std::vector<double> lower = read("lower");
   for (std::size_t k = 0; k < lower.size(); ++k) prediction.band_width[k] -= lower[k];
   if (group.has("truth")) prediction.truth = read("truth");
@@ -82,14 +90,16 @@ std::vector<Quantity> field_quantities(const FieldPrediction& field) {
   return quantities;
 }
 
-std::string field_caption(const FieldPrediction& field, const std::string& where) {
+/// `band`: the prediction file's calibration line.
+std::string field_caption(const FieldPrediction& field, const std::string& where,
+                          const std::string& band) {
   return "The members' mean of " + field.field + " " + where +
          " and the width of its 95 % prediction band" +
          (field.truth.empty()
               ? ". "
               : ", the true solution and the mean's absolute error (" + field.scores +
                     "). Look whether the error stays within half the band's width. ") +
-         "The band is uncalibrated: the roots' plain posterior (docs/systems.md).";
+         "The band: " + band + " (docs/systems.md).";
 }
 
 /// A 1-D field: one heat map over (x, t) per quantity, two a row.
@@ -108,7 +118,8 @@ Figure draw_field(FigureWriter& writer, const std::string& stem, const std::stri
   }
   commands += "unset multiplot\n";
   return {writer.draw(name, {1400, rows * 520 + 60}, commands),
-          source + ": " + field.field + " predicted", field_caption(field, "over (x, t)")};
+          source + ": " + field.field + " predicted",
+          field_caption(field, "over (x, t)", field.band)};
 }
 
 /// Snapshot times of a 2-D figure: the first, middle and last output times.
@@ -143,7 +154,7 @@ Figure draw_field_2d(FigureWriter& writer, const std::string& stem, const std::s
   commands += "unset multiplot\n";
   return {writer.draw(name, {columns * 520, rows * 440 + 60}, commands),
           source + ": " + field.field + " predicted",
-          field_caption(field, "over (x, y) at " + times)};
+          field_caption(field, "over (x, y) at " + times, field.band)};
 }
 
 /// Draws every field of one prediction file.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A field system's commands from the outside (docs/systems.md, "Learning a system" to
 # "The whole job"): NLS as two real fields, simulated small by `bhpm run`, trained on two
-# experiments (leaves and one root per field), scored per field on the solution grids,
+# experiments (leaves and one root per field), its bands calibrated per field on the
+# experiments left out in turn, scored per field on the solution grids,
 # distilled (the true coefficients fitted exactly where the truth is known); then predicted
 # from a training experiment's initial fields (scored against its solution: a model this
 # small diverges on the held-out one) and from expressions, and a second `bhpm run` finds
@@ -21,18 +22,26 @@ printf '%s\n' 'seed = 3' '[system]' 'name = "nls"' '[domain]' 't_end = 2' '[solv
   '[train_leaves]' 'iterations = 3000' 'learning_rate = 1e-2' 'final_learning_rate = 1e-5' \
   'batch_size = 1024' '[train_root]' 'iterations = 200' 'points = 256' 'condition_points = 1024' \
   '[predict]' 'samples = 2' 'features = 256' >"$work/nls.toml"
-"$bhpm" run "$work/nls.toml" -o "$work/run" -q --set run.stages=simulate,train,evaluate,distill \
-  >"$work/run.out" 2>"$work/run.err"
+"$bhpm" run "$work/nls.toml" -o "$work/run" -q \
+  --set run.stages=simulate,train,calibrate,evaluate,distill >"$work/run.out" 2>"$work/run.err"
 status=$?
-check "run simulates, trains, evaluates and distils a system ($(tail -c 300 "$work/run.err"))" \
-  $status
+check "run simulates, trains, calibrates, evaluates and distils a system \
+($(tail -c 300 "$work/run.err"))" $status
 grep -q "trained 2 leaves of 2 fields on 2048 points each" "$work/run.out"
 status=$?
-for file in data.h5 system.ckpt metrics.json distill.json run.toml; do
+for file in data.h5 system.ckpt system-calibration.json metrics.json distill.json run.toml; do
   [ -f "$work/run/$file" ] || status=1
 done
 check "train says what it trained; the run folder holds each stage's output" $status
 cp "$work/run/data.h5" "$work/nls.h5"
+"$python" - "$work/run/system-calibration.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+assert c["format"] == "bhpm-system-calibration" and set(c["fields"]) == {"u", "v"}, c
+for field in c["fields"].values():
+    assert field["inflation"] > 0 and len(field["experiment_inflation"]) == 2, field
+PY
+check "system-calibration.json: kappa per field from the two experiments left out in turn" $?
 
 "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --set-name train -o "$work/fit.json" \
   >"$work/fit.out"
@@ -85,6 +94,7 @@ p, data = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
 assert p.attrs["format"] == "bhpm-system-prediction" and p.attrs["fields"] == "u,v", dict(p.attrs)
 assert p.attrs["members"] + p.attrs["dropped"].count("member ") == 3, dict(p.attrs)
 assert "predict" in p.attrs["config"] and "samples = 3" in p.attrs["config"], p.attrs["config"]
+assert p.attrs["calibration"].startswith("kappa u "), p.attrs["calibration"]  # the run's
 assert np.allclose(p["t"][:], data["train/t"][:]) and np.allclose(p["x"][:], data["train/x"][:])
 assert len(p["added_diffusion"]) == len(p["member_index"]) == p.attrs["members"]
 for field in ("u", "v"):
@@ -133,10 +143,10 @@ cp "$work/prediction.h5" "$work/run/" && cp "$work/sech.h5" "$work/run/predictio
 status=$?
 check "a second run predicts sampled initial fields and reports ($(tail -c 300 "$work/run2.out"))" \
   $status
-for stage in simulate train evaluate distill; do
+for stage in simulate train calibrate evaluate distill; do
   grep -q "== $stage: up to date" "$work/run2.out" || status=1
 done
-check "the second run finds simulate, train, evaluate and distill up to date" $status
+check "the second run finds simulate, train, calibrate, evaluate and distill up to date" $status
 "$python" - "$work/run/prediction-u0.h5" <<'PY'
 import sys, h5py, numpy as np
 p = h5py.File(sys.argv[1], "r")
@@ -196,13 +206,14 @@ refused too_many_points "holds 2 experiments of 2048 measurements each" "$bhpm" 
   "$work/nls.toml" --data "$work/nls.h5" -o "$work/other" -q --points 5000
 refused distill_other_setting "takes [distill] settings only" "$bhpm" distill "$work/run" \
   --set root.order=1
-refused calibrate_system "which this command does not read yet" "$bhpm" calibrate "$work/run"
+refused calibrate_other_setting "takes [predict] settings only" "$bhpm" calibrate "$work/run" \
+  --set root.order=1
 refused run_other_configuration "system.ckpt was made by another configuration" "$bhpm" run \
   "$work/nls.toml" -o "$work/run" --set train_root.iterations=100
 refused run_missing_experiment "experiment 1 is not among the 1 held-out experiments" \
   "$bhpm" run "$work/nls.toml" -o "$work/run" --set 'run.predict_experiments=[1]'
-refused run_calibrate_stage "run.stages: each stage must be one of" "$bhpm" run \
-  "$work/nls.toml" -o "$work/run" --set run.stages=calibrate
+refused run_refinement_stage "run.stages: each stage must be one of" "$bhpm" run \
+  "$work/nls.toml" -o "$work/run" --set run.stages=refinement
 refused predict_window "--window-from is for one field" "$bhpm" predict "$work/run" \
   --window-from 0
 refused predict_file_column "line 1: no column 'v'" "$bhpm" predict "$work/run" \
