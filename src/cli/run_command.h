@@ -8,7 +8,8 @@
 /// checked whole before any work: a key or section it must have, a value out of range, a
 /// predicted experiment the data will not hold, or an output in RUN_DIR made by another
 /// configuration (simulate and train outputs are never overwritten: use a new folder).
-/// Files: config/run_layout.h.
+/// A configuration with a [system] section runs a field system's stages instead
+/// (cli/system_run.h). Files: config/run_layout.h.
 
 #include <string>
 #include <vector>
