@@ -118,26 +118,49 @@ std::string metrics_comparison_table(
   return out;
 }
 
-OperatorScores read_operator_scores(const std::string& path) {
-  const json document = parse_object(path);
+namespace {
+
+/// The scores of one metrics object, `where` naming it in errors.
+OperatorScores scores_of(const json& document, const std::string& path, const std::string& where) {
   OperatorScores scores;
   scores.file = path;
-  scores.true_equation = string_at(document, "true_equation", path);
-  scores.learned_mean = string_at(document, "learned_mean", path);
-  scores.points = number_at(document, "points", path);
-  scores.rmse = number_at(document, "rmse", path);
-  scores.relative_rmse = number_at(document, "relative_rmse", path);
-  scores.median_nlpd = number_at(document, "median_nlpd", path);
-  scores.mean_nlpd = number_at(document, "mean_nlpd", path);
+  scores.true_equation = string_at(document, "true_equation", where);
+  scores.learned_mean = string_at(document, "learned_mean", where);
+  scores.points = number_at(document, "points", where);
+  scores.rmse = number_at(document, "rmse", where);
+  scores.relative_rmse = number_at(document, "relative_rmse", where);
+  scores.median_nlpd = number_at(document, "median_nlpd", where);
+  scores.mean_nlpd = number_at(document, "mean_nlpd", where);
   const auto found = document.find("coverage");
   const json coverage = found == document.end() || found->is_null() ? json::object() : *found;
   if (!coverage.is_object())
-    throw std::runtime_error(path + ": \"coverage\" is " + std::string(coverage.type_name()) +
+    throw std::runtime_error(where + ": \"coverage\" is " + std::string(coverage.type_name()) +
                              ", expected an object");
-  const std::string where = path + ":coverage";
-  scores.coverage50 = number_at(coverage, "0.5", where);
-  scores.coverage90 = number_at(coverage, "0.9", where);
-  scores.coverage95 = number_at(coverage, "0.95", where);
+  const std::string levels = where + ":coverage";
+  scores.coverage50 = number_at(coverage, "0.5", levels);
+  scores.coverage90 = number_at(coverage, "0.9", levels);
+  scores.coverage95 = number_at(coverage, "0.95", levels);
+  return scores;
+}
+
+}  // namespace
+
+OperatorScores read_operator_scores(const std::string& path) {
+  return scores_of(parse_object(path), path, path);
+}
+
+std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
+    const std::string& path) {
+  const json document = parse_object(path);
+  const auto fields = document.find("fields");
+  if (fields == document.end() || !fields->is_object())
+    throw std::runtime_error(path + ": no \"fields\" object (not a field system's metrics)");
+  std::vector<std::pair<std::string, OperatorScores>> scores;
+  for (const auto& [field, object] : fields->items()) {
+    const std::string where = path + ":fields." + field;
+    if (!object.is_object()) throw std::runtime_error(where + ": expected an object");
+    scores.emplace_back(field, scores_of(object, path, where));
+  }
   return scores;
 }
 

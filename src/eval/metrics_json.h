@@ -51,4 +51,9 @@ struct OperatorScores {
 /// JSON object and naming the key for a value of the wrong type.
 OperatorScores read_operator_scores(const std::string& path);
 
+/// A field system's metrics file (pipeline/system_scoring.h: an object per field under
+/// "fields"): each field's name and scores, by name; throws as above.
+std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
+    const std::string& path);
+
 }  // namespace bhpm::eval

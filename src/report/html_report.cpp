@@ -46,7 +46,7 @@ std::string operator_row(const std::string& label, const eval::OperatorScores& s
 
 std::string operator_table(const ReportMetrics& metrics) {
   std::string html = "<h2>The learned operator</h2>\n";
-  if (!metrics.held_out && !metrics.training_grid)
+  if (!metrics.held_out && !metrics.training_grid && metrics.held_out_fields.empty())
     return html + "<p>No metrics: run <code>bhpm evaluate</code> to score the operator.</p>\n";
   html +=
       "<table>\n<tr><th class=\"text\">points scored</th><th>points</th><th>RMSE of "
@@ -58,6 +58,8 @@ std::string operator_table(const ReportMetrics& metrics) {
   if (metrics.training_grid)
     html += operator_row("training experiments' whole grids (metrics-train.json)",
                          *metrics.training_grid);
+  for (const auto& [field, scores] : metrics.held_out_fields)
+    html += operator_row("held-out experiments, " + field + "_t (metrics.json)", scores);
   return html +
          "</table>\n<p class=\"note\">Relative RMSE is the RMSE over the standard deviation of "
          "the target u<sub>t</sub>. Coverage is the fraction of points inside the central interval "

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eval/metrics_json.h"
@@ -14,7 +15,9 @@ namespace bhpm::report {
 struct ReportMetrics {
   std::optional<eval::OperatorScores> held_out;       ///< RUN_DIR/metrics.json
   std::optional<eval::OperatorScores> training_grid;  ///< RUN_DIR/metrics-train.json
-  std::vector<PredictionSummary> predictions;         ///< one per prediction file
+  /// A field system's RUN_DIR/metrics.json: each field's scores (its u_i,t), by name.
+  std::vector<std::pair<std::string, eval::OperatorScores>> held_out_fields;
+  std::vector<PredictionSummary> predictions;  ///< one per prediction file
 };
 
 /// report/metrics.json (2-space indentation; NaN and infinities as null):

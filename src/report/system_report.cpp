@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config/run_layout.h"
+#include "eval/metrics_json.h"
 #include "io/atomic_file.h"
 #include "report/figure_writer.h"
 #include "report/html_report.h"
@@ -196,9 +197,11 @@ ReportSummary write_system_report(const ReportOptions& options) {
     page.omitted.push_back("prediction figures: no " + layout.file("prediction*.h5") +
                            " (run `bhpm predict`)");
   for (const std::string& path : files) add_prediction(writer, path, page);
+  if (fs::exists(layout.held_out_metrics()))
+    page.metrics.held_out_fields = eval::read_field_operator_scores(layout.held_out_metrics());
   page.omitted.push_back(
-      "datasets, training curves, root inputs, distillation and operator metrics: not drawn for "
-      "a field system yet (`bhpm evaluate` and `bhpm distill` print theirs)");
+      "datasets, training curves, root inputs and distillation: not drawn for a field system "
+      "yet (`bhpm distill` prints its equations)");
   io::write_text_atomically((fs::path(folder.temporary_path()) / "index.html").string(),
                             html_report(page));
   folder.commit();

@@ -5,9 +5,10 @@
 /// <stem>-<field>.png: the members' mean and the 95 % band's width, and, where the file
 /// stores the truth, the truth and |mean - truth|, as heat maps over (x, t) in 1-D and over
 /// (x, y) at the first, middle and last output times in 2-D; index.html lists them with each
-/// field's scores in the captions, the parts left out and the run's configuration; there is
-/// no metrics.json (ReportSummary::metrics_json is ""). Written as write_report writes
-/// (report/run_report.h: io::AtomicFolder, RUN_DIR/report by default).
+/// field's scores in the captions, each field's operator scores from RUN_DIR/metrics.json
+/// (`bhpm evaluate`) when there is one, the parts left out and the run's configuration; the
+/// report writes no metrics.json of its own (ReportSummary::metrics_json is ""). Written as
+/// write_report writes (report/run_report.h: io::AtomicFolder, RUN_DIR/report by default).
 
 #include "report/run_report.h"
 

@@ -160,7 +160,12 @@ for figure in prediction-u prediction-v prediction-sech-u prediction-sech-v pred
   head -c 8 "$work/run/report/$figure.png" | grep -q PNG &&
     grep -q "$figure.png" "$work/run/report/index.html" || status=1
 done
-check "the report draws each prediction's fields and lists them in index.html" $status
+for field in u v; do
+  grep -qF "held-out experiments, ${field}_t (metrics.json)" "$work/run/report/index.html" ||
+    status=1
+done
+check "the report draws each prediction's fields, lists them in index.html and has each \
+field's operator scores" $status
 
 # A 2-D system through every stage: advection-diffusion on a 16 x 16 box, trained on two
 # experiments, its held-out experiment predicted by a 2-D solve and drawn at snapshots.
