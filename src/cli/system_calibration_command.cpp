@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/process_setup.h"
+#include "cli/system_learning.h"
 #include "config/run_layout.h"
 #include "io/atomic_file.h"
 #include "io/folder_lock.h"
@@ -37,10 +38,7 @@ int run_system_calibration(const CalibrateCommandOptions& options) {
     throw std::invalid_argument(
         "bhpm calibrate: --data and --config are not available for a field system's run: it "
         "is calibrated on its model's root rows");
-  for (const std::string& assignment : options.overrides)
-    if (assignment.rfind("predict.", 0) != 0)
-      throw std::invalid_argument("--set " + assignment +
-                                  ": a field system's calibrate takes [predict] settings only");
+  require_section_settings(options.overrides, "predict", "calibrate");
   const util::Stopwatch stopwatch;
   const config::RunLayout layout{options.run_dir};
   const std::string output = layout.system_calibration();

@@ -94,6 +94,15 @@ void require_same_system(const pde::SystemDatasetMetadata& data, const std::stri
                                 " describes " + system.describe());
 }
 
+void require_section_settings(const std::vector<std::string>& overrides, const std::string& section,
+                              const std::string& command) {
+  for (const std::string& assignment : overrides)
+    if (assignment.rfind(section + ".", 0) != 0)
+      throw std::invalid_argument("--set " + assignment + ": a field system's " + command +
+                                  " takes [" + section +
+                                  "] settings only (the rest was fixed when it was trained)");
+}
+
 bool holds_a_system(const std::string& run_dir) {
   return std::filesystem::exists(config::RunLayout{run_dir}.system_model());
 }
@@ -157,11 +166,7 @@ int run_system_evaluation(const EvaluateOptions& options) {
 
 int run_system_distillation(const DistillCommandOptions& options) {
   const std::vector<std::string> overrides = distill_overrides(options);
-  for (const std::string& assignment : overrides)
-    if (assignment.rfind("distill.", 0) != 0)
-      throw std::invalid_argument("--set " + assignment +
-                                  ": a field system's distill takes [distill] settings only "
-                                  "(the rest was fixed when it was trained)");
+  require_section_settings(overrides, "distill", "distill");
   if (!options.data_path.empty() || !options.config_path.empty())
     throw std::invalid_argument(
         "bhpm distill: --data is not available for a field system's run: its truth is the "

@@ -19,6 +19,12 @@ namespace bhpm::cli {
 void require_same_system(const pde::SystemDatasetMetadata& data, const std::string& data_path,
                          const pde::FieldSystem& system, const std::string& source);
 
+/// Throws std::invalid_argument naming the first "section.key=value" of `overrides` outside
+/// [section]: a field system's `command` (predict, calibrate, distill) takes the settings of
+/// its own step only, the rest having been fixed when the model was trained.
+void require_section_settings(const std::vector<std::string>& overrides, const std::string& section,
+                              const std::string& command);
+
 /// Whether RUN_DIR holds a field system's model (evaluate then scores it).
 bool holds_a_system(const std::string& run_dir);
 

@@ -37,10 +37,7 @@ void require_system_prediction_options(const PredictCommandOptions& options,
         "stored experiment's (--ic-from FILE:[SET/]EXPERIMENT)");
   if (!options.config_path.empty())
     throw std::invalid_argument("bhpm predict: --config is not available for a field system's run");
-  for (const std::string& assignment : overrides)
-    if (assignment.rfind("predict.", 0) != 0)
-      throw std::invalid_argument("--set " + assignment +
-                                  ": a field system's predict takes [predict] settings only");
+  require_section_settings(overrides, "predict", "predict");
 }
 
 /// `--ic "U0; V0"`: one expression per field, in the system's order.

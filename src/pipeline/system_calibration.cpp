@@ -30,9 +30,11 @@ gp::ExactGp left_out_root(const TrainedSystem& trained, std::int64_t field, std:
                      trained.rows.targets.select(1, field).index_select(0, rest).contiguous());
 }
 
-/// Leaf e's residuals for root `field` (its rows `own`).
+/// Leaf e's residuals for root `field` (its rows `own`); `full` = the root's factor with
+/// every row in.
 gp::PosteriorResiduals experiment_residuals(const TrainedSystem& trained, std::int64_t field,
                                             std::int64_t e, const at::Tensor& own,
+                                            const gp::ExactGpFactor& full,
                                             const SystemCalibrationOptions& options) {
   const at::Tensor v = trained.rows.inputs.index_select(0, own);
   const at::Tensor y = trained.rows.targets.select(1, field).index_select(0, own);
@@ -51,7 +53,7 @@ gp::PosteriorResiduals experiment_residuals(const TrainedSystem& trained, std::i
   residuals.x_max = box.x_max;
   residuals.t_min = box.t_min;
   residuals.t_max = box.t_max;
-  residuals.in_sample = y - root.marginals(v).mean;
+  residuals.in_sample = y - root.marginals(v, full).mean;
   return residuals;
 }
 
@@ -70,10 +72,11 @@ std::vector<gp::PosteriorResiduals> system_left_out_residuals(
         "calibrate: the model's root rows carry no positions (x, t): it was trained before "
         "they were stored; train it again");
   const at::NoGradGuard no_grad;
+  const gp::ExactGpFactor full = trained.roots[static_cast<std::size_t>(field)]->factorize();
   std::vector<gp::PosteriorResiduals> residuals;
   for (std::int64_t e = 0; e < experiments; ++e)
     residuals.push_back(experiment_residuals(
-        trained, field, e, trained.rows.leaf.eq(e).nonzero().squeeze(1), options));
+        trained, field, e, trained.rows.leaf.eq(e).nonzero().squeeze(1), full, options));
   return residuals;
 }
 
