@@ -7,10 +7,12 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cli/imported_dataset.h"
 #include "cli/number_checks.h"
 #include "io/atomic_file.h"
-#include "pde/measured_dataset_file.h"
+#include "pde/field_system.h"
 #include "pde/measurement_sources.h"
+#include "util/comma_list.h"
 #include "util/stopwatch.h"
 
 namespace bhpm::cli {
@@ -25,30 +27,43 @@ std::pair<std::string, std::string> split_assignment(const std::string& text,
   return {text.substr(0, equals), text.substr(equals + 1)};
 }
 
-pde::MeasurementColumns column_names(const std::vector<std::string>& assignments) {
+/// The columns of `options`: each field's column its name unless --column names another.
+pde::MeasurementColumns column_names(const ImportOptions& options) {
+  pde::require_field_names(options.fields, "--fields");
   pde::MeasurementColumns columns;
-  for (const std::string& text : assignments) {
+  columns.fields = options.fields;
+  for (const std::string& text : options.columns) {
     const auto [field, name] = split_assignment(text, "--column");
+    const auto declared = std::find(options.fields.begin(), options.fields.end(), field);
     if (field == "experiment")
       columns.experiment = name;
     else if (field == "x")
       columns.x = name;
+    else if (field == "y")
+      columns.y = name;
     else if (field == "t")
       columns.t = name;
-    else if (field == "u")
-      columns.u = name;
     else if (field == "sigma")
       columns.sigma = name, columns.sigma_required = true;
+    else if (declared != options.fields.end())
+      columns.fields[static_cast<std::size_t>(declared - options.fields.begin())] = name;
     else
       throw std::invalid_argument("--column " + text + ": unknown field '" + field +
-                                  "' (known: experiment, x, t, u, sigma)");
+                                  "' (known: experiment, x, y, t, sigma and the fields " +
+                                  util::join_with_commas(options.fields) + ")");
   }
+  if (columns.of_a_system() && columns.sigma_required)
+    throw std::invalid_argument(
+        "--column sigma: a system's measurements are imported without "
+        "sigma (its leaves fit each field's noise)");
+  if (columns.of_a_system())
+    columns.sigma.clear();  // not read, even where the file has such a column
   return columns;
 }
 
-std::vector<std::pair<std::string, std::string>> free_attributes(
-    const std::vector<std::string>& assignments) {
-  static const std::vector<std::string> reserved = {"name", "x_min", "x_max", "t_min", "t_max"};
+ImportedAttributes free_attributes(const std::vector<std::string>& assignments) {
+  static const std::vector<std::string> reserved = {"name",  "x_min", "x_max", "y_min",
+                                                    "y_max", "t_min", "t_max"};
   std::vector<std::pair<std::string, std::string>> attributes;
   for (const std::string& text : assignments) {
     attributes.push_back(split_assignment(text, "--attribute"));
@@ -57,32 +72,6 @@ std::vector<std::pair<std::string, std::string>> free_attributes(
                                   "' is reserved for the experiment's name and window");
   }
   return attributes;
-}
-
-bool held_out(const ImportOptions& options, const std::vector<pde::MeasuredExperiment>& all,
-              std::size_t e) {
-  if (!options.hold_out_names.empty())
-    return std::find(options.hold_out_names.begin(), options.hold_out_names.end(), all[e].name) !=
-           options.hold_out_names.end();
-  return e + static_cast<std::size_t>(options.hold_out) >= all.size();
-}
-
-/// (train, test) by the options; throws when a named experiment does not exist or no
-/// training experiment would remain.
-std::pair<std::vector<pde::MeasuredExperiment>, std::vector<pde::MeasuredExperiment>> split(
-    const ImportOptions& options, const std::vector<pde::MeasuredExperiment>& all) {
-  for (const std::string& name : options.hold_out_names)
-    if (std::none_of(all.begin(), all.end(), [&](const auto& e) { return e.name == name; }))
-      throw std::invalid_argument(options.input_path + ": --hold-out-names: no experiment '" +
-                                  name + "'");
-  std::vector<pde::MeasuredExperiment> train, test;
-  for (std::size_t e = 0; e < all.size(); ++e)
-    (held_out(options, all, e) ? test : train).push_back(all[e]);
-  if (train.empty())
-    throw std::invalid_argument(options.input_path + ": holding out " +
-                                std::to_string(test.size()) + " of " + std::to_string(all.size()) +
-                                " experiments leaves none to train on");
-  return {train, test};
 }
 
 /// The settings that made the file, as TOML, stored in its root attribute "import".
@@ -94,15 +83,10 @@ std::string import_settings(const ImportOptions& options, const pde::Measurement
   for (std::size_t i = 0; i < options.hold_out_names.size(); ++i)
     toml += (i ? ", " : "") + quoted(options.hold_out_names[i]);
   toml += "]\n[columns]\nexperiment = " + quoted(c.experiment) + "\nx = " + quoted(c.x) +
-          "\nt = " + quoted(c.t) + "\nu = " + quoted(c.u) + "\nsigma = " + quoted(c.sigma) + "\n";
+          "\ny = " + quoted(c.y) + "\nt = " + quoted(c.t) + "\nsigma = " + quoted(c.sigma) + "\n";
+  for (std::size_t f = 0; f < c.fields.size(); ++f)
+    toml += options.fields[f] + " = " + quoted(c.fields[f]) + "\n";
   return toml;
-}
-
-void print_experiments(const char* set, const std::vector<pde::MeasuredExperiment>& experiments) {
-  for (const auto& e : experiments)
-    std::printf("  %-5s %-16s %8lld points  x in [%.4g, %.4g]  t in [%.4g, %.4g]%s\n", set,
-                e.name.c_str(), static_cast<long long>(e.points()), e.window.x_min, e.window.x_max,
-                e.window.t_min, e.window.t_max, e.sigma.defined() ? "  with sigma" : "");
 }
 
 }  // namespace
@@ -117,9 +101,15 @@ void setup_import(CLI::App& app) {
   command->add_option("-o,--output", options->output_path, "Dataset to write (HDF5)")->required();
   command->add_option("--type", options->type, "Input type (default: from the extension)")
       ->check(CLI::IsMember({"csv", "npz", "hdf5", "netcdf"}));
+  command
+      ->add_option("--fields", options->fields,
+                   "The measured fields, each a column of its name (comma-separated; default u); "
+                   "several make a system's dataset")
+      ->delimiter(',');
   command->add_option("--column", options->columns,
-                      "FIELD=NAME: the column or array holding experiment, x, t, u or sigma "
-                      "(default: the field's own name; sigma is optional)");
+                      "FIELD=NAME: the column or array holding experiment, x, y, t, sigma or a "
+                      "field (default: the field's own name; sigma is optional; y only when "
+                      "named: the points are then on a plane)");
   auto* count = command
                     ->add_option("--hold-out", options->hold_out,
                                  "Hold out the last N experiments as the test set")
@@ -140,24 +130,17 @@ void setup_import(CLI::App& app) {
 int run_import(const ImportOptions& options) {
   const util::Stopwatch stopwatch;
   io::require_output_folder(options.output_path);
-  const pde::MeasurementColumns columns = column_names(options.columns);
-  const auto attributes = free_attributes(options.attributes);
+  const pde::MeasurementColumns columns = column_names(options);
+  const ImportedAttributes attributes = free_attributes(options.attributes);
   const pde::MeasurementTable table = pde::read_measurement_file(
       options.input_path, pde::measurement_file_type(options.input_path, options.type), columns);
-  std::vector<pde::MeasuredExperiment> all = pde::group_experiments(table, options.seed);
-  for (auto& experiment : all) experiment.attributes = attributes;
-  const auto [train, test] = split(options, all);
-  pde::DatasetMetadata metadata;
-  metadata.created_by = "bhpm " BHPM_VERSION " import";
-  metadata.import_settings = import_settings(options, columns);
-  pde::write_measured_dataset(options.output_path, train, test, metadata);
+  const std::string settings = import_settings(options, columns);
+  const auto [train, test] =
+      columns.of_a_system() ? write_system_measurements(options, table, attributes, settings)
+                            : write_one_field_measurements(options, table, attributes, settings);
   std::printf("wrote %s: %zu points in %zu experiments (train %zu, test %zu) from %s, %.2f s\n",
-              options.output_path.c_str(), table.rows(), all.size(), train.size(), test.size(),
+              options.output_path.c_str(), table.rows(), train + test, train, test,
               options.input_path.c_str(), stopwatch.seconds());
-  if (!options.quiet) {
-    print_experiments("train", train);
-    print_experiments("test", test);
-  }
   return 0;
 }
 

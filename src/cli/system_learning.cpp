@@ -18,6 +18,7 @@
 #include "pipeline/system_distillation.h"
 #include "pipeline/system_scoring.h"
 #include "pipeline/trained_system.h"
+#include "util/comma_list.h"
 #include "util/number_format.h"
 #include "util/stopwatch.h"
 
@@ -89,9 +90,14 @@ void print_system_distillation(const pipeline::TrainedSystem& trained,
 
 void require_same_system(const pde::SystemDatasetMetadata& data, const std::string& data_path,
                          const pde::FieldSystem& system, const std::string& source) {
-  if (data.system != system.describe())
+  if (!data.measured_only() && data.system != system.describe())
     throw std::invalid_argument(data_path + ": holds " + data.system + ", but " + source +
                                 " describes " + system.describe());
+  if (data.fields != system.fields || data.dimensions != system.dimensions)
+    throw std::invalid_argument(
+        data_path + ": holds the fields " + util::join_with_commas(data.fields) + " in " +
+        std::to_string(data.dimensions) + "-D, but " + source + " describes " +
+        util::join_with_commas(system.fields) + " in " + std::to_string(system.dimensions) + "-D");
 }
 
 void require_section_settings(const std::vector<std::string>& overrides, const std::string& section,
@@ -110,10 +116,10 @@ bool holds_a_system(const std::string& run_dir) {
 int run_system_training(const TrainingCommandOptions& options) {
   const config::SystemConfig config =
       config::read_system_config(options.config_path, options.overrides);
-  const pde::SystemDataset dataset = pde::read_system_dataset(options.data_path, "train");
-  require_same_system(dataset.metadata, options.data_path, config.system, options.config_path);
-  const model::SystemLeafData data = pipeline::system_leaf_data(
-      dataset.set, dataset.box, options.experiments, options.points, options.data_path + ":/train");
+  require_same_system(pde::read_system_dataset_metadata(options.data_path), options.data_path,
+                      config.system, options.config_path);
+  const model::SystemLeafData data =
+      pipeline::read_system_leaf_data(options.data_path, options.experiments, options.points);
   std::filesystem::create_directories(options.run_dir);
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm train");
   use_threads(0);  // training is compute-bound: every core

@@ -1,7 +1,7 @@
 #pragma once
 /// `bhpm train` and `bhpm evaluate` for a field system (docs/systems.md, "Learning a
 /// system"): train reads a configuration with a [system] section and the train set of a
-/// version 3 dataset and writes RUN_DIR/system.ckpt; evaluate scores each field's root on
+/// version 3 or 4 dataset and writes RUN_DIR/system.ckpt; evaluate scores each field's root on
 /// a set's solution grids and writes the metrics per field; distill fits each field's root
 /// samples by sparse regression and writes the equations with their intervals (predict:
 /// cli/system_prediction_command.h).
@@ -15,7 +15,8 @@
 namespace bhpm::cli {
 
 /// Refuses (std::invalid_argument naming both) a dataset of another system than `source`
-/// (a configuration or a run's model) describes.
+/// (a configuration or a run's model) describes: other equations (version 3) or other
+/// fields or dimensions (versions 3 and 4).
 void require_same_system(const pde::SystemDatasetMetadata& data, const std::string& data_path,
                          const pde::FieldSystem& system, const std::string& source);
 

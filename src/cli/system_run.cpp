@@ -78,6 +78,9 @@ void system_calibrate_stage(const SystemPipeline& p) {
 }
 
 void system_evaluate_stage(const SystemPipeline& p) {
+  if (system_run_data_measured_only(p.config))
+    return announce("evaluate: skipped: " + p.config.pipeline.data +
+                    " holds measurements only (no solution grid to score the roots against)");
   const std::string output = p.run.held_out_metrics();
   if (config::up_to_date(output, {p.run.data(), p.run.system_model()}))
     return announce("evaluate: up to date (" + output + ")");

@@ -17,13 +17,18 @@ namespace bhpm::cli {
 struct RunCommandOptions;
 
 /// Checks before any work, `source` the configuration's file: run.data a dataset of this
-/// system, run.predict_ic_files present, a held-out set to evaluate and the predicted
-/// experiments in it, each stage's input made by a listed stage or present, data.h5 made by
-/// this configuration (or a copy of run.data) and system.ckpt too, on every section but
-/// [run] (config::system_model_sections). Throws config::ConfigError naming the field and
-/// the rule, std::runtime_error naming the file.
+/// system (measurements only: no run.predict_experiments), a system of unknown equations
+/// simulated by no stage, run.predict_ic_files present, a held-out set to evaluate and the
+/// predicted experiments in it, each stage's input made by a listed stage or present, data.h5 made
+/// by this configuration (or a copy of run.data) and system.ckpt too, on every section but [run]
+/// (config::system_model_sections). Throws config::ConfigError naming the field and the rule,
+/// std::runtime_error naming the file.
 void check_system_run(const config::SystemConfig& config, const config::RunLayout& run,
                       const std::string& source);
+
+/// Whether the run's data are a system's imported measurements (run.data of version 4):
+/// no solution grid, so the evaluate stage is skipped, saying why.
+bool system_run_data_measured_only(const config::SystemConfig& config);
 
 /// One stage of the run, `stage` a name of config::system_pipeline_stages(). Evaluate
 /// scores the held-out set at up to kSystemRunEvaluationPoints grid points; predict solves

@@ -28,7 +28,8 @@ std::int64_t system_held_out_experiments(const config::SystemConfig& config,
 /// A held-out set for the evaluate stage and the predicted experiments among it.
 void require_system_held_out(const config::SystemConfig& config, const config::RunLayout& run) {
   const config::PipelineConfig& pipeline = config.pipeline;
-  const bool evaluates = pipeline.runs("evaluate"), predicts = pipeline.runs("predict");
+  const bool evaluates = pipeline.runs("evaluate") && !system_run_data_measured_only(config);
+  const bool predicts = pipeline.runs("predict");
   if (!evaluates && (!predicts || pipeline.predict_experiments.empty())) return;
   const std::int64_t held_out = system_held_out_experiments(config, run);
   if (evaluates && held_out == 0)
@@ -44,6 +45,12 @@ void require_system_held_out(const config::SystemConfig& config, const config::R
 
 }  // namespace
 
+bool system_run_data_measured_only(const config::SystemConfig& config) {
+  const std::string& data = config.pipeline.data;
+  return !data.empty() && fs::is_regular_file(data) &&
+         pde::read_system_dataset_metadata(data).measured_only();
+}
+
 void check_system_run(const config::SystemConfig& config, const config::RunLayout& run,
                       const std::string& source) {
   const config::PipelineConfig& pipeline = config.pipeline;
@@ -51,8 +58,15 @@ void check_system_run(const config::SystemConfig& config, const config::RunLayou
   if (!data.empty() && !fs::is_regular_file(data))
     throw config::ConfigError(config.field("run.data") + ": " + data +
                               " does not exist (make it with `bhpm simulate`)");
+  if (data.empty() && pipeline.runs("simulate")) config::require_equations(config);
   if (!data.empty())
     require_same_system(pde::read_system_dataset_metadata(data), data, config.system, source);
+  if (system_run_data_measured_only(config) && pipeline.runs("predict") &&
+      !pipeline.predict_experiments.empty())
+    throw config::ConfigError(config.field("run.predict_experiments") + ": " + data +
+                              " holds measurements only (no held-out solution grid to start "
+                              "from and score against); set it to [] and predict "
+                              "run.predict_ic_files instead");
   for (const std::string& file : pipeline.predict_ic_files)
     if (pipeline.runs("predict") && !fs::is_regular_file(file))
       throw config::ConfigError(config.field("run.predict_ic_files") + ": " + file +

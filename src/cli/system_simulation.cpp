@@ -15,6 +15,7 @@ namespace bhpm::cli {
 int run_system_simulation(const std::string& config_path, const std::string& output_path,
                           const std::vector<std::string>& overrides, bool quiet) {
   const config::SystemConfig config = config::read_system_config(config_path, overrides);
+  config::require_equations(config);
   io::require_output_folder(output_path);
   const pde::PeriodicBox box = config.box();
   std::vector<std::pair<std::string, std::int64_t>> wanted = {{"train", config.train_experiments}};

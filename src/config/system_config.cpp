@@ -18,12 +18,14 @@ pde::FieldSystem read_system(ConfigReader& reader) {
   pde::FieldSystemOptions options;
   options.name = section.one_of("name", "nls", pde::field_system_names());
   options.field_names = section.field_names();
-  if (options.name == "general") {
+  if (options.name == "general" || options.name == "unknown") {
     options.dimensions = static_cast<int>(section.integer("dimensions", 1));
     options.fields = section.strings("fields", {"u"});
+  }
+  if (options.name == "general") {
     options.linear = section.strings("linear", {});
     options.nonlinear = section.strings("nonlinear", {});
-  } else {
+  } else if (options.name != "unknown") {
     for (const auto& [key, fallback] : pde::field_system_parameters(options.name))
       options.parameters[key] = section.number(key, fallback);
   }
@@ -143,8 +145,10 @@ SystemConfig read_system_sections(ConfigReader& reader, const std::string& base_
   config.sets.seed = static_cast<std::uint64_t>(seed);
   config.system = read_system(reader);
   read_box_and_solver(reader, config);
-  read_initial_fields(reader, config);
-  read_system_data(reader, config);
+  if (config.system.has_equations()) {  // what a simulation reads: unknown keys otherwise
+    read_initial_fields(reader, config);
+    read_system_data(reader, config);
+  }
   config.learning = read_system_learning_config(reader);
   config.pipeline = read_system_pipeline_config(reader, base_dir);
   reader.reject_unknown_keys();
@@ -166,6 +170,14 @@ SystemConfig read_stored_system_config(const std::string& text, const std::strin
   ConfigReader reader = ConfigReader::from_string(text, source);
   for (const auto& assignment : overrides) reader.apply_override(assignment);
   return read_system_sections(reader, "");
+}
+
+void require_equations(const SystemConfig& config) {
+  if (!config.system.has_equations())
+    throw ConfigError(config.field("system.name") +
+                      ": a system of unknown equations has nothing to simulate; it is learned "
+                      "from measurements that `bhpm import` made a dataset of "
+                      "(docs/importing-data.md)");
 }
 
 }  // namespace bhpm::config

@@ -46,6 +46,10 @@ bool configures_a_system(const std::string& path, const std::vector<std::string>
 /// ConfigError naming the file (or --set) and the field.
 SystemConfig read_system_config(const std::string& path, const std::vector<std::string>& overrides);
 
+/// Throws ConfigError naming system.name when the system's equations are unknown: such a
+/// system is learned from imported measurements and cannot be simulated.
+void require_equations(const SystemConfig& config);
+
 /// Reads the resolved configuration stored in an output (a run folder's checkpoint), with
 /// the "section.key=value" overrides, as read_system_config reads a file; `source` names it
 /// in errors.

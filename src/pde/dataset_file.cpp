@@ -5,6 +5,7 @@
 #include "io/atomic_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_tensor.h"
+#include "pde/measured_system_file.h"
 #include "pde/system_dataset_file.h"
 #include "util/number_format.h"
 
@@ -73,11 +74,12 @@ DatasetMetadata read_dataset_metadata(const std::string& path) {
     throw io::Hdf5Error(path + ": not a BHPM dataset (attribute 'format' is not '" +
                         std::string(kDatasetFormat) + "')");
   const double version = file.number_attribute("format_version");
-  if (version == static_cast<double>(kSystemDatasetVersion))
-    throw io::Hdf5Error(path +
-                        ": a system of fields or a 2-D box (dataset format_version 3, from bhpm "
-                        "simulate with [system]): this step reads one field on a line (versions 1 "
-                        "and 2); learning from systems is not built yet (docs/systems.md)");
+  if (version == static_cast<double>(kSystemDatasetVersion) ||
+      version == static_cast<double>(kMeasuredSystemVersion))
+    throw io::Hdf5Error(path + ": a system of fields or a 2-D box (dataset format_version " +
+                        util::format_significant(version, 1) +
+                        "): this step reads one field on a line (versions 1 and 2); a "
+                        "configuration with a [system] section learns from it (docs/systems.md)");
   if (version > static_cast<double>(kNewestVersion) || version < 1)
     throw io::Hdf5Error(path + ": dataset format_version " + util::format_significant(version, 10) +
                         " is not one this program reads (1 to " + std::to_string(kNewestVersion) +

@@ -16,8 +16,8 @@
 namespace bhpm::pde {
 
 const std::vector<std::string>& field_system_names() {
-  static const std::vector<std::string> names = {"nls", "lambda_omega", "burgers_2d",
-                                                 "advection_diffusion_2d", "general"};
+  static const std::vector<std::string> names = {
+      "nls", "lambda_omega", "burgers_2d", "advection_diffusion_2d", "general", "unknown"};
   return names;
 }
 
@@ -68,22 +68,6 @@ FieldSystemOptions built_in(const std::string& name, const std::map<std::string,
   return general;
 }
 
-void check_field_names(const std::vector<std::string>& fields, const std::string& where) {
-  if (fields.empty()) throw std::invalid_argument(where + ": a system needs at least one field");
-  static const std::set<std::string> reserved = {"x", "y", "t", "e", "pi"};
-  std::set<std::string> seen;
-  for (const std::string& f : fields) {
-    bool plain = !f.empty() && std::isalpha(static_cast<unsigned char>(f[0]));
-    for (char c : f) plain = plain && std::isalnum(static_cast<unsigned char>(c));
-    if (!plain || reserved.count(f))
-      throw std::invalid_argument(where + ": field name '" + f +
-                                  "' must be letters and digits, starting with a letter, and "
-                                  "none of x, y, t, e, pi");
-    if (!seen.insert(f).second)
-      throw std::invalid_argument(where + ": field name '" + f + "' repeats");
-  }
-}
-
 /// The linear terms of `text`, an expression in `partials`: c_p = f(e_p), refused unless
 /// f(0) = 0 and f(a) = sum_p c_p a_p at a point a with every coordinate distinct.
 std::vector<LinearTerm> linear_terms(const FieldSystem& system, const std::string& text,
@@ -131,13 +115,18 @@ std::string parameter_names(const std::map<std::string, double>& parameters) {
   return keys.empty() ? "none" : util::quoted_alternatives(keys);
 }
 
+/// Throws naming the field unless dimensions is 1 or 2 and the field names are plain.
+void require_fields_and_dimensions(const FieldSystemOptions& options) {
+  if (options.dimensions != 1 && options.dimensions != 2)
+    throw std::invalid_argument(options.field_names("dimensions") + ": must be 1 or 2 (got " +
+                                std::to_string(options.dimensions) + ")");
+  require_field_names(options.fields, options.field_names("fields"));
+}
+
 /// The general form's options checked and built into a system.
 FieldSystem general_system(const FieldSystemOptions& options) {
   const util::FieldNames& field = options.field_names;
-  if (options.dimensions != 1 && options.dimensions != 2)
-    throw std::invalid_argument(field("dimensions") + ": must be 1 or 2 (got " +
-                                std::to_string(options.dimensions) + ")");
-  check_field_names(options.fields, field("fields"));
+  require_fields_and_dimensions(options);
   const std::size_t q = options.fields.size();
   if (options.linear.size() > q || options.nonlinear.size() > q)
     throw std::invalid_argument(field("fields") + ": " + std::to_string(q) +
@@ -162,7 +151,38 @@ FieldSystem general_system(const FieldSystemOptions& options) {
   return system;
 }
 
+/// Fields and dimensions without equations: what is learned from a user's measurements.
+FieldSystem unknown_system(const FieldSystemOptions& options) {
+  const util::FieldNames& field = options.field_names;
+  require_fields_and_dimensions(options);
+  if (!options.linear.empty() || !options.nonlinear.empty() || !options.parameters.empty())
+    throw std::invalid_argument(field("name") +
+                                ": a system of unknown equations takes fields and dimensions "
+                                "only (linear and nonlinear parts belong to \"general\")");
+  return {options.name,
+          options.dimensions,
+          options.fields,
+          std::vector<FieldEquation>(options.fields.size()),
+          {}};
+}
+
 }  // namespace
+
+void require_field_names(const std::vector<std::string>& fields, const std::string& where) {
+  if (fields.empty()) throw std::invalid_argument(where + ": a system needs at least one field");
+  static const std::set<std::string> reserved = {"x", "y", "t", "e", "pi"};
+  std::set<std::string> seen;
+  for (const std::string& f : fields) {
+    bool plain = !f.empty() && std::isalpha(static_cast<unsigned char>(f[0]));
+    for (char c : f) plain = plain && std::isalnum(static_cast<unsigned char>(c));
+    if (!plain || reserved.count(f))
+      throw std::invalid_argument(where + ": field name '" + f +
+                                  "' must be letters and digits, starting with a letter, and "
+                                  "none of x, y, t, e, pi");
+    if (!seen.insert(f).second)
+      throw std::invalid_argument(where + ": field name '" + f + "' repeats");
+  }
+}
 
 std::vector<Partial> FieldSystem::expression_partials(int max_order) const {
   std::vector<Partial> partials;
@@ -175,6 +195,12 @@ std::vector<Partial> FieldSystem::expression_partials(int max_order) const {
 
 std::string FieldSystem::describe() const {
   std::ostringstream out;
+  if (!has_equations()) {
+    out << "unknown equations of ";
+    for (std::int64_t i = 0; i < size(); ++i) out << (i > 0 ? ", " : "") << fields[i];
+    out << " in " << dimensions << "-D";
+    return out.str();
+  }
   for (std::int64_t i = 0; i < size(); ++i) {
     std::vector<std::pair<double, std::string>> terms;
     for (const LinearTerm& term : equations[i].linear)
@@ -189,6 +215,7 @@ FieldSystem make_field_system(const FieldSystemOptions& options) {
   const util::FieldNames& field = options.field_names;
   const std::string& name = options.name;
   util::require_listed(name, field_system_names(), "system", "name");
+  if (name == "unknown") return unknown_system(options);
   if (name == "general") {
     if (!options.parameters.empty())
       throw std::invalid_argument(field("parameters") +

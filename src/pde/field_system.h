@@ -16,6 +16,8 @@
 ///   burgers_2d              u_t = nu lap u - u (u_x + u_y) (2-D)
 ///   advection_diffusion_2d  u_t = nu lap u - a_x u_x - a_y u_y (2-D)
 ///   general                 fields, dimensions, per field linear coefficients and N_i
+///   unknown                 fields and dimensions only: a system learned from a user's
+///                           measurements, whose equations nobody gives (no simulation)
 
 #include <cstdint>
 #include <map>
@@ -61,7 +63,9 @@ struct FieldSystem {
   std::map<std::string, double> parameters;  ///< a built-in system's parameters
 
   std::int64_t size() const { return static_cast<std::int64_t>(fields.size()); }
-  /// "u_t = -0.5 v_xx + (-(u^2+v^2)*v); v_t = ...".
+  /// False for the "unknown" system: its equations (empty) are not the truth.
+  bool has_equations() const { return name != "unknown"; }
+  /// "u_t = -0.5 v_xx + (-(u^2+v^2)*v); v_t = ..."; "unknown equations of u, v in 1-D".
   std::string describe() const;
   /// Every name an expression may read: each field's partials up to `max_order` (in one
   /// dimension without y), fields in order, then by order.
@@ -76,8 +80,8 @@ struct FieldSystem {
 struct FieldSystemOptions {
   std::string name = "nls";
   std::map<std::string, double> parameters;
-  int dimensions = 1;                  ///< general: 1 or 2
-  std::vector<std::string> fields;     ///< general: [q] names
+  int dimensions = 1;                  ///< general and unknown: 1 or 2
+  std::vector<std::string> fields;     ///< general and unknown: [q] names
   std::vector<std::string> linear;     ///< general: [q] linear expressions ("" for none)
   std::vector<std::string> nonlinear;  ///< general: [q] expressions ("" for none)
   util::FieldNames field_names = util::section_fields("system");
@@ -92,6 +96,11 @@ std::map<std::string, double> field_system_parameters(const std::string& name);
 /// parameter, a non-finite coefficient, a field name that is not a plain identifier or
 /// repeats, an expression that does not parse, or a linear part that is not linear.
 FieldSystem make_field_system(const FieldSystemOptions& options);
+
+/// Throws std::invalid_argument naming `where` unless `fields` holds at least one name and
+/// every name is letters and digits starting with a letter, none of x, y, t, e, pi, none
+/// repeated.
+void require_field_names(const std::vector<std::string>& fields, const std::string& where);
 
 /// The names make_field_system accepts.
 const std::vector<std::string>& field_system_names();

@@ -2,20 +2,17 @@
 
 #include <ATen/ATen.h>
 
-#include <algorithm>
-#include <array>
-
 #include "io/atomic_file.h"
 #include "io/hdf5_file.h"
 #include "io/hdf5_tensor.h"
-#include "util/number_format.h"
+#include "pde/measurement_groups.h"
 
 namespace bhpm::pde {
 
 namespace {
 
 constexpr std::int64_t kMeasuredVersion = 2;
-constexpr std::array<const char*, 5> kWindowAndName = {"name", "x_min", "x_max", "t_min", "t_max"};
+const std::vector<std::string> kWindowAndName = {"name", "x_min", "x_max", "t_min", "t_max"};
 
 void write_experiment(const io::Hdf5Location& set, std::size_t index,
                       const MeasuredExperiment& experiment) {
@@ -36,18 +33,8 @@ void write_experiment(const io::Hdf5Location& set, std::size_t index,
 
 void write_set(const io::Hdf5Location& file, const std::string& name,
                const std::vector<MeasuredExperiment>& experiments) {
-  const io::Hdf5Location set = file.create_group(name);
-  set.set_attribute("experiments", static_cast<std::int64_t>(experiments.size()));
+  const io::Hdf5Location set = create_set(file, name, experiments.size());
   for (std::size_t e = 0; e < experiments.size(); ++e) write_experiment(set, e, experiments[e]);
-}
-
-/// A free attribute's value as text (numbers formatted), for attributes h5py users add.
-std::string attribute_text(const io::Hdf5Location& group, const std::string& key) {
-  try {
-    return group.string_attribute(key);
-  } catch (const io::Hdf5Error&) {
-    return util::format_significant(group.number_attribute(key), 17);
-  }
 }
 
 MeasuredExperiment read_experiment(const io::Hdf5Location& group) {
@@ -59,26 +46,16 @@ MeasuredExperiment read_experiment(const io::Hdf5Location& group) {
   experiment.t = io::read_tensor(group, "t", 1);
   experiment.u = io::read_tensor(group, "u", 1);
   if (group.has("sigma")) experiment.sigma = io::read_tensor(group, "sigma", 1);
-  for (const std::string& key : group.attribute_names())
-    if (std::find(kWindowAndName.begin(), kWindowAndName.end(), key) == kWindowAndName.end())
-      experiment.attributes.emplace_back(key, attribute_text(group, key));
+  experiment.attributes = free_attributes(group, kWindowAndName);
   return experiment;
 }
 
 std::vector<MeasuredExperiment> read_version_2_set(const std::string& path,
                                                    const std::string& name) {
-  const io::Hdf5Location set = io::Hdf5Location::open_file(path).open_group(name);
-  const double count = set.number_attribute("experiments");
-  if (!(count >= 1) || count != static_cast<double>(static_cast<std::int64_t>(count)))
-    throw io::Hdf5Error(set.describe() + ": attribute 'experiments' must be a positive integer");
   std::vector<MeasuredExperiment> experiments;
-  for (std::int64_t e = 0; e < static_cast<std::int64_t>(count); ++e) {
-    const std::string index = std::to_string(e);
-    if (!set.has(index))
-      throw io::Hdf5Error(set.describe(index) + ": missing (the set holds " +
-                          util::format_significant(count, 10) + " experiments, numbered from 0)");
-    experiments.push_back(read_experiment(set.open_group(index)));
-    validate(experiments.back(), set.describe(index));
+  for (const io::Hdf5Location& group : experiment_groups(io::Hdf5Location::open_file(path), name)) {
+    experiments.push_back(read_experiment(group));
+    validate(experiments.back(), group.describe());
   }
   return experiments;
 }

@@ -15,6 +15,15 @@ namespace bhpm::pde {
 
 namespace {
 
+/// A table of `columns` without rows, read from `path`.
+MeasurementTable empty_table(const std::string& path, const MeasurementColumns& columns) {
+  MeasurementTable table;
+  table.source = path;
+  table.columns = columns;
+  table.fields.resize(columns.fields.size());
+  return table;
+}
+
 /// Experiment names to indices in order of first appearance.
 class ExperimentIndex {
  public:
@@ -32,11 +41,16 @@ class ExperimentIndex {
 };
 
 MeasurementTable read_csv(const std::string& path, const MeasurementColumns& columns) {
-  MeasurementTable table{path, columns, {}, {}, {}, {}, {}, {}, {}};
+  MeasurementTable table = empty_table(path, columns);
   io::CsvReader reader(path);
   const std::size_t experiment = reader.column(columns.experiment), x = reader.column(columns.x),
-                    t = reader.column(columns.t), u = reader.column(columns.u);
-  const bool has_sigma = columns.sigma_required || reader.has_column(columns.sigma);
+                    t = reader.column(columns.t);
+  const bool two = !columns.y.empty();
+  const std::size_t y = two ? reader.column(columns.y) : 0;
+  std::vector<std::size_t> fields;
+  for (const std::string& name : columns.fields) fields.push_back(reader.column(name));
+  const bool has_sigma =
+      columns.sigma_required || (!columns.sigma.empty() && reader.has_column(columns.sigma));
   const std::size_t sigma = has_sigma ? reader.column(columns.sigma) : 0;
   ExperimentIndex index(table);
   while (reader.next()) {
@@ -46,8 +60,10 @@ MeasurementTable read_csv(const std::string& path, const MeasurementColumns& col
                                   "': empty experiment name");
     index.add(name);
     table.x.push_back(reader.number(x));
+    if (two) table.y.push_back(reader.number(y));
     table.t.push_back(reader.number(t));
-    table.u.push_back(reader.number(u));
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      table.fields[f].push_back(reader.number(fields[f]));
     if (has_sigma) table.sigma.push_back(reader.number(sigma));
     table.lines.push_back(reader.line());
   }
@@ -72,25 +88,29 @@ void require_rows(const std::vector<double>& values, std::size_t rows, const std
                                 " values, the experiment array has " + std::to_string(rows));
 }
 
-/// Reads the x, t, u (and sigma) arrays through `read`, checks their lengths against the
-/// experiment column's; `has` says whether an optional array exists.
+/// Reads the x, [y,] t, field (and sigma) arrays through `read`, checks their lengths
+/// against the experiment column's; `has` says whether an optional array exists.
 template <typename Read, typename Has>
 void read_value_arrays(const Read& read, const Has& has, const std::string& path,
                        MeasurementTable& table) {
   const MeasurementColumns& c = table.columns;
-  for (const auto& [name, target] :
-       {std::pair{&c.x, &table.x}, {&c.t, &table.t}, {&c.u, &table.u}}) {
+  std::vector<std::pair<const std::string*, std::vector<double>*>> arrays = {{&c.x, &table.x},
+                                                                             {&c.t, &table.t}};
+  if (!c.y.empty()) arrays.emplace_back(&c.y, &table.y);
+  for (std::size_t f = 0; f < c.fields.size(); ++f)
+    arrays.emplace_back(&c.fields[f], &table.fields[f]);
+  for (const auto& [name, target] : arrays) {
     *target = read(*name);
     require_rows(*target, table.experiment.size(), path + ": array '" + *name + "'");
   }
-  if (c.sigma_required || has(c.sigma)) {
+  if (c.sigma_required || (!c.sigma.empty() && has(c.sigma))) {
     table.sigma = read(c.sigma);
     require_rows(table.sigma, table.experiment.size(), path + ": array '" + c.sigma + "'");
   }
 }
 
 MeasurementTable read_npz(const std::string& path, const MeasurementColumns& columns) {
-  MeasurementTable table{path, columns, {}, {}, {}, {}, {}, {}, {}};
+  MeasurementTable table = empty_table(path, columns);
   const io::NpzArchive archive(path);
   const auto read_numbers = [&](const std::string& name) {
     io::NpyArray array = archive.array(name);
@@ -111,7 +131,7 @@ MeasurementTable read_npz(const std::string& path, const MeasurementColumns& col
 }
 
 MeasurementTable read_hdf5(const std::string& path, const MeasurementColumns& columns) {
-  MeasurementTable table{path, columns, {}, {}, {}, {}, {}, {}, {}};
+  MeasurementTable table = empty_table(path, columns);
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
   const auto read_numbers = [&](const std::string& name) {
     if (!file.has(name))

@@ -7,6 +7,7 @@
 #include "io/atomic_file.h"
 #include "io/hdf5_file.h"
 #include "pde/dataset_file.h"
+#include "pde/measured_system_file.h"
 #include "util/comma_list.h"
 
 namespace bhpm::pde {
@@ -103,13 +104,23 @@ void write_system_dataset(const std::string& path, const PeriodicBox& box,
 
 SystemDatasetMetadata read_system_dataset_metadata(const std::string& path) {
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
-  if (!file.has_attribute("format") || file.string_attribute("format") != kDatasetFormat ||
-      file.number_attribute("format_version") != static_cast<double>(kSystemDatasetVersion))
+  const bool measured = holds_measured_system(path);
+  if (!measured &&
+      (!file.has_attribute("format") || file.string_attribute("format") != kDatasetFormat ||
+       file.number_attribute("format_version") != static_cast<double>(kSystemDatasetVersion)))
     throw io::Hdf5Error(path + ": not a dataset of a field system (format '" +
-                        std::string(kDatasetFormat) + "', format_version 3)");
-  return {file.string_attribute("system"), util::split_at_commas(file.string_attribute("fields")),
-          static_cast<std::int64_t>(file.number_attribute("dimensions")),
-          file.string_attribute("config"), file.string_attribute("created_by")};
+                        std::string(kDatasetFormat) + "', format_version 3 or 4)");
+  const auto fields = util::split_at_commas(file.string_attribute("fields"));
+  const auto dimensions = static_cast<std::int64_t>(file.number_attribute("dimensions"));
+  if (measured)
+    return {
+        "", fields, dimensions, "", file.string_attribute("created_by"), kMeasuredSystemVersion};
+  return {file.string_attribute("system"),
+          fields,
+          dimensions,
+          file.string_attribute("config"),
+          file.string_attribute("created_by"),
+          kSystemDatasetVersion};
 }
 
 namespace {
@@ -181,6 +192,10 @@ std::int64_t system_set_experiments(const std::string& path, const std::string& 
 
 SystemDataset read_system_dataset(const std::string& path, const std::string& set_name) {
   SystemDatasetMetadata metadata = read_system_dataset_metadata(path);
+  if (metadata.measured_only())
+    throw io::Hdf5Error(path +
+                        ": measurements only (dataset format_version 4, from bhpm import): "
+                        "no solution grid, which this step reads");
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
   const std::string where = path + ":/" + set_name;
   if (!file.has(set_name)) throw io::Hdf5Error(where + ": the dataset has no such set");

@@ -23,11 +23,15 @@ namespace bhpm::pde {
 inline constexpr std::int64_t kSystemDatasetVersion = 3;
 
 struct SystemDatasetMetadata {
-  std::string system;               ///< FieldSystem::describe()
+  std::string system;               ///< FieldSystem::describe(); empty for version 4
   std::vector<std::string> fields;  ///< [q]
   std::int64_t dimensions = 1;
-  std::string config;      ///< resolved TOML that produced the file
-  std::string created_by;  ///< program and version
+  std::string config;                                   ///< resolved TOML that produced the file
+  std::string created_by;                               ///< program and version
+  std::int64_t format_version = kSystemDatasetVersion;  ///< 3, or 4: measurements only
+
+  /// Version 4 (pde/measured_system_file.h): no solution grid, no equations.
+  bool measured_only() const { return format_version != kSystemDatasetVersion; }
 };
 
 /// Writes the sets to `path` atomically (temporary file, then rename).
@@ -35,7 +39,9 @@ void write_system_dataset(const std::string& path, const PeriodicBox& box,
                           const std::vector<SystemExperimentSet>& sets,
                           const SystemDatasetMetadata& metadata);
 
-/// Reads the root attributes of a version 3 file; errors name the file and the attribute.
+/// Reads the root attributes of a version 3 file, or of a version 4 file (a system's
+/// imported measurements: fields, dimensions and created_by only); errors name the file and
+/// the attribute.
 SystemDatasetMetadata read_system_dataset_metadata(const std::string& path);
 
 /// The number of experiments of set `set_name` of a version 3 file, 0 when it has no such
@@ -51,7 +57,7 @@ struct SystemDataset {
 
 /// Reads set `set_name` of a version 3 file. Throws io::Hdf5Error naming the file and the
 /// array for a missing set or array, a shape that disagrees with the others, or a value
-/// that is not finite.
+/// that is not finite; a version 4 file is refused: it has no solution grids.
 SystemDataset read_system_dataset(const std::string& path, const std::string& set_name);
 
 }  // namespace bhpm::pde

@@ -34,9 +34,11 @@ eval::DistillationInputs posterior_samples(const gp::ExactGpImpl& root, const at
   return inputs;
 }
 
-/// The true f_i at the rows, undefined where the system reads a partial the rows lack.
+/// The true f_i at the rows, undefined where the system reads a partial the rows lack or
+/// its equations are unknown.
 at::Tensor truth_at(const pde::FieldSystem& system, std::int64_t field, int order,
                     const at::Tensor& rows) {
+  if (!system.has_equations()) return at::Tensor();
   const at::Tensor v = rows.contiguous();
   const std::vector<double> values(v.data_ptr<double>(), v.data_ptr<double>() + v.numel());
   try {

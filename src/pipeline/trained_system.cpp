@@ -10,6 +10,8 @@
 #include "model/root_data.h"
 #include "model/root_gp.h"
 #include "nn/taylor_forward.h"
+#include "pde/measured_system_file.h"
+#include "pde/system_dataset_file.h"
 #include "util/random.h"
 #include "util/stopwatch.h"
 
@@ -86,6 +88,50 @@ model::SystemLeafData system_leaf_data(const pde::SystemExperimentSet& set,
                     nn::DomainBox{box.x_min(), box.x_max(), set.t.front(), set.t.back(),
                                   box.y_min(), box.y_max()});
   return data;
+}
+
+model::SystemLeafData measured_system_leaf_data(const pde::MeasuredSystemSet& set,
+                                                std::int64_t experiments, std::int64_t points,
+                                                const std::string& source) {
+  const auto all = static_cast<std::int64_t>(set.experiments.size());
+  const std::int64_t e = experiments > 0 ? experiments : all;
+  std::int64_t fewest = set.experiments.front().points();
+  for (std::int64_t i = 0; i < std::min(e, all); ++i)
+    fewest = std::min(fewest, set.experiments[static_cast<std::size_t>(i)].points());
+  const std::int64_t p = points > 0 ? points : fewest;
+  if (e > all || p > fewest)
+    throw std::invalid_argument(source + ": holds " + std::to_string(all) +
+                                " experiments, the smallest of " + std::to_string(fewest) +
+                                " measurements; " + std::to_string(e) + " experiments of " +
+                                std::to_string(p) + " were asked for");
+  std::vector<at::Tensor> x, y, t, u;
+  model::SystemLeafData data;
+  for (std::int64_t i = 0; i < e; ++i) {
+    const pde::MeasuredSystemExperiment& m = set.experiments[static_cast<std::size_t>(i)];
+    x.push_back(m.x.slice(0, 0, p));
+    t.push_back(m.t.slice(0, 0, p));
+    if (set.dimensions == 2) y.push_back(m.y.slice(0, 0, p));
+    u.push_back(m.u.slice(0, 0, p));
+    const pde::SystemWindow& w = m.window;
+    nn::DomainBox box{w.x_min, w.x_max, w.t_min, w.t_max};  // y as the default in 1-D
+    if (set.dimensions == 2) box.y_min = w.y_min, box.y_max = w.y_max;
+    data.boxes.push_back(box);
+  }
+  data.x = at::stack(x).contiguous();
+  data.t = at::stack(t).contiguous();
+  if (set.dimensions == 2) data.y = at::stack(y).contiguous();
+  data.u = at::stack(u).contiguous();  // [L, P, q]
+  return data;
+}
+
+model::SystemLeafData read_system_leaf_data(const std::string& path, std::int64_t experiments,
+                                            std::int64_t points) {
+  const std::string source = path + ":/train";
+  if (pde::holds_measured_system(path))
+    return measured_system_leaf_data(pde::read_measured_system_set(path, "train"), experiments,
+                                     points, source);
+  const pde::SystemDataset dataset = pde::read_system_dataset(path, "train");
+  return system_leaf_data(dataset.set, dataset.box, experiments, points, source);
 }
 
 model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,

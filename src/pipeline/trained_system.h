@@ -15,6 +15,7 @@
 #include "model/adam_phase.h"
 #include "model/system_leaves.h"
 #include "model/system_roots.h"
+#include "pde/measured_system.h"
 #include "pde/system_experiment_set.h"
 
 namespace bhpm::pipeline {
@@ -35,6 +36,19 @@ struct TrainedSystem {
 model::SystemLeafData system_leaf_data(const pde::SystemExperimentSet& set,
                                        const pde::PeriodicBox& box, std::int64_t experiments,
                                        std::int64_t points, const std::string& source);
+
+/// The same from a system's measurements (a version 4 file, `bhpm import`): every leaf on
+/// its experiment's window with the first `points` measurements of each (0: as many as the
+/// smallest experiment holds, the leaves training on batches of one shape).
+model::SystemLeafData measured_system_leaf_data(const pde::MeasuredSystemSet& set,
+                                                std::int64_t experiments, std::int64_t points,
+                                                const std::string& source);
+
+/// The leaves' data of the train set of the dataset at `path`: a simulated system's
+/// (version 3, system_leaf_data) or a system's imported measurements (version 4,
+/// measured_system_leaf_data); `experiments` and `points` as there.
+model::SystemLeafData read_system_leaf_data(const std::string& path, std::int64_t experiments,
+                                            std::int64_t points);
 
 /// Root rows of the leaves at `count` of the measurement points (the same number from each
 /// leaf, drawn with `seed`; every point for count >= all): every field's partials of order

@@ -19,3 +19,12 @@ if [ -z "$python" ]; then
   check "a python3 that imports h5py (package python3-h5py, installed by scripts/install-deps.sh)" 1
   python=python3
 fi
+refused_command() {  # refused_command NAME TEXT COMMAND...: exit 1, "error:" and TEXT on stderr
+  local name=$1 text=$2
+  shift 2
+  "$@" >/dev/null 2>"$work/$name.err"
+  local rc=$?
+  [ "$rc" -eq 1 ] && grep -q "error:" "$work/$name.err" && grep -qF -- "$text" "$work/$name.err"
+  local status=$?
+  check "$name is refused naming '$text' (exit $rc: $(head -c 300 "$work/$name.err"))" $status
+}

@@ -194,45 +194,36 @@ status=$?
 head -c 8 "$work/plane/report/prediction-test-0-u.png" | grep -q PNG || status=1
 check "the 2-D prediction: [T, n_y, n_x] fields within 5 % of the truth, drawn at snapshots" $status
 
-refused() {  # refused NAME TEXT COMMAND...: exit 1, "error:" and TEXT on stderr
-  local name=$1 text=$2
-  shift 2
-  "$@" >/dev/null 2>"$work/$name.err"
-  local rc=$?
-  [ "$rc" -eq 1 ] && grep -q "error:" "$work/$name.err" && grep -qF -- "$text" "$work/$name.err"
-  local status=$?
-  check "$name is refused naming '$text' (exit $rc: $(head -c 300 "$work/$name.err"))" $status
-}
-refused other_system "but $work/nls.toml describes" "$bhpm" train "$work/nls.toml" \
+refused_command other_system "but $work/nls.toml describes" "$bhpm" train "$work/nls.toml" \
   --data "$work/nls.h5" -o "$work/other" -q --set system.name=lambda_omega
-refused one_field_key "root.inducing_points: unknown key" "$bhpm" train "$work/nls.toml" \
+refused_command one_field_key "root.inducing_points: unknown key" "$bhpm" train "$work/nls.toml" \
   --data "$work/nls.h5" -o "$work/other" -q --set root.inducing_points=8
-refused too_many_points "holds 2 experiments of 2048 measurements each" "$bhpm" train \
+refused_command too_many_points "holds 2 experiments of 2048 measurements each" "$bhpm" train \
   "$work/nls.toml" --data "$work/nls.h5" -o "$work/other" -q --points 5000
-refused distill_other_setting "takes [distill] settings only" "$bhpm" distill "$work/run" \
+refused_command distill_other_setting "takes [distill] settings only" "$bhpm" distill "$work/run" \
   --set root.order=1
-refused calibrate_other_setting "takes [predict] settings only" "$bhpm" calibrate "$work/run" \
+refused_command calibrate_other_setting "takes [predict] settings only" "$bhpm" calibrate "$work/run" \
   --set root.order=1
-refused run_other_configuration "system.ckpt was made by another configuration" "$bhpm" run \
+refused_command run_other_configuration "system.ckpt was made by another configuration" "$bhpm" run \
   "$work/nls.toml" -o "$work/run" --set train_root.iterations=100
-refused run_missing_experiment "experiment 1 is not among the 1 held-out experiments" \
+refused_command run_missing_experiment "experiment 1 is not among the 1 held-out experiments" \
   "$bhpm" run "$work/nls.toml" -o "$work/run" --set 'run.predict_experiments=[1]'
-refused run_refinement_stage "run.stages: each stage must be one of" "$bhpm" run \
+refused_command run_refinement_stage "run.stages: each stage must be one of" "$bhpm" run \
   "$work/nls.toml" -o "$work/run" --set run.stages=refinement
-refused predict_window "--window-from is for one field" "$bhpm" predict "$work/run" \
+refused_command predict_window "--window-from is for one field" "$bhpm" predict "$work/run" \
   --window-from 0
-refused predict_file_column "line 1: no column 'v'" "$bhpm" predict "$work/run" \
+refused_command predict_file_column "line 1: no column 'v'" "$bhpm" predict "$work/run" \
   --ic-file "$work/u-only.csv"
-refused predict_expressions "--ic" "$bhpm" predict "$work/run" --ic "sin(x)"
-refused predict_other_setting "takes [predict] settings only" "$bhpm" predict "$work/run" \
+refused_command predict_expressions "--ic" "$bhpm" predict "$work/run" --ic "sin(x)"
+refused_command predict_other_setting "takes [predict] settings only" "$bhpm" predict "$work/run" \
   --ic-from "$work/nls.h5:0" --set solver.dt=0.1
-refused predict_missing "holds 1 experiments" "$bhpm" predict "$work/run" \
+refused_command predict_missing "holds 1 experiments" "$bhpm" predict "$work/run" \
   --ic-from "$work/nls.h5:test/3"
-refused truth_free "--truth-free" "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --truth-free
+refused_command truth_free "--truth-free" "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --truth-free
 printf '%s\n' '[equation]' 'name = "burgers"' '[data]' 'train_experiments = 1' \
   'test_experiments = 1' 'n_st = 64' '[solver]' 'modes = 32' >"$work/burgers.toml"
 "$bhpm" simulate "$work/burgers.toml" -o "$work/burgers.h5" -q >/dev/null
-refused one_field_data "not a dataset of a field system" "$bhpm" evaluate "$work/run" \
+refused_command one_field_data "not a dataset of a field system" "$bhpm" evaluate "$work/run" \
   --data "$work/burgers.h5"
 [ ! -e "$work/other" ]
 check "no run folder is made by a refused train" $?

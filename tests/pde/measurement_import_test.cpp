@@ -15,6 +15,7 @@
 #include "pde/dataset_file.h"
 #include "pde/equation.h"
 #include "pde/measured_dataset_file.h"
+#include "pde/measured_system_file.h"
 #include "pde/measurement_sources.h"
 #include "pde/measurement_table.h"
 #include "pde/periodic_grid.h"
@@ -213,6 +214,49 @@ TEST(MeasuredDatasetFile, round_trips_ragged_experiments_with_sigma_and_attribut
   EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
                   [&] { bhpm::pde::read_experiment_set(path, "train"); }),
               HasSubstr("measured.h5: measurements only (dataset format_version 2"));
+}
+
+TEST(MeasuredSystemFile, groups_two_fields_on_a_plane_and_round_trips_them) {
+  bhpm::pde::MeasurementColumns columns;
+  columns.y = "y";
+  columns.fields = {"p", "q"};
+  // Experiment a: 3 points with q = 10 p; b: 2 points.
+  const auto table = bhpm::pde::read_measurement_file(
+      bhpm::testing_support::write_text_file(
+          "plane.csv",
+          "experiment,x,y,t,p,q\na,0,0,0,1,10\nb,0,5,0,7,8\na,1,2,0,2,20\nb,1,6,1,7,8\n"
+          "a,0,2,1,3,30\n"),
+      bhpm::pde::MeasurementFileType::kCsv, columns);
+  const bhpm::pde::MeasuredSystemSet set =
+      bhpm::pde::group_system_experiments(table, {"p", "q"}, 3);
+  ASSERT_EQ(set.experiments.size(), 2u);
+  EXPECT_EQ(set.dimensions, 2);
+  const auto& a = set.experiments[0];
+  ASSERT_EQ(a.u.sizes(), (std::vector<std::int64_t>{3, 2}));
+  EXPECT_TRUE(at::equal(a.u.select(1, 1), 10 * a.u.select(1, 0)));  // each row's values together
+  EXPECT_TRUE(at::equal(a.y, 2 * a.x.clamp_min(a.t)));              // (0,0,0), (1,2,0), (0,2,1)
+  EXPECT_EQ(a.window.y_max, 2.0);
+  EXPECT_EQ(set.experiments[1].window.y_min, 5.0);
+
+  const std::string path = testing::TempDir() + "plane.h5";
+  bhpm::pde::write_measured_system_dataset(path, {set.fields, 2, {a}}, {set.fields, 2, {}}, "test",
+                                           "seed = 3\n");
+  const bhpm::pde::MeasuredSystemSet read = bhpm::pde::read_measured_system_set(path, "train");
+  EXPECT_EQ(read.fields, set.fields);
+  ASSERT_EQ(read.experiments.size(), 1u);
+  for (const auto& [got, want] : {std::pair{&read.experiments[0].x, &a.x},
+                                  {&read.experiments[0].y, &a.y},
+                                  {&read.experiments[0].t, &a.t},
+                                  {&read.experiments[0].u, &a.u}})
+    EXPECT_TRUE(at::equal(*got, *want));
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [&] { bhpm::pde::read_measured_set(path, "train"); }),
+              HasSubstr("plane.h5: a system of fields or a 2-D box (dataset format_version 4)"));
+  auto outside = a;
+  outside.window.y_max = 1.5;
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [&] { bhpm::pde::validate(outside, 2, 2, "here"); }),
+              HasSubstr("here: experiment 'a': points lie outside its window in y"));
 }
 
 TEST(MeasuredDatasetFile, reads_a_simulated_file_as_its_measured_points) {
