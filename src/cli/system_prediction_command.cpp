@@ -83,17 +83,17 @@ SystemProblem expression_problem(const pipeline::TrainedSystem& trained, const s
           config.sets.solve.output_dt};
 }
 
-/// `--ic-file`: columns x and each field's of a CSV, interpolated to the training data's
-/// grid (pde/sampled_initial_condition.h), on its horizon; one space dimension only.
+/// `--ic-file`: columns x (and y) and each field's of a CSV, interpolated to the training
+/// data's grid (pde/sampled_initial_condition.h), on its horizon.
 SystemProblem file_problem(const pipeline::TrainedSystem& trained, const std::string& path) {
   const config::SystemConfig& config = trained.config;
   const pde::PeriodicBox box = config.box();
-  if (box.dimensions() != 1)
-    throw std::invalid_argument("--ic-file: " + path +
-                                ": a 2-D system's initial fields are given with --ic");
-  const pde::PeriodicGrid grid(box.x_min(), box.x_max(), box.nx());
+  const std::vector<std::string>& fields = config.system.fields;
   return {box,
-          pde::system_initial_condition_from_csv(grid, config.system.fields, path),
+          box.dimensions() == 2
+              ? pde::system_initial_condition_from_csv(box, fields, path)
+              : pde::system_initial_condition_from_csv(
+                    pde::PeriodicGrid(box.x_min(), box.x_max(), box.nx()), fields, path),
           {},
           config.sets.solve.t_end,
           config.sets.solve.output_dt};

@@ -10,6 +10,7 @@
 
 #include "io/csv_reader.h"
 #include "pde/hermite_interpolant.h"
+#include "pde/periodic_box.h"
 #include "pde/periodicity.h"
 #include "util/comma_list.h"
 #include "util/number_format.h"
@@ -75,27 +76,64 @@ at::Tensor interpolate_periodic(const PeriodicGrid& grid, std::vector<double> x,
 
 namespace {
 
-/// Columns x and `fields` of the CSV at `path` (io/csv_reader.h): [1 + fields][rows]; errors
-/// name the file and line.
+/// Columns `names` of the CSV at `path` (io/csv_reader.h): [names][rows]; errors name the
+/// file and line.
 std::vector<std::vector<double>> read_columns(const std::string& path,
-                                              const std::vector<std::string>& fields) {
+                                              const std::vector<std::string>& names) {
   io::CsvReader reader(path);
-  std::vector<std::size_t> columns = {reader.column("x")};
-  for (const std::string& field : fields) columns.push_back(reader.column(field));
+  std::vector<std::size_t> columns;
+  for (const std::string& name : names) columns.push_back(reader.column(name));
   std::vector<std::vector<double>> values(columns.size());
   while (reader.next())
     for (std::size_t c = 0; c < columns.size(); ++c) {
       values[c].push_back(reader.number(columns[c]));
       if (!std::isfinite(values[c].back()))
-        throw std::invalid_argument(reader.where() + ": x and " + util::join_with_commas(fields) +
+        throw std::invalid_argument(reader.where() + ": " + util::join_with_commas(names) +
                                     " must be finite");
     }
   return values;
 }
 
+/// The distinct values of `values`, increasing.
+std::vector<double> distinct(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+/// Row of the CSV at each (x_i, y_j) of the sample grid [n_y][n_x]; throws naming `path`
+/// unless every pair of the distinct x's and y's is sampled exactly once.
+std::vector<std::vector<std::size_t>> grid_rows(const std::vector<double>& x,
+                                                const std::vector<double>& y,
+                                                const std::vector<double>& xs,
+                                                const std::vector<double>& ys,
+                                                const std::string& path) {
+  constexpr auto kMissing = static_cast<std::size_t>(-1);
+  std::vector<std::vector<std::size_t>> rows(ys.size(),
+                                             std::vector<std::size_t>(xs.size(), kMissing));
+  const auto index = [](const std::vector<double>& axis, double value) {
+    return static_cast<std::size_t>(std::lower_bound(axis.begin(), axis.end(), value) -
+                                    axis.begin());
+  };
+  for (std::size_t r = 0; r < x.size(); ++r) {
+    std::size_t& row = rows[index(ys, y[r])][index(xs, x[r])];
+    if (row != kMissing)
+      throw std::invalid_argument(path + ": two samples at (x, y) = (" +
+                                  util::format_significant(x[r], 6) + ", " +
+                                  util::format_significant(y[r], 6) + ")");
+    row = r;
+  }
+  if (x.size() != xs.size() * ys.size())
+    throw std::invalid_argument(
+        path + ": the samples are not a grid: " + std::to_string(xs.size()) + " values of x and " +
+        std::to_string(ys.size()) + " of y make " + std::to_string(xs.size() * ys.size()) +
+        " pairs, the file has " + std::to_string(x.size()) + " rows (every pair once is needed)");
+  return rows;
+}
+
 /// Columns x and u of the CSV at `path`.
 std::pair<std::vector<double>, std::vector<double>> read_samples(const std::string& path) {
-  std::vector<std::vector<double>> columns = read_columns(path, {"u"});
+  std::vector<std::vector<double>> columns = read_columns(path, {"x", "u"});
   return {std::move(columns[0]), std::move(columns[1])};
 }
 
@@ -109,12 +147,51 @@ at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::strin
 std::vector<double> system_initial_condition_from_csv(const PeriodicGrid& grid,
                                                       const std::vector<std::string>& fields,
                                                       const std::string& path) {
-  const std::vector<std::vector<double>> columns = read_columns(path, fields);
+  std::vector<std::string> names = {"x"};
+  names.insert(names.end(), fields.begin(), fields.end());
+  const std::vector<std::vector<double>> columns = read_columns(path, names);
   std::vector<double> u0;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const at::Tensor field =
         interpolate_periodic(grid, columns[0], columns[i + 1], path + " (field " + fields[i] + ")")
             .contiguous();
+    u0.insert(u0.end(), field.data_ptr<double>(), field.data_ptr<double>() + field.numel());
+  }
+  return u0;
+}
+
+std::vector<double> system_initial_condition_from_csv(const PeriodicBox& box,
+                                                      const std::vector<std::string>& fields,
+                                                      const std::string& path) {
+  std::vector<std::string> names = {"x", "y"};
+  names.insert(names.end(), fields.begin(), fields.end());
+  const std::vector<std::vector<double>> columns = read_columns(path, names);
+  const std::vector<double> xs = distinct(columns[0]), ys = distinct(columns[1]);
+  const auto rows = grid_rows(columns[0], columns[1], xs, ys, path);
+  const PeriodicGrid along_x(box.x_min(), box.x_max(), box.nx());
+  const PeriodicGrid along_y(box.y_min(), box.y_max(), box.ny());
+  std::vector<double> u0;
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const std::vector<double>& values = columns[f + 2];
+    const std::string source = path + " (field " + fields[f] + ", ";
+    std::vector<at::Tensor> sample_rows;  // [n_y samples] of [nx]: along x first
+    for (std::size_t j = 0; j < ys.size(); ++j) {
+      std::vector<double> row;
+      for (const std::size_t r : rows[j]) row.push_back(values[r]);
+      sample_rows.push_back(interpolate_periodic(
+          along_x, xs, std::move(row), source + "y = " + util::format_significant(ys[j], 6) + ")"));
+    }
+    const at::Tensor by_row = at::stack(sample_rows).contiguous();  // [n_y samples, nx]
+    std::vector<at::Tensor> columns_on_grid;                        // [nx] of [ny]
+    for (std::int64_t c = 0; c < box.nx(); ++c) {
+      const at::Tensor column = by_row.select(1, c).contiguous();
+      columns_on_grid.push_back(
+          interpolate_periodic(along_y, ys,
+                               std::vector<double>(column.data_ptr<double>(),
+                                                   column.data_ptr<double>() + column.numel()),
+                               source + "along y)"));
+    }
+    const at::Tensor field = at::stack(columns_on_grid, 1).contiguous();  // [ny, nx]
     u0.insert(u0.end(), field.data_ptr<double>(), field.data_ptr<double>() + field.numel());
   }
   return u0;

@@ -1,6 +1,7 @@
 #pragma once
-/// An initial condition measured at points: a CSV of (x, u) samples of one period,
-/// interpolated to the periodic grid the prediction is solved on, or of a bounded domain,
+/// An initial condition measured at points: a CSV of (x, u) samples of one period (or of
+/// (x, y, fields) on a 2-D grid of samples), interpolated to the periodic grid the
+/// prediction is solved on, or of a bounded domain,
 /// interpolated to its Chebyshev points (`bhpm predict --ic-file`; docs/importing-data.md,
 /// "Predicting from data").
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "pde/chebyshev_grid.h"
+#include "pde/periodic_box.h"
 #include "pde/periodic_grid.h"
 
 namespace bhpm::pde {
@@ -32,6 +34,16 @@ at::Tensor initial_condition_from_csv(const PeriodicGrid& grid, const std::strin
 /// at `path`, each field interpolated as interpolate_periodic does; errors name the file,
 /// the line or the field.
 std::vector<double> system_initial_condition_from_csv(const PeriodicGrid& grid,
+                                                      const std::vector<std::string>& fields,
+                                                      const std::string& path);
+
+/// u0 [q, n_y n_x] of a system of q fields on a 2-D box (each field row-major, as
+/// pde/periodic_box.h lays it): columns x, y and each of `fields` of the CSV at `path`,
+/// sampled on a rectilinear grid of one period (every pair of its distinct x's and y's
+/// once, any spacing), interpolated bilinearly and periodically: interpolate_periodic along
+/// x on every sample row, then along y at every grid column, its rules checked on each
+/// line. Errors name the file, the line, or the field and the line of samples.
+std::vector<double> system_initial_condition_from_csv(const PeriodicBox& box,
                                                       const std::vector<std::string>& fields,
                                                       const std::string& path);
 

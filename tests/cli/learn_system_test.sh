@@ -8,7 +8,7 @@
 # small diverges on the held-out one) and from expressions, and a second `bhpm run` finds
 # its stages done, predicts sampled initial fields and draws the report; the stored model
 # reads back to the same scores; a 2-D system runs every stage (its prediction drawn at
-# snapshots over (x, y)); a dataset of another system, a one-field dataset, a
+# snapshots over (x, y)) and predicts from a CSV of samples on a plane; a dataset of another system, a one-field dataset, a
 # one-field key, another configuration in the run folder and options a system does not
 # take are refused by name.
 #
@@ -193,6 +193,25 @@ PY
 status=$?
 head -c 8 "$work/plane/report/prediction-test-0-u.png" | grep -q PNG || status=1
 check "the 2-D prediction: [T, n_y, n_x] fields within 5 % of the truth, drawn at snapshots" $status
+"$python" - "$work/plane/prediction-test-0.h5" "$work/plane-u0.csv" <<'PY'
+import sys, h5py
+p = h5py.File(sys.argv[1], "r")
+with open(sys.argv[2], "w") as out:  # the held-out u0 as samples at the grid points
+    out.write("u,y,x\n")
+    for r, y in enumerate(p["y"][:]):
+        for c, x in enumerate(p["x"][:]):
+            out.write("%.17g,%.17g,%.17g\n" % (p["u/truth"][0, r, c], y, x))
+PY
+"$bhpm" predict "$work/plane" --ic-file "$work/plane-u0.csv" -o "$work/plane-file.h5" \
+  >"$work/plane-file.out" 2>&1
+status=$?
+"$python" - "$work/plane/prediction-test-0.h5" "$work/plane-file.h5" <<'PY' || status=1
+import sys, h5py, numpy as np
+stored, sampled = (h5py.File(path, "r")["u/mean_operator"][:] for path in sys.argv[1:])
+assert stored.shape == sampled.shape and np.abs(stored - sampled).max() < 1e-12
+PY
+check "2-D initial fields from a CSV of samples on the grid: the stored experiment's means' \
+solve ($(tail -c 200 "$work/plane-file.out"))" $status
 
 refused_command other_system "but $work/nls.toml describes" "$bhpm" train "$work/nls.toml" \
   --data "$work/nls.h5" -o "$work/other" -q --set system.name=lambda_omega

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <string>
 #include <vector>
 
 #include "pde/sampled_initial_condition.h"
@@ -40,7 +41,54 @@ double interpolation_error(int m) {
   return (u0 - exact).abs().max().item<double>();
 }
 
+/// max |interpolant - u| over the 64 x 48 grid of [0, 2 pi) x [-1, 1) from an m x m grid of
+/// samples (irregular in x, shifted in y, rows in a shuffled order) of the fields
+/// u = sin(x) cos(pi y) and v = 2 u, written as a CSV with columns y, v, x, u.
+double plane_interpolation_error(int m) {
+  const bhpm::pde::PeriodicBox box(0.0, 2 * kPi, 64, -1.0, 1.0, 48);
+  const std::string path = testing::TempDir() + "plane-" + std::to_string(m) + ".csv";
+  std::ofstream out(path);
+  out.precision(17);
+  out << "y,v,x,u\n";
+  for (int k = 0; k < m * m; ++k) {
+    const int i = (k * 7) % m, j = k / m;  // x index shuffled within each row
+    const double x = (i + 0.5 + 0.3 * std::sin(7.0 * i)) * 2 * kPi / m;
+    const double y = -1.0 + (j + 0.25) * 2.0 / m;
+    const double u = std::sin(x) * std::cos(kPi * y);
+    out << y << "," << 2 * u << "," << x << "," << u << "\n";
+  }
+  out.close();
+  const std::vector<double> u0 =
+      bhpm::pde::system_initial_condition_from_csv(box, {"u", "v"}, path);
+  double error = 0.0;
+  for (std::int64_t r = 0; r < 48; ++r)
+    for (std::int64_t c = 0; c < 64; ++c) {
+      const double exact = std::sin(c * 2 * kPi / 64) * std::cos(kPi * (-1.0 + r * 2.0 / 48));
+      const std::size_t at = static_cast<std::size_t>(r * 64 + c);
+      error = std::max({error, std::abs(u0[at] - exact), std::abs(u0[64 * 48 + at] - 2 * exact)});
+    }
+  return error;
+}
+
 }  // namespace
+
+TEST(SampledInitialCondition, on_a_plane_converges_at_second_order_and_needs_a_grid) {
+  const double coarse = plane_interpolation_error(16), fine = plane_interpolation_error(32);
+  EXPECT_LT(coarse, 0.1);
+  EXPECT_NEAR(std::log2(coarse / fine), 2.0, 0.35);
+  const bhpm::pde::PeriodicBox box(0.0, 1.0, 8, 0.0, 1.0, 8);
+  const std::string holes = testing::TempDir() + "holes.csv";
+  std::ofstream(holes) << "x,y,u\n0,0,1\n0.5,0,2\n0,0.5,3\n";
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [&] { bhpm::pde::system_initial_condition_from_csv(box, {"u"}, holes); }),
+              HasSubstr("holes.csv: the samples are not a grid: 2 values of x and 2 of y make 4 "
+                        "pairs, the file has 3 rows"));
+  const std::string twice = testing::TempDir() + "twice.csv";
+  std::ofstream(twice) << "x,y,u\n0,0,1\n0.5,0,2\n0,0.5,3\n0,0,4\n";
+  EXPECT_THAT(bhpm::testing_support::error_message<std::exception>(
+                  [&] { bhpm::pde::system_initial_condition_from_csv(box, {"u"}, twice); }),
+              HasSubstr("twice.csv: two samples at (x, y) = (0, 0)"));
+}
 
 TEST(SampledInitialCondition, converges_at_second_order) {
   const double coarse = interpolation_error(32), fine = interpolation_error(64);
