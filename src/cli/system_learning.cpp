@@ -16,7 +16,6 @@
 #include "io/folder_lock.h"
 #include "pde/system_dataset_file.h"
 #include "pipeline/system_distillation.h"
-#include "pipeline/system_scoring.h"
 #include "pipeline/trained_system.h"
 #include "util/comma_list.h"
 #include "util/number_format.h"
@@ -118,8 +117,8 @@ int run_system_training(const TrainingCommandOptions& options) {
       config::read_system_config(options.config_path, options.overrides);
   require_same_system(pde::read_system_dataset_metadata(options.data_path), options.data_path,
                       config.system, options.config_path);
-  const model::SystemLeafData data =
-      pipeline::read_system_leaf_data(options.data_path, options.experiments, options.points);
+  const model::SystemLeafData data = pipeline::read_system_leaf_data(
+      options.data_path, "train", options.experiments, options.points);
   std::filesystem::create_directories(options.run_dir);
   const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::exclusive, "bhpm train");
   use_threads(0);  // training is compute-bound: every core
@@ -128,45 +127,6 @@ int run_system_training(const TrainingCommandOptions& options) {
   const std::string model_path = config::RunLayout{options.run_dir}.system_model();
   pipeline::save_trained_system(model_path, trained);
   print_trained(trained, data, model_path);
-  return 0;
-}
-
-int run_system_evaluation(const EvaluateOptions& options) {
-  if (options.truth_free || !options.overrides.empty())
-    throw std::invalid_argument(
-        "bhpm evaluate: --truth-free and --set are not available for a field system's run "
-        "(docs/systems.md): it is scored against its dataset's solution grids");
-  const std::string output = options.output_path.empty()
-                                 ? config::RunLayout{options.run_dir}.held_out_metrics()
-                                 : options.output_path;
-  const io::FolderLock lock(options.run_dir, io::FolderLock::Mode::shared, "bhpm evaluate");
-  io::require_output_folder(output);
-  const pipeline::TrainedSystem trained =
-      pipeline::load_trained_system(config::RunLayout{options.run_dir}.system_model());
-  pde::SystemDataset dataset = pde::read_system_dataset(options.data_path, options.set_name);
-  require_same_system(dataset.metadata, options.data_path, trained.config.system,
-                      options.run_dir + " (its model)");
-  if (options.experiments > dataset.set.experiments)
-    throw std::invalid_argument("--experiments: " + options.data_path + ":/" + options.set_name +
-                                " holds " + std::to_string(dataset.set.experiments) +
-                                " experiments");
-  if (options.experiments > 0) dataset.set.experiments = options.experiments;
-  use_threads(0);
-  const pipeline::SystemOperatorTruth truth = pipeline::system_operator_truth(
-      trained.config.system, dataset.box, dataset.set, trained.config.learning.order,
-      options.max_points, trained.config.sets.seed);
-  const auto scores = pipeline::score_system_roots(trained, truth, options.function_only);
-  io::write_text_atomically(
-      output, pipeline::system_metrics_json(
-                  scores, {{"run_dir", options.run_dir},
-                           {"data", options.data_path},
-                           {"set", options.set_name},
-                           {"system", trained.config.system.describe()},
-                           {"predictive", options.function_only ? "f" : "f + sigma_f^2"}}));
-  std::printf("scored: %s (%s set): %s\n%s", options.data_path.c_str(), options.set_name.c_str(),
-              trained.config.system.describe().c_str(),
-              eval::metrics_comparison_table(scores).c_str());
-  std::printf("metrics: %s\n", output.c_str());
   return 0;
 }
 

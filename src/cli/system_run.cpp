@@ -78,14 +78,15 @@ void system_calibrate_stage(const SystemPipeline& p) {
 }
 
 void system_evaluate_stage(const SystemPipeline& p) {
-  if (system_run_data_measured_only(p.config))
-    return announce("evaluate: skipped: " + p.config.pipeline.data +
-                    " holds measurements only (no solution grid to score the roots against)");
   const std::string output = p.run.held_out_metrics();
   if (config::up_to_date(output, {p.run.data(), p.run.system_model()}))
     return announce("evaluate: up to date (" + output + ")");
-  announce("evaluate: held-out experiments at up to " + std::to_string(kSystemRunEvaluationPoints) +
-           " grid points -> " + output);
+  const std::string points = std::to_string(kSystemRunEvaluationPoints);
+  announce(system_run_data_measured_only(p.config)
+               ? "evaluate: held-out experiments against new leaves of their measurements, at "
+                 "up to " +
+                     points + " points (no truth) -> " + output
+               : "evaluate: held-out experiments at up to " + points + " grid points -> " + output);
   EvaluateOptions evaluate;
   evaluate.run_dir = p.run.dir;
   evaluate.data_path = p.run.data();

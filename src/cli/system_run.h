@@ -27,11 +27,12 @@ void check_system_run(const config::SystemConfig& config, const config::RunLayou
                       const std::string& source);
 
 /// Whether the run's data are a system's imported measurements (run.data of version 4):
-/// no solution grid, so the evaluate stage is skipped, saying why.
+/// no solution grid, so the evaluate stage scores without a truth.
 bool system_run_data_measured_only(const config::SystemConfig& config);
 
 /// One stage of the run, `stage` a name of config::system_pipeline_stages(). Evaluate
-/// scores the held-out set at up to kSystemRunEvaluationPoints grid points; predict solves
+/// scores the held-out set at up to kSystemRunEvaluationPoints grid points (or, on
+/// measurements only, new leaves' points); predict solves
 /// each run.predict_experiments (prediction-test-<e>.h5, scored against its solution) and
 /// run.predict_ic_files (prediction-<stem>.h5); distill and predict take the run's
 /// [distill] and [predict] overrides, the other sections being fixed by the trained model.

@@ -28,8 +28,7 @@ std::int64_t system_held_out_experiments(const config::SystemConfig& config,
 /// A held-out set for the evaluate stage and the predicted experiments among it.
 void require_system_held_out(const config::SystemConfig& config, const config::RunLayout& run) {
   const config::PipelineConfig& pipeline = config.pipeline;
-  const bool evaluates = pipeline.runs("evaluate") && !system_run_data_measured_only(config);
-  const bool predicts = pipeline.runs("predict");
+  const bool evaluates = pipeline.runs("evaluate"), predicts = pipeline.runs("predict");
   if (!evaluates && (!predicts || pipeline.predict_experiments.empty())) return;
   const std::int64_t held_out = system_held_out_experiments(config, run);
   if (evaluates && held_out == 0)

@@ -16,8 +16,8 @@ namespace {
 const std::vector<std::string> kSystemWindowAndName = {"name",  "x_min", "x_max", "y_min",
                                                        "y_max", "t_min", "t_max"};
 
-void write_experiment(const io::Hdf5Location& group, const MeasuredSystemSet& set,
-                      const MeasuredSystemExperiment& experiment) {
+void write_measured_system_experiment(const io::Hdf5Location& group, const MeasuredSystemSet& set,
+                                      const MeasuredSystemExperiment& experiment) {
   const SystemWindow& w = experiment.window;
   group.set_attribute("name", experiment.name);
   group.set_attribute("x_min", w.x_min);
@@ -39,15 +39,16 @@ void write_experiment(const io::Hdf5Location& group, const MeasuredSystemSet& se
                      {"point", "as measured", "measured " + set.fields[f]});
 }
 
-void write_set(const io::Hdf5Location& file, const std::string& name,
-               const MeasuredSystemSet& set) {
+void write_measured_system_set(const io::Hdf5Location& file, const std::string& name,
+                               const MeasuredSystemSet& set) {
   const io::Hdf5Location group = create_set(file, name, set.experiments.size());
   for (std::size_t e = 0; e < set.experiments.size(); ++e)
-    write_experiment(group.create_group(std::to_string(e)), set, set.experiments[e]);
+    write_measured_system_experiment(group.create_group(std::to_string(e)), set,
+                                     set.experiments[e]);
 }
 
-MeasuredSystemExperiment read_experiment(const io::Hdf5Location& group,
-                                         const MeasuredSystemSet& set) {
+MeasuredSystemExperiment read_measured_system_experiment(const io::Hdf5Location& group,
+                                                         const MeasuredSystemSet& set) {
   MeasuredSystemExperiment experiment;
   experiment.name = group.string_attribute("name");
   SystemWindow& w = experiment.window;
@@ -80,8 +81,8 @@ void write_measured_system_dataset(const std::string& path, const MeasuredSystem
     file.set_attribute("dimensions", static_cast<std::int64_t>(train.dimensions));
     file.set_attribute("created_by", created_by);
     file.set_attribute("import", import_settings);
-    write_set(file, "train", train);
-    if (!test.experiments.empty()) write_set(file, "test", test);
+    write_measured_system_set(file, "train", train);
+    if (!test.experiments.empty()) write_measured_system_set(file, "test", test);
   }  // closes the file before the rename
   output.commit();
 }
@@ -107,7 +108,7 @@ MeasuredSystemSet read_measured_system_set(const std::string& path, const std::s
                         ": attributes 'fields' (one name at least) and 'dimensions' (1 or "
                         "2) are needed");
   for (const io::Hdf5Location& group : experiment_groups(file, name)) {
-    set.experiments.push_back(read_experiment(group, set));
+    set.experiments.push_back(read_measured_system_experiment(group, set));
     validate(set.experiments.back(), static_cast<std::int64_t>(set.fields.size()), set.dimensions,
              group.describe());
   }

@@ -135,7 +135,7 @@ Experiment located(const MeasurementTable& table, std::size_t e,
 }
 
 /// The smallest and largest of `values` [P].
-std::pair<double, double> extent(const at::Tensor& values) {
+std::pair<double, double> value_extent(const at::Tensor& values) {
   return {values.min().item<double>(), values.max().item<double>()};
 }
 
@@ -155,8 +155,8 @@ std::vector<MeasuredExperiment> group_experiments(const MeasurementTable& table,
     auto experiment = located<MeasuredExperiment>(table, e, rows[e]);
     experiment.u = gathered(table.fields[0], rows[e]);
     if (!table.sigma.empty()) experiment.sigma = gathered(table.sigma, rows[e]);
-    const auto [x_min, x_max] = extent(experiment.x);
-    const auto [t_min, t_max] = extent(experiment.t);
+    const auto [x_min, x_max] = value_extent(experiment.x);
+    const auto [t_min, t_max] = value_extent(experiment.t);
     experiment.window = {x_min, x_max, t_min, t_max};
     experiments.push_back(std::move(experiment));
   }
@@ -177,11 +177,11 @@ MeasuredSystemSet group_system_experiments(const MeasurementTable& table,
       fields.push_back(gathered(values, rows[e]));
     experiment.u = at::stack(fields, 1).contiguous();
     SystemWindow& w = experiment.window;
-    std::tie(w.x_min, w.x_max) = extent(experiment.x);
-    std::tie(w.t_min, w.t_max) = extent(experiment.t);
+    std::tie(w.x_min, w.x_max) = value_extent(experiment.x);
+    std::tie(w.t_min, w.t_max) = value_extent(experiment.t);
     if (set.dimensions == 2) {
       experiment.y = gathered(table.y, rows[e]);
-      std::tie(w.y_min, w.y_max) = extent(experiment.y);
+      std::tie(w.y_min, w.y_max) = value_extent(experiment.y);
     }
     set.experiments.push_back(std::move(experiment));
   }

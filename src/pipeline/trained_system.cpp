@@ -124,13 +124,13 @@ model::SystemLeafData measured_system_leaf_data(const pde::MeasuredSystemSet& se
   return data;
 }
 
-model::SystemLeafData read_system_leaf_data(const std::string& path, std::int64_t experiments,
-                                            std::int64_t points) {
-  const std::string source = path + ":/train";
+model::SystemLeafData read_system_leaf_data(const std::string& path, const std::string& set_name,
+                                            std::int64_t experiments, std::int64_t points) {
+  const std::string source = path + ":/" + set_name;
   if (pde::holds_measured_system(path))
-    return measured_system_leaf_data(pde::read_measured_system_set(path, "train"), experiments,
+    return measured_system_leaf_data(pde::read_measured_system_set(path, set_name), experiments,
                                      points, source);
-  const pde::SystemDataset dataset = pde::read_system_dataset(path, "train");
+  const pde::SystemDataset dataset = pde::read_system_dataset(path, set_name);
   return system_leaf_data(dataset.set, dataset.box, experiments, points, source);
 }
 
@@ -162,18 +162,27 @@ model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,
           first_rows(pick(data.x)), first_rows(pick(data.t))};
 }
 
+model::SystemLeaves fit_system_leaves(const config::SystemConfig& config,
+                                      const model::SystemLeafData& data,
+                                      const std::string& batch_stream, model::PhaseResult& phase,
+                                      const model::TrainingCallback& progress) {
+  model::SystemLeaves leaves(network_of(config, data.leaves()),
+                             config.learning.leaves.initial_noise);
+  model::SystemLeafTrainingOptions options = config.learning.leaf_training;
+  options.seed = util::derive_seed(config.sets.seed, batch_stream, 0);
+  phase = model::train_system_leaves(*leaves, data, options, progress);
+  return leaves;
+}
+
 TrainedSystem train_system(const config::SystemConfig& config, const model::SystemLeafData& data,
                            const model::TrainingCallback& progress) {
   TrainedSystem system;
   system.config = config;
   system.boxes = data.boxes;
   const config::SystemLearningConfig& learning = config.learning;
-  system.leaves =
-      model::SystemLeaves(network_of(config, data.leaves()), learning.leaves.initial_noise);
-  model::SystemLeafTrainingOptions leaf_training = learning.leaf_training;
-  leaf_training.seed = util::derive_seed(config.sets.seed, "system_leaf_batches", 0);
   const util::Stopwatch leaf_clock;
-  system.leaf_phase = model::train_system_leaves(*system.leaves, data, leaf_training, progress);
+  system.leaves =
+      fit_system_leaves(config, data, "system_leaf_batches", system.leaf_phase, progress);
   system.leaf_seconds = leaf_clock.seconds();
   const util::Stopwatch root_clock;
   system.rows = system_root_rows(*system.leaves, data, learning.order, learning.condition_points,

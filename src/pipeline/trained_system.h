@@ -44,11 +44,11 @@ model::SystemLeafData measured_system_leaf_data(const pde::MeasuredSystemSet& se
                                                 std::int64_t experiments, std::int64_t points,
                                                 const std::string& source);
 
-/// The leaves' data of the train set of the dataset at `path`: a simulated system's
+/// The leaves' data of set `set_name` of the dataset at `path`: a simulated system's
 /// (version 3, system_leaf_data) or a system's imported measurements (version 4,
 /// measured_system_leaf_data); `experiments` and `points` as there.
-model::SystemLeafData read_system_leaf_data(const std::string& path, std::int64_t experiments,
-                                            std::int64_t points);
+model::SystemLeafData read_system_leaf_data(const std::string& path, const std::string& set_name,
+                                            std::int64_t experiments, std::int64_t points);
 
 /// Root rows of the leaves at `count` of the measurement points (the same number from each
 /// leaf, drawn with `seed`; every point for count >= all): every field's partials of order
@@ -57,6 +57,13 @@ model::SystemLeafData read_system_leaf_data(const std::string& path, std::int64_
 model::SystemRootData system_root_rows(const model::SystemLeavesImpl& leaves,
                                        const model::SystemLeafData& data, int order,
                                        std::int64_t count, std::uint64_t seed);
+
+/// Phase 1 alone: leaves of `config`'s network fitted to `data` as its [train_leaves] says,
+/// their batches drawn from the seed's stream `batch_stream`; the outcome into `phase`.
+model::SystemLeaves fit_system_leaves(const config::SystemConfig& config,
+                                      const model::SystemLeafData& data,
+                                      const std::string& batch_stream, model::PhaseResult& phase,
+                                      const model::TrainingCallback& progress = {});
 
 /// Trains leaves and roots on `data` as `config` says (progress of phase 1 to `progress`).
 TrainedSystem train_system(const config::SystemConfig& config, const model::SystemLeafData& data,

@@ -4,9 +4,9 @@
 # fields by experiment (ragged: 2048 and 1800 points) and imported (a version 4 file); the
 # NLS configuration trains on them and its roots score on the simulation's own grids as
 # well as on the simulated route; a configuration of unknown equations runs every stage on
-# them (evaluate skipped, saying why; distill without a truth) and predicts from
-# expressions; measurements on a plane (a y column) train 2-D leaves on each experiment's
-# window; simulating unknown equations, scoring or starting from measurements, a one-field
+# them (evaluate on new leaves of the held-out measurements, as a user's data are scored;
+# distill without a truth) and predicts from expressions; measurements on a plane (a y column) train 2-D leaves on each experiment's
+# window; simulating unknown equations, starting a prediction from measurements, a one-field
 # step on them, other fields, a bad field name, sigma and a repeated (x, y, t) are refused by
 # name.
 #
@@ -19,31 +19,33 @@ learning=('[leaves]' 'hidden_layers = 3' 'width = 32' 'first_omega = 10' '[train
   'samples = 2' 'features = 256')
 printf '%s\n' 'seed = 3' '[system]' 'name = "nls"' '[domain]' 't_end = 2' '[solver]' \
   'points = 128' 'output_dt = 0.1' '[initial_condition]' 'amplitude = 0.5' 'length_scale = 2' \
-  '[data]' 'train_experiments = 2' 'test_experiments = 0' 'n_st = 2048' "${learning[@]}" \
+  '[data]' 'train_experiments = 2' 'test_experiments = 1' 'n_st = 2048' "${learning[@]}" \
   >"$work/nls.toml"
 "$bhpm" simulate "$work/nls.toml" -o "$work/nls.h5" -q >/dev/null
 check "simulate NLS" $?
 "$python" - "$work/nls.h5" "$work/nls.csv" <<'PY'
 import sys, h5py, numpy as np
-m = h5py.File(sys.argv[1], "r")["train/measurements"]
+f = h5py.File(sys.argv[1], "r")
 with open(sys.argv[2], "w") as out:
     out.write("run,x,t,u,v,sigma\n")  # sigma 0: refused if it were read
-    for e, (name, count) in enumerate([("first", 2048), ("second", 1800)]):
+    for name, set_name, e, count in [("first", "train", 0, 2048), ("second", "train", 1, 1800),
+                                     ("held", "test", 0, 2048)]:
+        m = f[set_name + "/measurements"]
         for j in range(count):
             out.write("%s,%.17g,%.17g,%.17g,%.17g,0\n" % (name, m["x"][e, j], m["t"][e, j],
                                                           m["u"][e, j], m["v"][e, j]))
 PY
-"$bhpm" import "$work/nls.csv" --fields u,v --column experiment=run -o "$work/imported.h5" \
-  >"$work/import.out" 2>&1
+"$bhpm" import "$work/nls.csv" --fields u,v --column experiment=run --hold-out 1 \
+  -o "$work/imported.h5" >"$work/import.out" 2>&1
 status=$?
-grep -q "wrote .*imported.h5: 3848 points in 2 experiments (train 2, test 0)" "$work/import.out" ||
+grep -q "wrote .*imported.h5: 5896 points in 3 experiments (train 2, test 1)" "$work/import.out" ||
   status=1
 check "import two fields, a sigma column left unread ($(tail -c 200 "$work/import.out"))" $status
 "$python" - "$work/imported.h5" <<'PY'
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 assert f.attrs["format_version"] == 4 and f.attrs["fields"] == "u,v", dict(f.attrs)
-assert f.attrs["dimensions"] == 1 and "test" not in f
+assert f.attrs["dimensions"] == 1 and f["test"].attrs["experiments"] == 1
 e = f["train/1"]
 assert e.attrs["name"] == "second" and e["u"].shape == e["v"].shape == e["t"].shape == (1800,)
 assert e.attrs["x_min"] == e["x"][:].min() and e.attrs["t_max"] == e["t"][:].max()
@@ -65,6 +67,21 @@ for field, m in json.load(open(sys.argv[1]))["fields"].items():
     assert m["relative_rmse"] < 0.3, (field, m["relative_rmse"])
 PY
 check "each root's relative RMSE on the training grids under 0.3" $?
+"$bhpm" evaluate "$work/run" --data "$work/imported.h5" -q -o "$work/leaves.json" >/dev/null &&
+  "$bhpm" evaluate "$work/run" --data "$work/nls.h5" -o "$work/truth.json" >/dev/null
+status=$?
+"$python" - "$work/leaves.json" "$work/truth.json" <<'PY' || status=1
+import json, sys
+leaves, truth = (json.load(open(p)) for p in sys.argv[1:])
+assert "no truth" in leaves["target"] and "grids" in truth["target"], leaves["target"]
+for field in ("u", "v"):
+    # The held-out experiment scored against new leaves of its measurements and against its
+    # grids: RMSE 0.160 / 0.157 (u) and 0.0470 / 0.0452 (v) measured (this small model is
+    # far off on it: both say so alike).
+    a, b = leaves["fields"][field]["rmse"], truth["fields"][field]["rmse"]
+    assert 0.8 < a / b < 1.25, (field, a, b)
+PY
+check "evaluate without a truth on the held-out measurements tracks the grids' score" $status
 
 printf '%s\n' 'seed = 3' '[system]' 'name = "unknown"' 'fields = ["u", "v"]' '[domain]' \
   'x_min = -10' 'x_max = 10' 't_end = 2' '[solver]' 'points = 128' 'output_dt = 0.1' \
@@ -73,12 +90,13 @@ short=(--set train_leaves.iterations=300 --set "run.data=$work/imported.h5")
 "$bhpm" run "$work/unknown.toml" -o "$work/urun" -q "${short[@]}" >"$work/urun.out" \
   2>"$work/urun.err"
 status=$?
-grep -q "evaluate: skipped: .*imported.h5 holds measurements only" "$work/urun.out" || status=1
-for file in data.h5 system.ckpt system-calibration.json distill.json report/index.html; do
+grep -q "evaluate: held-out experiments against new leaves" "$work/urun.out" || status=1
+for file in data.h5 system.ckpt system-calibration.json metrics.json distill.json \
+  report/index.html; do
   [ -f "$work/urun/$file" ] || status=1
 done
-check "run on unknown equations: every stage, evaluate skipped ($(tail -c 300 "$work/urun.err"))" \
-  $status
+check "run on unknown equations: every stage, evaluate without a truth \
+($(tail -c 300 "$work/urun.err"))" $status
 "$python" - "$work/urun/distill.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -124,8 +142,6 @@ refused_command simulate_unknown "system.name: a system of unknown equations has
 simulate" "$bhpm" simulate "$work/unknown.toml" -o "$work/never.h5"
 refused_command run_unknown "system.name: a system of unknown equations" "$bhpm" run \
   "$work/unknown.toml" -o "$work/never"
-refused_command evaluate_measurements "measurements only (dataset format_version 4" "$bhpm" \
-  evaluate "$work/urun" --data "$work/imported.h5"
 refused_command predict_from_measurements "measurements only (dataset format_version 4" \
   "$bhpm" predict "$work/urun" --ic-from "$work/imported.h5:train/0"
 refused_command run_predict_experiment "run.predict_experiments: " "$bhpm" run \
