@@ -128,15 +128,10 @@ std::string distillation_json(const Distillation& d, const DistillationSettings&
   return out.dump(2) + "\n";
 }
 
-DistillationFile read_distillation_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot be read (run `bhpm distill` first)");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& error) {
-    throw std::runtime_error(path + ": not JSON (" + error.what() + ")");
-  }
+namespace {
+
+/// One field's distillation object (the whole of a one-field file); `path` names it.
+DistillationFile distillation_from(const json& j, const std::string& path) {
   if (!j.is_object() || j.value("format", "") != "bhpm-distill")
     throw std::runtime_error(path + ": not a bhpm-distill file (\"format\")");
   if (field<int>(j, "format_version", path) != kFormatVersion)
@@ -176,6 +171,35 @@ DistillationFile read_distillation_file(const std::string& path) {
   file.warning = !j["warning"].is_null();
   file.config = field<std::string>(j, "config", path);
   return file;
+}
+
+/// The JSON at `path`; throws naming it when it cannot be read or parsed.
+json parsed_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot be read (run `bhpm distill` first)");
+  try {
+    return json::parse(in);
+  } catch (const json::exception& error) {
+    throw std::runtime_error(path + ": not JSON (" + error.what() + ")");
+  }
+}
+
+}  // namespace
+
+DistillationFile read_distillation_file(const std::string& path) {
+  return distillation_from(parsed_file(path), path);
+}
+
+std::vector<std::pair<std::string, DistillationFile>> read_system_distillation_file(
+    const std::string& path) {
+  const json j = parsed_file(path);
+  if (!j.is_object() || j.value("format", "") != "bhpm-system-distill" || !j.contains("fields") ||
+      !j["fields"].is_object())
+    throw std::runtime_error(path + ": not a bhpm-system-distill file (\"format\", \"fields\")");
+  std::vector<std::pair<std::string, DistillationFile>> fields;
+  for (const auto& [name, object] : j["fields"].items())
+    fields.emplace_back(name, distillation_from(object, path + ": fields: " + name));
+  return fields;
 }
 
 }  // namespace bhpm::eval

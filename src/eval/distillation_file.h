@@ -5,6 +5,7 @@
 /// configuration; and the part of it that other commands read back.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "eval/operator_distillation.h"
@@ -53,5 +54,11 @@ struct DistillationFile {
 /// Reads `path`; throws std::runtime_error naming the file and the field for a missing
 /// file, another format or version, or arrays of inconsistent lengths.
 DistillationFile read_distillation_file(const std::string& path);
+
+/// A field system's distill.json (format "bhpm-system-distill", src/pipeline/
+/// system_distillation.h): each field's name and distillation, by name; errors as
+/// read_distillation_file's, naming the field.
+std::vector<std::pair<std::string, DistillationFile>> read_system_distillation_file(
+    const std::string& path);
 
 }  // namespace bhpm::eval

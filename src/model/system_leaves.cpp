@@ -22,9 +22,14 @@ at::Tensor SystemLeavesImpl::noise_scale() const { return at::exp(log_noise_); }
 
 at::Tensor SystemLeavesImpl::negative_log_likelihood(const at::Tensor& predicted,
                                                      const at::Tensor& measured) const {
-  return gaussian_negative_log_likelihood(log_noise_.unsqueeze(1), predicted, measured)
-      .mean(1)
-      .sum(1);
+  const at::Tensor log_noise = log_noise_.unsqueeze(1);
+  const at::Tensor observed = ~at::isnan(measured);
+  if (observed.all().item<bool>())
+    return gaussian_negative_log_likelihood(log_noise, predicted, measured).mean(1).sum(1);
+  // Fields measured separately: each field's mean over the points that measure it.
+  const at::Tensor terms = gaussian_negative_log_likelihood(
+      log_noise, predicted, at::where(observed, measured, predicted.detach()));
+  return (terms * observed).sum(1).div(observed.sum(1).clamp_min(1)).sum(1);
 }
 
 namespace {

@@ -19,10 +19,11 @@
 
 namespace bhpm::model {
 
-/// Every field measured at every point of each experiment.
+/// The measurements of each experiment: every field at every point, or NaN where a field
+/// was not measured (fields measured separately).
 struct SystemLeafData {
   at::Tensor x, y, t;                ///< [L, P] double; y undefined in one dimension
-  at::Tensor u;                      ///< [L, P, q] double
+  at::Tensor u;                      ///< [L, P, q] double, NaN where not measured
   std::vector<nn::DomainBox> boxes;  ///< [L]
 
   std::int64_t leaves() const { return x.size(0); }
@@ -38,7 +39,8 @@ class SystemLeavesImpl : public torch::nn::Module {
   /// sigma [L, q].
   at::Tensor noise_scale() const;
   /// Per leaf [L]: the sum over fields of the per-point mean negative log-likelihood of the
-  /// measurements u_hat [L, B, q] under the predictions [L, B, q].
+  /// measurements u_hat [L, B, q] under the predictions [L, B, q], each field's mean over
+  /// the points that measure it (NaN in u_hat: not measured there).
   at::Tensor negative_log_likelihood(const at::Tensor& predicted, const at::Tensor& measured) const;
 
   nn::SineMlpImpl& network() { return *network_; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -62,8 +63,10 @@ MeasurementTable read_csv(const std::string& path, const MeasurementColumns& col
     table.x.push_back(reader.number(x));
     if (two) table.y.push_back(reader.number(y));
     table.t.push_back(reader.number(t));
-    for (std::size_t f = 0; f < fields.size(); ++f)
-      table.fields[f].push_back(reader.number(fields[f]));
+    for (std::size_t f = 0; f < fields.size(); ++f)  // a system's empty cell: not measured
+      table.fields[f].push_back(columns.of_a_system() && reader.field(fields[f]).empty()
+                                    ? std::numeric_limits<double>::quiet_NaN()
+                                    : reader.number(fields[f]));
     if (has_sigma) table.sigma.push_back(reader.number(sigma));
     table.lines.push_back(reader.line());
   }

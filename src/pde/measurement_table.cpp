@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "util/comma_list.h"
 #include "util/number_format.h"
 #include "util/random.h"
 
@@ -28,10 +29,26 @@ std::vector<std::pair<const std::string*, const std::vector<double>*>> value_col
   return columns;
 }
 
+/// Whether `values` is one of a system's fields, which may be missing (NaN) at a row.
+bool may_be_missing(const MeasurementTable& table, const std::vector<double>* values) {
+  return table.columns.of_a_system() && values != &table.x && values != &table.y &&
+         values != &table.t;
+}
+
+/// A system's row measures at least one field.
+void check_measured(const MeasurementTable& table, std::size_t row) {
+  for (const std::vector<double>& field : table.fields)
+    if (!std::isnan(field[row])) return;
+  throw std::invalid_argument(table.where(row) + ": no field is measured there (" +
+                              util::join_with_commas(table.columns.fields) + " all empty or NaN)");
+}
+
 void check_finite(const MeasurementTable& table) {
   const auto columns = value_columns(table);
-  for (std::size_t row = 0; row < table.rows(); ++row)
+  for (std::size_t row = 0; row < table.rows(); ++row) {
+    if (table.columns.of_a_system()) check_measured(table, row);
     for (const auto& [name, values] : columns) {
+      if (std::isnan((*values)[row]) && may_be_missing(table, values)) continue;
       if (!std::isfinite((*values)[row]))
         throw std::invalid_argument(table.where(row) + ", column '" + *name +
                                     "': " + util::format_significant((*values)[row], 10) +
@@ -46,6 +63,7 @@ void check_finite(const MeasurementTable& table) {
                                     "': a noise standard deviation must be positive, not " +
                                     util::format_significant((*values)[row], 10));
     }
+  }
 }
 
 /// Row indices of every experiment, in file order.
@@ -183,6 +201,7 @@ MeasuredSystemSet group_system_experiments(const MeasurementTable& table,
       experiment.y = gathered(table.y, rows[e]);
       std::tie(w.y_min, w.y_max) = value_extent(experiment.y);
     }
+    validate(experiment, static_cast<std::int64_t>(names.size()), set.dimensions, table.source);
     set.experiments.push_back(std::move(experiment));
   }
   return set;

@@ -37,7 +37,12 @@ std::string term_tics(const eval::DistillationFile& file, const std::vector<std:
 }  // namespace
 
 Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
-  const eval::DistillationFile file = eval::read_distillation_file(path);
+  return draw_distillation_figure(writer, eval::read_distillation_file(path), "distill",
+                                  "Distilled equation");
+}
+
+Figure draw_distillation_figure(FigureWriter& writer, const eval::DistillationFile& file,
+                                const std::string& name, const std::string& title) {
   const std::vector<std::size_t> shown = shown_terms(file);
   Columns inclusion(2), intervals(4), truth(2);
   for (std::size_t i = 0; i < shown.size(); ++i) {
@@ -58,34 +63,34 @@ Figure draw_distillation_figure(FigureWriter& writer, const std::string& path) {
     truth[1].push_back(percent(term.truth));
   }
   if (inclusion[0].empty()) inclusion = {{0.0}, {0.0}};  // no sample kept a term
-  write_column_blocks(writer.data_file("distill-inclusion.dat"), {inclusion});
+  write_column_blocks(writer.data_file(name + "-inclusion.dat"), {inclusion});
   std::string commands = multiplot_commands(1, 2, "distilled equation: " + file.equation) +
                          "set grid\n" + term_tics(file, shown) +
                          "set title 'inclusion probability (fraction of samples keeping the "
                          "term)'\nset yrange [0:1.05]\nset style fill solid 0.6\nset boxwidth 0.6\n"
                          "set key bottom right box opaque\n"
                          "plot " +
-                         FigureWriter::data_reference("distill-inclusion.dat") +
+                         FigureWriter::data_reference(name + "-inclusion.dat") +
                          " using 1:2 with boxes lc 1 notitle, 0.5 with lines dt 2 lc 8 "
                          "title 'kept above 1/2'\n";
   if (!intervals[0].empty()) {
-    write_column_blocks(writer.data_file("distill-intervals.dat"), {intervals});
+    write_column_blocks(writer.data_file(name + "-intervals.dat"), {intervals});
     commands +=
         "set title 'kept terms: 95 % interval and truth, relative to the median'\n"
         "set ylabel '(coefficient - median) / |median| (%)'\nset autoscale y\n"
         "set offsets 0, 0, graph 0.05, graph 0.05\n"
         "set key top right box opaque\nplot " +
-        FigureWriter::data_reference("distill-intervals.dat") +
+        FigureWriter::data_reference(name + "-intervals.dat") +
         " using 1:2:3:4 with yerrorbars pt 7 lw 2 lc 1 title 'median and 95 % interval'";
     if (!truth[0].empty()) {
-      write_column_blocks(writer.data_file("distill-truth.dat"), {truth});
-      commands += ", " + FigureWriter::data_reference("distill-truth.dat") +
+      write_column_blocks(writer.data_file(name + "-truth.dat"), {truth});
+      commands += ", " + FigureWriter::data_reference(name + "-truth.dat") +
                   " using 1:2 with points pt 2 ps 2 lw 2 lc 7 title 'truth'";
     }
     commands += "\n";
   }
   commands += "unset multiplot\n";
-  return {writer.draw("distill", {1400, 620}, commands), "Distilled equation",
+  return {writer.draw(name, {1400, 620}, commands), title,
           "The learned operator as an equation (`bhpm distill`): each operator sample fitted by "
           "sparse regression on monomials of (u, u_x, ...). Left: how often each term is kept; "
           "the printed equation keeps those above 1/2. Right: each kept term's 95 % interval as "

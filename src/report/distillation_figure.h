@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "eval/distillation_file.h"
 #include "report/figure_writer.h"
 
 namespace bhpm::report {
@@ -15,5 +16,10 @@ namespace bhpm::report {
 /// Draws the figure of the distill.json at `path`; throws std::runtime_error naming the
 /// file for a file that cannot be read (eval/distillation_file.h).
 Figure draw_distillation_figure(FigureWriter& writer, const std::string& path);
+
+/// The same figure of one distillation (a field system's field), drawn as `name`.png with
+/// its data files named from `name`, under `title`.
+Figure draw_distillation_figure(FigureWriter& writer, const eval::DistillationFile& file,
+                                const std::string& name, const std::string& title);
 
 }  // namespace bhpm::report

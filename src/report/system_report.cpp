@@ -9,6 +9,7 @@
 #include "config/run_layout.h"
 #include "eval/metrics_json.h"
 #include "io/atomic_file.h"
+#include "report/distillation_figure.h"
 #include "report/figure_writer.h"
 #include "report/html_report.h"
 #include "report/input_file.h"
@@ -199,9 +200,15 @@ ReportSummary write_system_report(const ReportOptions& options) {
   for (const std::string& path : files) add_prediction(writer, path, page);
   if (fs::exists(layout.held_out_metrics()))
     page.metrics.held_out_fields = eval::read_field_operator_scores(layout.held_out_metrics());
+  if (fs::exists(layout.distillation())) {
+    for (const auto& [field, file] : eval::read_system_distillation_file(layout.distillation()))
+      page.figures.push_back(draw_distillation_figure(writer, file, "distill-" + field,
+                                                      "Distilled equation of " + field + "_t"));
+  } else {
+    page.omitted.push_back("distillation: no " + layout.distillation() + " (run `bhpm distill`)");
+  }
   page.omitted.push_back(
-      "datasets, training curves, root inputs and distillation: not drawn for a field system "
-      "yet (`bhpm distill` prints its equations)");
+      "datasets, training curves and root inputs: not drawn for a field system yet");
   io::write_text_atomically((fs::path(folder.temporary_path()) / "index.html").string(),
                             html_report(page));
   folder.commit();

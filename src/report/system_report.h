@@ -6,7 +6,8 @@
 /// stores the truth, the truth and |mean - truth|, as heat maps over (x, t) in 1-D and over
 /// (x, y) at the first, middle and last output times in 2-D; index.html lists them with each
 /// field's scores in the captions, each field's operator scores from RUN_DIR/metrics.json
-/// (`bhpm evaluate`) when there is one, the parts left out and the run's configuration; the
+/// (`bhpm evaluate`) when there is one, distill-<field>.png from RUN_DIR/distill.json
+/// (report/distillation_figure.h), the parts left out and the run's configuration; the
 /// report writes no metrics.json of its own (ReportSummary::metrics_json is ""). Written as
 /// write_report writes (report/run_report.h: io::AtomicFolder, RUN_DIR/report by default).
 

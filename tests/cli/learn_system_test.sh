@@ -238,7 +238,9 @@ refused_command predict_other_setting "takes [predict] settings only" "$bhpm" pr
   --ic-from "$work/nls.h5:0" --set solver.dt=0.1
 refused_command predict_missing "holds 1 experiments" "$bhpm" predict "$work/run" \
   --ic-from "$work/nls.h5:test/3"
-refused_command truth_free "--truth-free" "$bhpm" evaluate "$work/run" --data "$work/nls.h5" --truth-free
+"$bhpm" evaluate "$work/run" --data "$work/nls.h5" --truth-free -q -o "$work/free.json" \
+  >/dev/null && grep -q '"target": "new leaves' "$work/free.json"
+check "evaluate --truth-free on a simulated system: new leaves' rows, not the grids" $?
 printf '%s\n' '[equation]' 'name = "burgers"' '[data]' 'train_experiments = 1' \
   'test_experiments = 1' 'n_st = 64' '[solver]' 'modes = 32' >"$work/burgers.toml"
 "$bhpm" simulate "$work/burgers.toml" -o "$work/burgers.h5" -q >/dev/null
