@@ -7,8 +7,9 @@
 # from a training experiment's initial fields (scored against its solution: a model this
 # small diverges on the held-out one) and from expressions, and a second `bhpm run` finds
 # its stages done, predicts sampled initial fields and draws the report; the stored model
-# reads back to the same scores; a 2-D system runs every stage (its prediction drawn at
-# snapshots over (x, y)) and predicts from a CSV of samples on a plane; a dataset of another system, a one-field dataset, a
+# reads back to the same scores, and without a truth (--truth-free) on new leaves; a 2-D
+# system runs every stage (its prediction drawn at snapshots over (x, y)) and predicts from
+# a CSV of samples on a plane; a dataset of another system, a one-field dataset, a
 # one-field key, another configuration in the run folder and options a system does not
 # take are refused by name.
 #
