@@ -33,8 +33,8 @@ pipeline::SystemOperatorTruth grid_truth_rows(const EvaluateOptions& options,
 }
 
 /// New leaves' rows on the set's measurements (pipeline/system_leaf_targets.h).
-pipeline::SystemOperatorTruth measurement_leaf_rows(const EvaluateOptions& options,
-                                                    const pipeline::TrainedSystem& trained) {
+pipeline::SystemLeafTargets measurement_leaf_rows(const EvaluateOptions& options,
+                                                  const pipeline::TrainedSystem& trained) {
   const model::SystemLeafData data =
       pipeline::read_system_leaf_data(options.data_path, options.set_name, options.experiments, 0);
   return pipeline::system_leaf_targets(trained, data, options.max_points,
@@ -60,22 +60,28 @@ int run_system_evaluation(const EvaluateOptions& options) {
                       options.run_dir + " (its model)");
   const bool truth_free = options.truth_free || metadata.measured_only();
   use_threads(0);
-  const pipeline::SystemOperatorTruth rows =
-      truth_free ? measurement_leaf_rows(options, trained) : grid_truth_rows(options, trained);
-  const auto scores = pipeline::score_system_roots(trained, rows, options.function_only);
+  const pipeline::SystemLeafTargets targets =
+      truth_free ? measurement_leaf_rows(options, trained)
+                 : pipeline::SystemLeafTargets{grid_truth_rows(options, trained), {}};
+  const auto scores = pipeline::score_system_roots(trained, targets.rows, options.function_only);
   const std::string target = truth_free ? "new leaves' u_t at 4 of every 5 measurements (no truth)"
                                         : "the system's operator on the set's solution grids";
   io::write_text_atomically(
-      output, pipeline::system_metrics_json(
-                  scores, {{"run_dir", options.run_dir},
-                           {"data", options.data_path},
-                           {"set", options.set_name},
-                           {"system", trained.config.system.describe()},
-                           {"target", target},
-                           {"predictive", options.function_only ? "f" : "f + sigma_f^2"}}));
+      output,
+      pipeline::system_metrics_json(scores,
+                                    {{"run_dir", options.run_dir},
+                                     {"data", options.data_path},
+                                     {"set", options.set_name},
+                                     {"system", trained.config.system.describe()},
+                                     {"target", target},
+                                     {"predictive", options.function_only ? "f" : "f + sigma_f^2"}},
+                                    targets.kept_back));
   std::printf("scored: %s (%s set) against %s: %s\n%s", options.data_path.c_str(),
               options.set_name.c_str(), target.c_str(), trained.config.system.describe().c_str(),
               eval::metrics_comparison_table(scores).c_str());
+  if (!targets.kept_back.empty())
+    std::printf("the new leaves on the measurements kept back from their fit:\n%s",
+                eval::metrics_comparison_table(targets.kept_back).c_str());
   std::printf("metrics: %s\n", output.c_str());
   return 0;
 }

@@ -96,11 +96,14 @@ std::vector<std::pair<std::string, eval::OperatorMetrics>> score_system_roots(
 
 std::string system_metrics_json(
     const std::vector<std::pair<std::string, eval::OperatorMetrics>>& scores,
-    const std::vector<std::pair<std::string, std::string>>& context) {
+    const std::vector<std::pair<std::string, std::string>>& context,
+    const std::vector<std::pair<std::string, eval::OperatorMetrics>>& leaves_kept_back) {
   nlohmann::ordered_json file;
   for (const auto& [key, text] : context) file[key] = text;
   for (const auto& [field, metrics] : scores)
     file["fields"][field] = nlohmann::json::parse(eval::metrics_json(metrics, {}, {}));
+  for (const auto& [field, metrics] : leaves_kept_back)
+    file["leaves_kept_back"][field] = nlohmann::json::parse(eval::metrics_json(metrics, {}, {}));
   return file.dump(2) + "\n";
 }
 

@@ -41,9 +41,12 @@ std::vector<std::pair<std::string, eval::OperatorMetrics>> score_system_roots(
     const TrainedSystem& trained, const SystemOperatorTruth& truth, bool function_only);
 
 /// The scores as a metrics file: the context's (key, text) pairs, then "fields" with one
-/// object per field as eval/metrics_json.h writes one field's.
+/// object per field as eval/metrics_json.h writes one field's, and, when given,
+/// "leaves_kept_back" with the truth-free route's leaves scored on their kept-back
+/// measurements (pipeline/system_leaf_targets.h) the same way.
 std::string system_metrics_json(
     const std::vector<std::pair<std::string, eval::OperatorMetrics>>& scores,
-    const std::vector<std::pair<std::string, std::string>>& context);
+    const std::vector<std::pair<std::string, std::string>>& context,
+    const std::vector<std::pair<std::string, eval::OperatorMetrics>>& leaves_kept_back = {});
 
 }  // namespace bhpm::pipeline
