@@ -3,7 +3,9 @@
 # experiments of 10^5 scattered points each, written once as CSV (sigma column included)
 # and as a deflated NumPy .npz, then imported with one held out. Prints per input: file
 # size, wall time and the import process's peak resident memory (getrusage of the child,
-# each run from its own Python process), beside that of `bhpm --version` (start-up alone).
+# each run from its own Python process), beside that of `bhpm --version` (start-up alone);
+# then a system's CSV of as many rows (two fields on a plane, one unmeasured at every
+# third point, docs/importing-data.md, "Several fields and two dimensions").
 # Nothing is asserted: a benchmark prints.
 #   bash bench/import_speed.sh [--bhpm PATH] [--rows N]
 # (build first: bash scripts/build.sh --target bhpm). Needs a Python with numpy.
@@ -58,4 +60,15 @@ for name in ["csv", "npz"]:
     path = f"{work}/points.{name}"
     wall, peak = measured([bhpm, "import", path, "-o", f"{work}/{name}.h5", "--hold-out", "1", "-q"])
     print(f"{name:18} {os.path.getsize(path) / 1e6:8.1f} {wall:8.2f} {peak:12.0f}")
+# A system's measurements: two fields on a plane, v left unmeasured at every third point.
+y = 16 * rng.random(n) - 8
+v = np.cos(x + y - 0.3 * t)
+with open(f"{work}/plane.csv", "w") as f:
+    f.write("experiment,x,y,t,u,v\n")
+    for e, xi, yi, ti, ui, vi, k in zip(experiment, x, y, t, u, v, range(n)):
+        f.write("%d,%.17g,%.17g,%.17g,%.17g,%s\n" % (e, xi, yi, ti, ui, "" if k % 3 == 0 else "%.17g" % vi))
+path = f"{work}/plane.csv"
+wall, peak = measured([bhpm, "import", path, "--fields", "u,v", "--column", "y=y", "-o",
+                       f"{work}/plane.h5", "--hold-out", "1", "-q"])
+print(f"{'csv u,v on (x,y)':18} {os.path.getsize(path) / 1e6:8.1f} {wall:8.2f} {peak:12.0f}")
 PY

@@ -7,11 +7,11 @@
 /// is an independent `bhpm run` (stages simulate, train, evaluate; repeat r uses seed + r)
 /// in DIR/<key>=<value>/repeat-<r>/, P of them at a time as child processes sharing the
 /// cores; each member's output goes to its run.log. Then DIR holds sweep-members.csv (RMSE
-/// and MNLP of every member), sweep-summary.csv and sweep.txt (mean, standard deviation,
-/// min and max per value) and sweep.png. Every member's configuration is checked before
-/// any starts; rerunning resumes each member like `bhpm run`. Under `mpirun -n P` the
-/// members are spread over the ranks (rank r trains members r, r + P, ...) and rank 0
-/// writes the summary from the shared folder (cli/mpi_job.h, docs/parallel.md).
+/// and MNLP of every member, a field system's pooled over its fields), sweep-summary.csv and
+/// sweep.txt (mean, standard deviation, min and max per value) and sweep.png. Every member's
+/// configuration is checked before any starts; rerunning resumes each member like `bhpm run`. Under
+/// `mpirun -n P` the members are spread over the ranks (rank r trains members r, r + P, ...) and
+/// rank 0 writes the summary from the shared folder (cli/mpi_job.h, docs/parallel.md).
 
 namespace CLI {
 class App;

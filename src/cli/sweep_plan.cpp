@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "cli/pipeline_checks.h"
+#include "config/system_config.h"
 #include "util/comma_list.h"
 
 namespace bhpm::cli {
@@ -16,13 +18,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The key must be one a configuration reads; reading an unknown one is refused with the
-/// keys its section knows.
-void require_known_key(const config::RunConfig& config, const Variation& variation) {
+/// The key must be one a configuration reads (`resolved_toml` holds every key read); an
+/// unknown one is refused.
+void require_known_key(const std::string& resolved_toml, const Variation& variation) {
   const auto dot = variation.key.rfind('.');
   const std::string section = dot == std::string::npos ? "" : variation.key.substr(0, dot);
   const std::string key = dot == std::string::npos ? variation.key : variation.key.substr(dot + 1);
-  const toml::table resolved = toml::parse(config.resolved_toml);
+  const toml::table resolved = toml::parse(resolved_toml);
   const toml::table* table = section.empty() ? &resolved : resolved.get_as<toml::table>(section);
   if (!table || !table->contains(key))
     throw std::invalid_argument("sweep --vary " + variation.key + ": unknown configuration key");
@@ -90,22 +92,34 @@ std::vector<eval::SweepMember> plan_members(const SweepOptions& options, const V
   return members;
 }
 
+/// A configuration as `bhpm run` reads it, one field's or a system's (which the members
+/// simulate, so its equations must be known): its resolved TOML and its seed.
+std::pair<std::string, std::uint64_t> read_member_configuration(
+    const std::string& path, const std::vector<std::string>& overrides) {
+  if (config::configures_a_system(path, overrides)) {
+    const config::SystemConfig system = config::read_system_config(path, overrides);
+    config::require_equations(system);
+    return {system.resolved_toml, system.sets.seed};
+  }
+  const config::RunConfig run = read_pipeline_configuration(path, overrides);
+  return {run.resolved_toml, run.simulate.seed};
+}
+
 /// Reads every member's configuration before any starts: a bad value, an unknown key or
 /// a missing section is refused here, naming the value.
 std::uint64_t check_members(const SweepOptions& options, const Variation& variation) {
-  const config::RunConfig base =
-      read_pipeline_configuration(options.config_path, options.overrides);
-  require_known_key(base, variation);
+  const auto [resolved, seed] = read_member_configuration(options.config_path, options.overrides);
+  require_known_key(resolved, variation);
   for (const std::string& value : variation.values) {
     try {
-      read_pipeline_configuration(options.config_path,
-                                  member_overrides(options, variation, value, base.simulate.seed));
+      read_member_configuration(options.config_path,
+                                member_overrides(options, variation, value, seed));
     } catch (const std::exception& error) {
       throw std::invalid_argument("sweep --vary " + variation.key + "=" + value + ": " +
                                   error.what());
     }
   }
-  return base.simulate.seed;
+  return seed;
 }
 
 }  // namespace bhpm::cli

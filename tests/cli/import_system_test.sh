@@ -178,6 +178,8 @@ refused_command simulate_unknown "system.name: a system of unknown equations has
 simulate" "$bhpm" simulate "$work/unknown.toml" -o "$work/never.h5"
 refused_command run_unknown "system.name: a system of unknown equations" "$bhpm" run \
   "$work/unknown.toml" -o "$work/never"
+refused_command sweep_unknown "system.name: a system of unknown equations" "$bhpm" sweep \
+  "$work/unknown.toml" --vary root.order=1,2 -o "$work/never"
 refused_command predict_from_measurements "measurements only (dataset format_version 4" \
   "$bhpm" predict "$work/urun" --ic-from "$work/imported.h5:train/0"
 refused_command run_predict_experiment "run.predict_experiments: " "$bhpm" run \

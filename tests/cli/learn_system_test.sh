@@ -7,11 +7,11 @@
 # from a training experiment's initial fields (scored against its solution: a model this
 # small diverges on the held-out one) and from expressions, and a second `bhpm run` finds
 # its stages done, predicts sampled initial fields and draws the report; the stored model
-# reads back to the same scores, and without a truth (--truth-free) on new leaves; a 2-D
-# system runs every stage (its prediction drawn at snapshots over (x, y)) and predicts from
-# a CSV of samples on a plane; a dataset of another system, a one-field dataset, a
-# one-field key, another configuration in the run folder and options a system does not
-# take are refused by name.
+# reads back to the same scores, and without a truth (--truth-free) on new leaves; a sweep
+# of the system pools its members' scores over the fields; a 2-D system runs every stage
+# (its prediction drawn at snapshots over (x, y)) and predicts from a CSV of samples on a
+# plane; a dataset of another system, a one-field dataset, a one-field key, another
+# configuration in the run folder and options a system does not take are refused by name.
 #
 # Usage: bash learn_system_test.sh PATH_TO_BHPM
 source "$(dirname "$0")/common.sh"
@@ -167,6 +167,23 @@ for field in u v; do
 done
 check "the report draws each prediction's fields, lists them in index.html and has each \
 field's operator scores" $status
+
+# A sweep of the system: each member a run (simulate, train, evaluate), its scores pooled
+# over the fields.
+"$bhpm" sweep "$work/nls.toml" --vary data.n_st=512,1024 -o "$work/sweep" -q \
+  --set train_leaves.iterations=300 --set train_root.iterations=50 >"$work/sweep.out" 2>&1
+status=$?
+"$python" - "$work/sweep/sweep-members.csv" "$work/sweep/data.n_st=1024/repeat-0/metrics.json" \
+  <<'PY' || status=1
+import csv, json, math, sys
+members = list(csv.DictReader(open(sys.argv[1])))
+assert [m["data.n_st"] for m in members] == ["512", "1024"] and all(m["finished"] == "1" for m in members)
+fields = json.load(open(sys.argv[2]))["fields"]
+pooled = math.sqrt((fields["u"]["rmse"] ** 2 + fields["v"]["rmse"] ** 2) / 2)
+assert abs(float(members[1]["rmse"]) - pooled) < 1e-5 * pooled, (members[1]["rmse"], pooled)  # 6 digits
+PY
+check "sweep a system: a run per value, its RMSE pooled over u and v ($(tail -c 200 \
+"$work/sweep.out"))" $status
 
 # A 2-D system through every stage: advection-diffusion on a 16 x 16 box, trained on two
 # experiments, its held-out experiment predicted by a 2-D solve and drawn at snapshots.
