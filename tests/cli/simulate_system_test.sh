@@ -2,8 +2,9 @@
 # `bhpm simulate` of field systems from the outside (docs/systems.md): NLS as two real
 # fields conserves its mass; a 2-D advection-diffusion run from an expression matches the
 # exact solution; lambda-omega's file has the 2-D layout with the measurements at grid
-# values; bad inputs exit 1 naming the field and write nothing; `bhpm run` refuses a
-# system's configuration and the one-field train its dataset, by name.
+# values; bad inputs exit 1 naming the field and write nothing; a sweep of a system refuses
+# a member's bad value before any starts, and the one-field train a system's dataset, by
+# name.
 #
 # Usage: bash simulate_system_test.sh PATH_TO_BHPM
 source "$(dirname "$0")/common.sh"
@@ -100,12 +101,13 @@ refused n_st_too_large "data.n_st" "$LAMBDA" --set data.n_st=100000
 refused joint_phase "unknown section [train_joint]" \
   "$(config with_joint '[system]' '[train_joint]' 'iterations = 8')"
 
-"$bhpm" sweep "$LAMBDA" --vary train_root.iterations=1,2 -o "$work/run" >/dev/null \
+"$bhpm" sweep "$LAMBDA" "${SMALL[@]}" --vary data.n_st=100,100000 -o "$work/run" >/dev/null \
   2>"$work/run.err"
-[ $? -eq 1 ] && grep -qF "[system] describes a field system, which this command does not read" \
-  "$work/run.err" && [ ! -e "$work/run" ]
+[ $? -eq 1 ] && grep -qF "sweep --vary data.n_st=100000: " "$work/run.err" &&
+  grep -qF "data.n_st: must be in [1, 1152]" "$work/run.err" && [ ! -e "$work/run" ]
 status=$?
-check "sweep refuses a system's configuration by name ($(head -c 200 "$work/run.err"))" $status
+check "a sweep of a system checks every member's configuration before any starts, naming \
+the value ($(head -c 200 "$work/run.err"))" $status
 "$bhpm" train "$(config burgers '[equation]' 'name = "burgers"')" --data "$work/lambda.h5" \
   -o "$work/run" -q >/dev/null 2>"$work/data.err"
 [ $? -eq 1 ] && grep -qF "a system of fields or a 2-D box (dataset format_version 3" "$work/data.err"
