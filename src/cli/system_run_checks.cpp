@@ -58,14 +58,16 @@ void check_system_run(const config::SystemConfig& config, const config::RunLayou
     throw config::ConfigError(config.field("run.data") + ": " + data +
                               " does not exist (make it with `bhpm simulate`)");
   if (data.empty() && pipeline.runs("simulate")) config::require_equations(config);
-  if (!data.empty())
-    require_same_system(pde::read_system_dataset_metadata(data), data, config.system, source);
-  if (system_run_data_measured_only(config) && pipeline.runs("predict") &&
-      !pipeline.predict_experiments.empty())
-    throw config::ConfigError(config.field("run.predict_experiments") + ": " + data +
-                              " holds measurements only (no held-out solution grid to start "
-                              "from and score against); set it to [] and predict "
-                              "run.predict_ic_files instead");
+  if (!data.empty()) {
+    const pde::SystemDatasetMetadata metadata = pde::read_system_dataset_metadata(data);
+    require_same_system(metadata, data, config.system, source);
+    if (metadata.measured_only() && pipeline.runs("predict") &&
+        !pipeline.predict_experiments.empty())
+      throw config::ConfigError(config.field("run.predict_experiments") + ": " + data +
+                                " holds measurements only (no held-out solution grid to start "
+                                "from and score against); set it to [] and predict "
+                                "run.predict_ic_files instead");
+  }
   for (const std::string& file : pipeline.predict_ic_files)
     if (pipeline.runs("predict") && !fs::is_regular_file(file))
       throw config::ConfigError(config.field("run.predict_ic_files") + ": " + file +

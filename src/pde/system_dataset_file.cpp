@@ -104,10 +104,11 @@ void write_system_dataset(const std::string& path, const PeriodicBox& box,
 
 SystemDatasetMetadata read_system_dataset_metadata(const std::string& path) {
   const io::Hdf5Location file = io::Hdf5Location::open_file(path);
-  const bool measured = holds_measured_system(path);
-  if (!measured &&
-      (!file.has_attribute("format") || file.string_attribute("format") != kDatasetFormat ||
-       file.number_attribute("format_version") != static_cast<double>(kSystemDatasetVersion)))
+  const double version =
+      file.has_attribute("format_version") ? file.number_attribute("format_version") : 0.0;
+  const bool measured = version == static_cast<double>(kMeasuredSystemVersion);
+  if (!file.has_attribute("format") || file.string_attribute("format") != kDatasetFormat ||
+      (!measured && version != static_cast<double>(kSystemDatasetVersion)))
     throw io::Hdf5Error(path + ": not a dataset of a field system (format '" +
                         std::string(kDatasetFormat) + "', format_version 3 or 4)");
   const auto fields = util::split_at_commas(file.string_attribute("fields"));
