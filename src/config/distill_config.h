@@ -18,7 +18,8 @@
 ///                           per resample in turn (each > 0)
 ///   weak_time_factor = 4    their half-width b = min(weak_time_factor tau, T / 2.2) in t (> 0)
 ///   weak_grid = [256, 128]  the x and t points (each >= 16) of the grid each leaf is read
-///                           on over its experiment's window
+///                           on over its experiment's window (a system on a plane: the
+///                           points along x and along y each, so n^2 T in all)
 
 #include <cstdint>
 

@@ -12,20 +12,31 @@
 namespace bhpm::eval {
 
 std::vector<ProductWeakTerm> system_weak_library(const std::vector<std::string>& fields,
-                                                 int max_order, int degree) {
-  if (max_order < 1 || degree < 1 || degree > 5)
+                                                 int max_order, int degree, int dimensions) {
+  if (max_order < 1 || degree < 1 || degree > 5 || (dimensions != 1 && dimensions != 2))
     throw std::invalid_argument(
-        "weak form: the largest derivative order must be >= 1 and the "
-        "degree in [1, 5]");
+        "weak form: the largest derivative order must be >= 1, the degree in [1, 5] and the "
+        "space dimensions 1 or 2");
   const std::size_t q = fields.size();
   std::vector<ProductWeakTerm> library{{"1", 0, std::vector<int>(q, 0), 1.0}};
-  for (std::size_t k = 0; k < q; ++k)
-    for (int m = 0; m <= max_order; ++m) {
-      std::vector<int> exponents(q, 0);
-      exponents[k] = 1;
-      library.push_back(
-          {pde::partial_name(fields[k], {static_cast<std::int64_t>(k), m, 0}), m, exponents, 1.0});
-    }
+  for (std::size_t k = 0; k < q; ++k) {
+    std::vector<int> exponents(q, 0);
+    exponents[k] = 1;
+    for (int total = 0; total <= max_order; ++total)
+      for (int b = 0; b <= (dimensions == 2 ? total : 0); ++b) {
+        const pde::Partial partial{static_cast<std::int64_t>(k), total - b, b};
+        library.push_back({pde::partial_name(fields[k], partial), total - b, exponents, 1.0, b});
+      }
+    for (int power = 2; power <= degree; ++power)
+      for (int b = 0; b < dimensions; ++b) {  // (u^p)_x / p = u^(p-1) u_x, and along y
+        exponents[k] = power;
+        const std::string slope =
+            pde::partial_name(fields[k], {static_cast<std::int64_t>(k), 1 - b, b});
+        const std::string factor =
+            power == 2 ? fields[k] : fields[k] + "^" + std::to_string(power - 1);
+        library.push_back({factor + "*" + slope, 1 - b, exponents, 1.0 / power, b});
+      }
+  }
   const pde::TermLibrary monomials = pde::make_term_library(fields, degree);
   for (std::int64_t j = 0; j < monomials.size(); ++j) {
     const std::vector<int>& exponents = monomials.exponents[static_cast<std::size_t>(j)];
@@ -39,13 +50,61 @@ std::vector<ProductWeakTerm> system_weak_library(const std::vector<std::string>&
 
 namespace {
 
-/// Every field of every experiment as one GridField, for the pooled scales.
-std::vector<pde::GridField> scale_fields(const std::vector<SystemGridFields>& experiments) {
-  std::vector<pde::GridField> fields;
+/// The sums of squares of eval::field_scales over every field of every experiment: u' is u
+/// less its mean over space at each time, the slope the mean over the space directions.
+FieldSquares pooled_squares(const std::vector<SystemGridFields>& experiments) {
+  FieldSquares squares;
   for (const SystemGridFields& e : experiments)
-    for (std::size_t k = 0; k < e.u.size(); ++k)
-      fields.push_back({e.x, e.t, e.u[k], e.u_x[k], e.u_t[k]});
-  return fields;
+    for (std::size_t k = 0; k < e.u.size(); ++k) {
+      const at::Tensor u = e.u[k].reshape({e.u[k].size(0), -1});
+      squares.deviation += (u - u.mean(1, /*keepdim=*/true)).square().sum().item<double>();
+      double slope = e.u_x[k].square().sum().item<double>();
+      if (!e.u_y.empty()) slope = 0.5 * (slope + e.u_y[k].square().sum().item<double>());
+      squares.slope += slope;
+      squares.rate += e.u_t[k].square().sum().item<double>();
+    }
+  return squares;
+}
+
+void require_fields(const std::vector<SystemGridFields>& experiments, std::size_t q) {
+  const bool plane = !experiments.empty() && experiments.front().grids.y.defined();
+  for (const SystemGridFields& e : experiments) {
+    if (e.u.size() != q || e.u_x.size() != q || e.u_t.size() != q ||
+        e.u_y.size() != (plane ? q : 0))
+      throw std::invalid_argument("weak form: every experiment must hold the " + std::to_string(q) +
+                                  " fields u, u_x, " + (plane ? "u_y " : "") + "and u_t");
+    if (e.grids.y.defined() != plane)
+      throw std::invalid_argument(
+          "weak form: the experiments must all lie on a line or all on a plane");
+  }
+}
+
+/// A term's pointwise value [P] at P root inputs, `column(name)` giving an input's [P] values
+/// (undefined when absent): a field's partial is its column; (u_k^p)_x / p is u_k^(p-1) u_k,x
+/// (and along y); a monomial the product of its fields' columns. Undefined where an input
+/// is missing.
+template <typename Column>
+at::Tensor pointwise_value(const ProductWeakTerm& term, const std::vector<std::string>& fields,
+                           const Column& column, std::int64_t points) {
+  int degree = 0;
+  for (int e : term.exponents) degree += e;
+  const bool differentiated = term.order + term.y_order > 0;
+  if (differentiated && degree == 1) return column(term.name);
+  at::Tensor value = at::ones({points}, at::kDouble);
+  for (std::size_t k = 0; k < term.exponents.size(); ++k) {
+    if (term.exponents[k] == 0) continue;
+    const at::Tensor field = column(fields[k]);
+    if (!field.defined()) return at::Tensor();
+    if (!differentiated) {
+      value = value * field.pow(term.exponents[k]);
+      continue;
+    }
+    const at::Tensor slope = column(
+        pde::partial_name(fields[k], {static_cast<std::int64_t>(k), term.order, term.y_order}));
+    if (!slope.defined()) return at::Tensor();
+    value = value * field.pow(term.exponents[k] - 1) * slope;
+  }
+  return value;
 }
 
 }  // namespace
@@ -53,24 +112,22 @@ std::vector<pde::GridField> scale_fields(const std::vector<SystemGridFields>& ex
 std::optional<std::vector<WeakFormDistillation>> fit_system_weak_form(
     const std::vector<SystemGridFields>& experiments, const std::vector<std::string>& fields,
     int max_order, int degree, const WeakFormOptions& options, std::string& why) {
-  for (const SystemGridFields& e : experiments)
-    if (e.u.size() != fields.size() || e.u_x.size() != fields.size() ||
-        e.u_t.size() != fields.size())
-      throw std::invalid_argument("weak form: every experiment must hold the " +
-                                  std::to_string(fields.size()) + " fields u, u_x and u_t");
-  const std::vector<ProductWeakTerm> library = system_weak_library(fields, max_order, degree);
+  require_fields(experiments, fields.size());
+  const bool plane = !experiments.empty() && experiments.front().grids.y.defined();
+  const std::vector<ProductWeakTerm> library =
+      system_weak_library(fields, max_order, degree, plane ? 2 : 1);
   std::vector<std::string> names;
   for (const ProductWeakTerm& term : library) names.push_back(term.name);
-  const FieldScales scales = field_scales(scale_fields(experiments));
+  const FieldScales scales = field_scales(pooled_squares(experiments));
   std::vector<WeakFormDistillation> fits;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::vector<WeakExperiment> weak;
     for (const SystemGridFields& e : experiments)
-      weak.push_back(
-          {(e.t[-1] - e.t[0]).item<double>(), [&e, &library, i](const TestFunctionWidths& widths) {
-             return product_weak_system(e.x, e.t, e.u, static_cast<std::int64_t>(i), library,
-                                        widths);
-           }});
+      weak.push_back({(e.grids.t[-1] - e.grids.t[0]).item<double>(),
+                      [&e, &library, i](const TestFunctionWidths& widths) {
+                        return product_weak_system(e.grids, e.u, static_cast<std::int64_t>(i),
+                                                   library, widths);
+                      }});
     WeakFormOptions field_options = options;
     field_options.regression.seed =
         util::derive_seed(options.regression.seed, "system_weak_form", i);
@@ -97,17 +154,7 @@ void attach_system_truth(WeakFormDistillation& weak, const std::vector<ProductWe
   };
   std::vector<at::Tensor> columns;
   for (const ProductWeakTerm& term : library) {
-    at::Tensor value = at::ones({v.size(0)}, at::kDouble);
-    if (term.order > 0) {
-      value = column(term.name);
-    } else {
-      for (std::size_t k = 0; k < term.exponents.size(); ++k)
-        if (term.exponents[k] > 0) {
-          const at::Tensor field = column(fields[k]);
-          value = field.defined() ? value * field.pow(term.exponents[k]) : at::Tensor();
-          if (!value.defined()) break;
-        }
-    }
+    const at::Tensor value = pointwise_value(term, fields, column, v.size(0));
     if (!value.defined()) return;
     columns.push_back(value);
   }

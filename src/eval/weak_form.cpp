@@ -59,7 +59,8 @@ at::Tensor bump_rows(const at::Tensor& grid, const at::Tensor& centre, double wi
   return bump_derivative(s, power, m) / std::pow(width, m);
 }
 
-/// prod_k u_k^{e_k} [T, n] (ones for no exponent above 0; u_0^p alone is u_0.pow(p)).
+/// prod_k u_k^{e_k} of fields of one shape (ones for no exponent above 0; u_0^p alone is
+/// u_0.pow(p)).
 at::Tensor product_of(const std::vector<at::Tensor>& fields, const std::vector<int>& exponents) {
   at::Tensor product;
   for (std::size_t k = 0; k < exponents.size(); ++k) {
@@ -104,58 +105,99 @@ WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>&
   std::vector<ProductWeakTerm> products;
   for (const WeakTerm& term : library)
     products.push_back({term.name, term.order, {term.power}, term.scale});
-  return product_weak_system(field.x, field.t, {field.u}, 0, products, widths);
+  return product_weak_system({field.x, field.t, at::Tensor()}, {field.u}, 0, products, widths);
 }
 
-WeakSystem product_weak_system(const at::Tensor& x, const at::Tensor& t,
-                               const std::vector<at::Tensor>& fields, std::int64_t target,
-                               const std::vector<ProductWeakTerm>& library,
+namespace {
+
+/// The test functions along one axis: the grid step, the centres [N] and psi^(m) rows [N, n]
+/// for each derivative order m <= max_order (each divided by width^m and times the step,
+/// the axis's share of the cell).
+struct AxisBumps {
+  at::Tensor centres;
+  std::vector<at::Tensor> rows;
+};
+
+AxisBumps axis_bumps(const at::Tensor& grid, const std::string& name, double width, int power,
+                     int max_order) {
+  const double step = grid_spacing(grid, name);
+  AxisBumps bumps;
+  bumps.centres = lattice_centres(grid[0].item<double>(), grid[-1].item<double>(), width, step);
+  for (int m = 0; m <= max_order; ++m)
+    bumps.rows.push_back(step * bump_rows(grid, bumps.centres, width, power, m));
+  return bumps;
+}
+
+/// sum over (t, y, x) of in_time[a, t] in_y[b, y] in_x[c, x] values[t, y, x], as [a b c].
+at::Tensor contract(const at::Tensor& in_time, const at::Tensor& in_y, const at::Tensor& in_x,
+                    const at::Tensor& values) {
+  const at::Tensor over_time = at::tensordot(in_time, values, {1}, {0});  // [A, n_y, n]
+  const at::Tensor over_y = at::tensordot(over_time, in_y, {1}, {1});     // [A, n, B]
+  return at::tensordot(over_y, in_x, {1}, {1}).reshape({-1});             // [A, B, C]
+}
+
+}  // namespace
+
+WeakSystem product_weak_system(const WeakGrids& grids, const std::vector<at::Tensor>& fields,
+                               std::int64_t target, const std::vector<ProductWeakTerm>& library,
                                const TestFunctionWidths& widths) {
-  const double dx = grid_spacing(x, "x"), dt = grid_spacing(t, "t");
-  const std::int64_t n = x.size(0), times = t.size(0);
+  const bool plane = grids.y.defined();
+  grid_spacing(grids.x, "x");
+  grid_spacing(grids.t, "t");
+  if (plane) grid_spacing(grids.y, "y");
+  const std::int64_t n = grids.x.size(0), times = grids.t.size(0);
+  const std::int64_t n_y = plane ? grids.y.size(0) : 1;
+  const std::string shape =
+      plane ? "[T, n_y, n] = [" + std::to_string(times) + ", " + std::to_string(n_y) + ", " +
+                  std::to_string(n) + "]"
+            : "[T, n] = [" + std::to_string(times) + ", " + std::to_string(n) + "]";
   require_weak_form(target >= 0 && target < static_cast<std::int64_t>(fields.size()),
                     "the target must be one of the " + std::to_string(fields.size()) + " fields");
+  std::vector<at::Tensor> volumes;  // [T, n_y, n] each
   for (const at::Tensor& u : fields) {
-    require_weak_form(
-        u.defined() && u.dim() == 2 && u.size(0) == times && u.size(1) == n,
-        "u must be [T, n] = [" + std::to_string(times) + ", " + std::to_string(n) + "]");
+    require_weak_form(u.defined() && u.dim() == (plane ? 3 : 2) && u.size(0) == times &&
+                          u.size(-1) == n && (!plane || u.size(1) == n_y),
+                      "u must be " + shape);
     require_weak_form(at::isfinite(u).all().item<bool>(), "u is not finite everywhere");
+    volumes.push_back(plane ? u : u.unsqueeze(1));
   }
   require_weak_form(widths.space > 0 && widths.time > 0, "the test functions' widths must be > 0");
-  int max_order = 0;
+  int max_order = 0, max_y_order = 0;
   for (const ProductWeakTerm& term : library) {
     max_order = std::max(max_order, term.order);
+    max_y_order = std::max(max_y_order, term.y_order);
     require_weak_form(term.exponents.size() <= fields.size(),
                       "term " + term.name + " has more exponents than there are fields");
+    require_weak_form(plane || term.y_order == 0,
+                      "term " + term.name + " differentiates in y, and the fields lie on a line");
   }
-  const int power = max_order + 3;
+  const int power = std::max(max_order, max_y_order) + 3;
 
-  const at::Tensor space_centres =
-      lattice_centres(x[0].item<double>(), x[-1].item<double>(), widths.space, dx);
-  const at::Tensor time_centres =
-      lattice_centres(t[0].item<double>(), t[-1].item<double>(), widths.time, dt);
-  const std::int64_t rows = space_centres.size(0) * time_centres.size(0);
+  const AxisBumps in_x = axis_bumps(grids.x, "x", widths.space, power, max_order);
+  const AxisBumps in_time = axis_bumps(grids.t, "t", widths.time, power, 1);
+  AxisBumps in_y{at::zeros({1}, at::kDouble), {at::ones({1, 1}, at::kDouble)}};
+  if (plane) in_y = axis_bumps(grids.y, "y", widths.space, power, max_y_order);
+  const std::int64_t rows = in_x.centres.size(0) * in_y.centres.size(0) * in_time.centres.size(0);
   WeakSystem system;
   system.target = at::zeros({rows}, at::kDouble);
   system.columns = at::zeros({rows, static_cast<std::int64_t>(library.size())}, at::kDouble);
-  const std::vector<at::Tensor> mesh = at::meshgrid({time_centres, space_centres}, "ij");
-  system.centres = at::stack({mesh[1].reshape({-1}), mesh[0].reshape({-1})}, 1);
+  const std::vector<at::Tensor> mesh =
+      at::meshgrid({in_time.centres, in_y.centres, in_x.centres}, "ij");
+  system.centres =
+      plane ? at::stack({mesh[2].reshape({-1}), mesh[1].reshape({-1}), mesh[0].reshape({-1})}, 1)
+            : at::stack({mesh[2].reshape({-1}), mesh[0].reshape({-1})}, 1);
   if (rows == 0) return system;
 
-  const at::Tensor in_time = bump_rows(t, time_centres, widths.time, power, 0);
-  const at::Tensor time_slope = bump_rows(t, time_centres, widths.time, power, 1);
-  const double cell = dx * dt;
-  const at::Tensor in_space_0 = bump_rows(x, space_centres, widths.space, power, 0);
-  const at::Tensor u = fields[static_cast<std::size_t>(target)].to(at::kDouble);
-  system.target = -cell * at::mm(at::mm(time_slope, u), in_space_0.t()).reshape({-1});
+  system.target = -contract(in_time.rows[1], in_y.rows[0], in_x.rows[0],
+                            volumes[static_cast<std::size_t>(target)].to(at::kDouble));
   for (std::size_t j = 0; j < library.size(); ++j) {
     const ProductWeakTerm& term = library[j];
-    const at::Tensor in_space = bump_rows(x, space_centres, widths.space, power, term.order);
-    const double sign = term.order % 2 == 0 ? 1.0 : -1.0;
+    const double sign = (term.order + term.y_order) % 2 == 0 ? 1.0 : -1.0;
     system.columns.select(1, static_cast<std::int64_t>(j))
-        .copy_(sign * term.scale * cell *
-               at::mm(at::mm(in_time, product_of(fields, term.exponents)), in_space.t())
-                   .reshape({-1}));
+        .copy_(sign * term.scale *
+               contract(in_time.rows[0], in_y.rows[static_cast<std::size_t>(term.y_order)],
+                        in_x.rows[static_cast<std::size_t>(term.order)],
+                        product_of(volumes, term.exponents)));
   }
   return system;
 }
@@ -168,9 +210,14 @@ FieldScales field_scales(const std::vector<pde::GridField>& fields) {
     slope += field.u_x.square().sum().item<double>();
     rate += field.u_t.square().sum().item<double>();
   }
-  require_weak_form(slope > 0 && rate > 0,
+  return field_scales(FieldSquares{deviation, slope, rate});
+}
+
+FieldScales field_scales(const FieldSquares& squares) {
+  require_weak_form(squares.slope > 0 && squares.rate > 0,
                     "u_x or u_t is zero everywhere: the fields have no length or time scale");
-  return {std::sqrt(deviation / slope), std::sqrt(deviation / rate)};
+  return {std::sqrt(squares.deviation / squares.slope),
+          std::sqrt(squares.deviation / squares.rate)};
 }
 
 }  // namespace bhpm::eval

@@ -68,21 +68,36 @@ struct WeakSystem {
 WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>& library,
                        const TestFunctionWidths& widths);
 
-/// theta = d^m (prod_k u_k^{e_k})/dx^m x scale, over the fields of a system (exponents [<= q];
-/// all zero: the constant). A one-field WeakTerm is exponents {p}.
+/// theta = d^m/dx^m d^l/dy^l (prod_k u_k^{e_k}) x scale, over the fields of a system
+/// (exponents [<= q]; all zero: the constant). A one-field WeakTerm is exponents {p}, l = 0.
 struct ProductWeakTerm {
   std::string name;
   int order = 0;               ///< m
   std::vector<int> exponents;  ///< e_k per field
   double scale = 1.0;
+  int y_order = 0;  ///< l (0 in one space dimension)
 };
 
-/// The weak system of field `target` of q fields u_k [T, n] on the shared grids x [n] and
-/// t [T]: target [R] = -<phi_t, u_target>, columns [R, J] as weak_system's (weak_system is
-/// this with one field). Same errors as weak_system, and for a target that is not a field.
-WeakSystem product_weak_system(const at::Tensor& x, const at::Tensor& t,
-                               const std::vector<at::Tensor>& fields, std::int64_t target,
-                               const std::vector<ProductWeakTerm>& library,
+/// The shared uniform grids of a system's fields: x [n], t [T], and y [n_y] on a plane
+/// (undefined on a line).
+struct WeakGrids {
+  at::Tensor x;
+  at::Tensor t;
+  at::Tensor y;
+};
+
+/// The weak system of field `target` of q fields u_k on `grids`: [T, n] on a line, [T, n_y,
+/// n] on a plane. On a plane the test functions are
+///   phi(x, y, t) = psi((x - x_c)/a) psi((y - y_c)/a) psi((t - t_c)/b),
+/// the same half-width a in x and y, centred on a lattice every a/8 (at least a grid step)
+/// in each; <g, h> is the grid sum of g h dx dy dt, and a term's column is
+/// (-1)^(m + l) <d^m/dx^m d^l/dy^l phi, prod_k u_k^{e_k}> x scale. target [R] =
+/// -<phi_t, u_target>, columns [R, J] as weak_system's (weak_system is this with one field
+/// on a line); centres [R, 3] = (x_c, y_c, t_c) on a plane, with t_c slowest and x_c fastest.
+/// Same errors as weak_system, and for a target that is not a field or a term with l > 0
+/// on a line.
+WeakSystem product_weak_system(const WeakGrids& grids, const std::vector<at::Tensor>& fields,
+                               std::int64_t target, const std::vector<ProductWeakTerm>& library,
                                const TestFunctionWidths& widths);
 
 /// The fields' own scales (the width rule of eval/weak_form_distillation.h), pooled over
@@ -94,5 +109,17 @@ struct FieldScales {
   double time = 0;
 };
 FieldScales field_scales(const std::vector<pde::GridField>& fields);
+
+/// Sums of squares over the same grid points: of u', of the slope (u_x^2 on a line, the
+/// mean over directions (u_x^2 + u_y^2) / 2 on a plane) and of u_t.
+struct FieldSquares {
+  double deviation = 0;
+  double slope = 0;
+  double rate = 0;
+};
+
+/// The scales of field_scales from the sums: length = sqrt(deviation / slope), time =
+/// sqrt(deviation / rate). Same error.
+FieldScales field_scales(const FieldSquares& squares);
 
 }  // namespace bhpm::eval

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "eval/distillation_file.h"
@@ -84,31 +85,84 @@ model::SystemRootData distillation_points(const TrainedSystem& trained) {
   return system_root_rows(*trained.leaves, points, config.learning.order, count, 0);
 }
 
-/// Each leaf's fields, slopes and rates on an nx x nt grid over its box.
-std::vector<eval::SystemGridFields> leaf_grid_fields(const TrainedSystem& trained, std::int64_t nx,
-                                                     std::int64_t nt) {
-  std::vector<at::Tensor> xs, ts;
+/// Leaf points per Taylor-mode pass when the leaves are read on grids: whole times at a
+/// time, so that a plane's n^2 points per time bound the pass's memory, not n^2 T.
+constexpr std::int64_t kGridChunkPoints = std::int64_t{1} << 15;
+
+/// Each leaf's empty grids over its box: n points along x (and along y on a plane), nt in t.
+std::vector<eval::SystemGridFields> leaf_grids(const TrainedSystem& trained, std::int64_t n,
+                                               std::int64_t nt) {
   std::vector<eval::SystemGridFields> experiments;
   for (const nn::DomainBox& box : trained.boxes) {
     eval::SystemGridFields e;
-    e.x = at::linspace(box.x_min, box.x_max, nx, at::kDouble);
-    e.t = at::linspace(box.t_min, box.t_max, nt, at::kDouble);
-    const std::vector<at::Tensor> mesh = at::meshgrid({e.t, e.x}, "ij");  // [T, n]
-    xs.push_back(mesh[1].reshape({-1}));
-    ts.push_back(mesh[0].reshape({-1}));
+    e.grids.x = at::linspace(box.x_min, box.x_max, n, at::kDouble);
+    e.grids.t = at::linspace(box.t_min, box.t_max, nt, at::kDouble);
+    if (trained.config.system.dimensions == 2)
+      e.grids.y = at::linspace(box.y_min, box.y_max, n, at::kDouble);
     experiments.push_back(e);
+  }
+  return experiments;
+}
+
+/// The leaves' u, slopes and u_t at times [first, last) of their grids, appended per field
+/// to each experiment's pieces ([last - first, n] or [last - first, n, n] each).
+void read_grid_times(const TrainedSystem& trained, std::vector<eval::SystemGridFields>& pieces,
+                     std::int64_t first, std::int64_t last) {
+  std::vector<at::Tensor> xs, ys, ts;
+  for (const eval::SystemGridFields& e : pieces) {
+    const at::Tensor times = e.grids.t.slice(0, first, last);
+    const bool plane = e.grids.y.defined();
+    const std::vector<at::Tensor> mesh = plane ? at::meshgrid({times, e.grids.y, e.grids.x}, "ij")
+                                               : at::meshgrid({times, e.grids.x}, "ij");
+    ts.push_back(mesh[0].reshape({-1}));
+    if (plane) ys.push_back(mesh[1].reshape({-1}));
+    xs.push_back(mesh.back().reshape({-1}));
   }
   const at::NoGradGuard no_grad;
   const nn::LeafPartials p = nn::taylor_partials(trained.leaves->network(), at::stack(xs),
-                                                 at::Tensor(), at::stack(ts), trained.boxes, 1);
-  for (std::size_t e = 0; e < experiments.size(); ++e)
+                                                 ys.empty() ? at::Tensor() : at::stack(ys),
+                                                 at::stack(ts), trained.boxes, 1);
+  for (std::size_t e = 0; e < pieces.size(); ++e) {
+    eval::SystemGridFields& piece = pieces[e];
+    std::vector<std::int64_t> shape{last - first};
+    if (piece.grids.y.defined()) shape.push_back(piece.grids.y.size(0));
+    shape.push_back(piece.grids.x.size(0));
+    const auto grid = [&](const at::Tensor& values, std::int64_t k) {  // [L, P, q] -> shape
+      return values.select(0, static_cast<std::int64_t>(e)).select(1, k).reshape(shape);
+    };
     for (std::int64_t k = 0; k < p.u_t.size(2); ++k) {
-      const auto grid = [&](const at::Tensor& values) {  // [P] -> [T, n]
-        return values.select(0, static_cast<std::int64_t>(e)).select(1, k).reshape({nt, nx});
-      };
-      experiments[e].u.push_back(grid(p.values[0]));
-      experiments[e].u_x.push_back(grid(p.values[1]));
-      experiments[e].u_t.push_back(grid(p.u_t));
+      piece.u.push_back(grid(p.values[0], k));
+      piece.u_x.push_back(grid(p.values[1], k));
+      if (piece.grids.y.defined()) piece.u_y.push_back(grid(p.values[2], k));
+      piece.u_t.push_back(grid(p.u_t, k));
+    }
+  }
+}
+
+/// Joins field k's pieces along time: pieces[c * q + k] of every chunk c.
+at::Tensor joined(const std::vector<at::Tensor>& pieces, std::size_t q, std::size_t k) {
+  std::vector<at::Tensor> chunks;
+  for (std::size_t c = k; c < pieces.size(); c += q) chunks.push_back(pieces[c]);
+  return at::cat(chunks, 0);
+}
+
+/// Each leaf's fields, slopes and rates on its grids (leaf_grids), read in chunks of whole
+/// times of at most kGridChunkPoints points each.
+std::vector<eval::SystemGridFields> leaf_grid_fields(const TrainedSystem& trained, std::int64_t n,
+                                                     std::int64_t nt) {
+  std::vector<eval::SystemGridFields> pieces = leaf_grids(trained, n, nt);
+  const std::int64_t per_time = trained.config.system.dimensions == 2 ? n * n : n;
+  const std::int64_t step = std::max<std::int64_t>(1, kGridChunkPoints / per_time);
+  for (std::int64_t first = 0; first < nt; first += step)
+    read_grid_times(trained, pieces, first, std::min(nt, first + step));
+  const std::size_t q = trained.config.system.fields.size();
+  std::vector<eval::SystemGridFields> experiments = leaf_grids(trained, n, nt);
+  for (std::size_t e = 0; e < experiments.size(); ++e)
+    for (std::size_t k = 0; k < q; ++k) {
+      experiments[e].u.push_back(joined(pieces[e].u, q, k));
+      experiments[e].u_x.push_back(joined(pieces[e].u_x, q, k));
+      if (!pieces[e].u_y.empty()) experiments[e].u_y.push_back(joined(pieces[e].u_y, q, k));
+      experiments[e].u_t.push_back(joined(pieces[e].u_t, q, k));
     }
   return experiments;
 }
@@ -119,18 +173,14 @@ void add_weak_form(const TrainedSystem& trained, const at::Tensor& v,
                    const std::vector<at::Tensor>& truths, SystemDistillation& result) {
   const config::SystemConfig& config = trained.config;
   const config::DistillConfig& settings = config.learning.distill;
-  if (config.system.dimensions != 1) {
-    result.weak_missing = "the weak form is built for one space dimension only";
-    return;
-  }
   eval::WeakFormOptions options = settings.weak;
   options.regression.seed = util::derive_seed(config.sets.seed, "system_weak_form", 0);
   const auto fits = eval::fit_system_weak_form(
       leaf_grid_fields(trained, settings.weak_x_points, settings.weak_t_points),
       config.system.fields, config.learning.order, settings.degree, options, result.weak_missing);
   if (!fits) return;
-  const std::vector<eval::ProductWeakTerm> library =
-      eval::system_weak_library(config.system.fields, config.learning.order, settings.degree);
+  const std::vector<eval::ProductWeakTerm> library = eval::system_weak_library(
+      config.system.fields, config.learning.order, settings.degree, config.system.dimensions);
   for (std::size_t i = 0; i < fits->size(); ++i) {
     result.fields[i].weak = (*fits)[i];
     eval::attach_system_truth(*result.fields[i].weak, library, config.system.fields,
@@ -182,6 +232,7 @@ std::string system_distillation_json(const TrainedSystem& trained,
   settings.folds = static_cast<std::int64_t>(trained.boxes.size());
   settings.resampled = config.learning.distill.resample_experiments && settings.folds >= 2;
   settings.seed = config.sets.seed;
+  settings.config = config.resolved_toml;  // each field's object stands alone, as one field's file
   nlohmann::ordered_json file = {{"format", "bhpm-system-distill"},
                                  {"format_version", 1},
                                  {"system", config.system.describe()},

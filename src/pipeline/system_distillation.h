@@ -33,7 +33,7 @@ struct SystemDistillation {
 /// One distillation per field, in the system's order; as the [distill] section of the
 /// trained configuration says (config/system_learning_config.h). With weak_form, also each
 /// field's equation in weak form (eval/system_weak_form.h) on the leaves' fields read on
-/// weak_grid points over their boxes (one space dimension only).
+/// weak_grid points over their boxes (on a plane, n x n x T points).
 SystemDistillation distill_system(const TrainedSystem& trained);
 
 /// distill.json of a system: format "bhpm-system-distill", version 1, the settings, and

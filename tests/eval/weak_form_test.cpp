@@ -3,13 +3,16 @@
 // coefficients are exactly (-1, nu), fitted to quadrature accuracy; the width rule's scales
 // of a heat mode, known in closed form; the resampled fit keeping exactly the true terms of
 // exact Cole-Hopf solutions; the
-// refusal of windows too short for the fields' own length scale; and a system's weak
-// columns (products of two fields) giving an NLS soliton's coefficients.
+// refusal of windows too short for the fields' own length scale; a system's weak
+// columns (products of two fields) giving an NLS soliton's coefficients; and on a plane,
+// decaying travelling modes giving their advection-diffusion coefficients, mixed partial
+// included, and an oblique Burgers front its diffusion and transport.
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/autograd.h>
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -239,12 +242,13 @@ TEST(SystemWeakForm, an_nls_soliton_gives_its_coefficients_to_quadrature_accurac
     ADD_FAILURE() << name << " is not in the library";
     return std::int64_t{0};
   };
-  EXPECT_EQ(library.size(), 1u + 6u + 7u);  // 1; u..u_xx, v..v_xx; degree 2 and 3 monomials
+  // 1; u..u_xx, u*u_x, u^2*u_x, v..v_xx, v*v_x, v^2*v_x; degree 2 and 3 monomials
+  EXPECT_EQ(library.size(), 1u + 10u + 7u);
   const std::vector<std::pair<std::vector<std::string>, std::vector<double>>> equations = {
       {{"v_xx", "u^2*v", "v^3"}, {-0.5, -1.0, -1.0}}, {{"u_xx", "u^3", "u*v^2"}, {0.5, 1.0, 1.0}}};
   for (std::int64_t field = 0; field < 2; ++field) {
     const bhpm::eval::WeakSystem system =
-        bhpm::eval::product_weak_system(x, t, fields, field, library, {1.5, 0.5});
+        bhpm::eval::product_weak_system({x, t, at::Tensor()}, fields, field, library, {1.5, 0.5});
     ASSERT_GT(system.rows(), 50);
     const auto& [names, truth] = equations[static_cast<std::size_t>(field)];
     std::vector<at::Tensor> chosen;
@@ -254,4 +258,73 @@ TEST(SystemWeakForm, an_nls_soliton_gives_its_coefficients_to_quadrature_accurac
     for (std::size_t k = 0; k < names.size(); ++k)
       EXPECT_NEAR(xi[static_cast<std::int64_t>(k)].item<double>(), truth[k], 1e-5) << names[k];
   }
+}
+
+TEST(SystemWeakForm, travelling_modes_on_a_plane_give_their_advection_and_diffusion) {
+  // u = sum_j A_j exp(-d |k_j|^2 t) sin(k_j . (x - c t) + p_j) solves
+  // u_t = -c_x u_x - c_y u_y + d (u_xx + u_yy); three wavevectors keep u_xx, u_xy and u_yy
+  // apart, so least squares on the five partials' columns gives (-c_x, -c_y, d, 0, d).
+  const double d = 0.1, cx = 0.4, cy = -0.3;
+  const bhpm::eval::WeakGrids grids{at::linspace(0.0, 2 * M_PI, 128, at::kDouble),
+                                    at::linspace(0.0, 1.0, 64, at::kDouble),
+                                    at::linspace(0.0, 2 * M_PI, 120, at::kDouble)};
+  const std::vector<at::Tensor> mesh = at::meshgrid({grids.t, grids.y, grids.x}, "ij");
+  const std::vector<std::array<double, 4>> modes = {
+      {1.0, 1.0, 0.0, 0.3}, {0.7, 0.0, 2.0, 1.1}, {0.5, 1.0, 1.0, -0.4}};  // A, k_x, k_y, p
+  at::Tensor u = at::zeros_like(mesh[0]);
+  for (const auto& [amplitude, kx, ky, phase] : modes)
+    u = u + amplitude * at::exp(-d * (kx * kx + ky * ky) * mesh[0]) *
+                at::sin(kx * (mesh[2] - cx * mesh[0]) + ky * (mesh[1] - cy * mesh[0]) + phase);
+  const std::vector<bhpm::eval::ProductWeakTerm> library =
+      bhpm::eval::system_weak_library({"u"}, 2, 1, 2);
+  std::vector<std::string> names;
+  for (const auto& term : library) names.push_back(term.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"1", "u", "u_x", "u_y", "u_xx", "u_xy", "u_yy"}));
+  const bhpm::eval::WeakSystem system =
+      bhpm::eval::product_weak_system(grids, {u}, 0, library, {1.0, 0.3});
+  ASSERT_GT(system.rows(), 1000);
+  EXPECT_EQ(system.centres.size(1), 3);
+  const at::Tensor xi =
+      std::get<0>(at::linalg_lstsq(system.columns.slice(1, 2), system.target.unsqueeze(1)))
+          .squeeze(1);
+  const std::vector<double> truth = {-cx, -cy, d, 0.0, d};
+  for (std::int64_t j = 0; j < 5; ++j)
+    EXPECT_NEAR(xi[j].item<double>(), truth[static_cast<std::size_t>(j)], 1e-5)
+        << names[static_cast<std::size_t>(j + 2)];
+  EXPECT_THROW(bhpm::eval::product_weak_system({grids.x, grids.t, at::Tensor()}, {u.select(1, 0)},
+                                               0, library, {1.0, 0.3}),
+               std::invalid_argument);  // u_y on a line
+}
+
+TEST(SystemWeakForm, an_oblique_burgers_front_on_a_plane_gives_its_diffusion_and_transport) {
+  // u = g(s, t), s = x + y / 2, with g = h / 1.5 and h = c - A tanh(A (s - c t) / (2 D)),
+  // D = 1.25 nu, solves u_t = nu (u_xx + u_yy) - u (u_x + u_y): h_t + h h_s = D h_ss. The
+  // columns u_xx, u_yy are then parallel, as are u*u_x and u*u_y, so least squares on their
+  // sums gives (nu, -1).
+  const double nu = 0.2, c = 0.3, amplitude = 0.6, diffusion = 1.25 * nu;
+  const bhpm::eval::WeakGrids grids{at::linspace(-3.0, 3.0, 112, at::kDouble),
+                                    at::linspace(0.0, 2.0, 64, at::kDouble),
+                                    at::linspace(-3.0, 3.0, 104, at::kDouble)};
+  const std::vector<at::Tensor> mesh = at::meshgrid({grids.t, grids.y, grids.x}, "ij");
+  const at::Tensor s = mesh[2] + 0.5 * mesh[1];
+  const at::Tensor u =
+      (c - amplitude * at::tanh(amplitude * (s - c * mesh[0]) / (2 * diffusion))) / 1.5;
+  const std::vector<bhpm::eval::ProductWeakTerm> library =
+      bhpm::eval::system_weak_library({"u"}, 2, 2, 2);
+  const auto column_of = [&](const bhpm::eval::WeakSystem& system, const std::string& name) {
+    for (std::size_t j = 0; j < library.size(); ++j)
+      if (library[j].name == name) return system.columns.select(1, static_cast<std::int64_t>(j));
+    ADD_FAILURE() << name << " is not in the library";
+    return at::Tensor();
+  };
+  const bhpm::eval::WeakSystem system =
+      bhpm::eval::product_weak_system(grids, {u}, 0, library, {1.0, 0.4});
+  ASSERT_GT(system.rows(), 1000);
+  const at::Tensor columns = at::stack({column_of(system, "u_xx") + column_of(system, "u_yy"),
+                                        column_of(system, "u*u_x") + column_of(system, "u*u_y")},
+                                       1);
+  const at::Tensor xi =
+      std::get<0>(at::linalg_lstsq(columns, system.target.unsqueeze(1))).squeeze(1);
+  EXPECT_NEAR(xi[0].item<double>(), nu, 1e-5);
+  EXPECT_NEAR(xi[1].item<double>(), -1.0, 1e-5);
 }
