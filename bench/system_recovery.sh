@@ -1,42 +1,46 @@
 #!/usr/bin/env bash
-# Recovery of the nonlinear Schroedinger equation by `bhpm distill` on a system of two fields
-# (docs/systems.md, "Distilling a system"): `configs/nls.toml` is simulated, trained and
-# distilled at each measurement noise level p (noise sd = p x the RMS of u and v over the
-# noise-free training measurements, pooled), and for each run, in the pointwise form (the
+# Recovery of a system's equations by `bhpm distill` (docs/systems.md, "Distilling a
+# system"): a system's configuration (`configs/nls.toml` unless --config names another, such
+# as `configs/lambda-omega.toml`) is simulated, trained and distilled at each measurement
+# noise level p (noise sd = p x the RMS of every field over the noise-free training
+# measurements, pooled), and for each run, in the pointwise form (the
 # roots' posterior samples) and in weak form (the leaves' fields), the table prints per
 # field and true term its inclusion, median, relative error and 95 % interval (and whether
 # it holds the truth), and the largest inclusion of any other term, with the training's
 # seconds. Nothing is asserted: a benchmark prints. Existing run folders are reused.
-#   bash bench/system_recovery.sh DIR [--bhpm PATH] [--levels "0 0.01 0.05"]
-# (build first: bash scripts/build.sh --target bhpm). About 1.5 minutes per level on 2 cores.
+#   bash bench/system_recovery.sh DIR [--bhpm PATH] [--config PATH] [--levels "0 0.01 0.05"]
+# (build first: bash scripts/build.sh --target bhpm). About 1.5 minutes per level on 2 cores
+# for NLS, 5 for lambda-omega.
 set -euo pipefail
 {  # the whole script is read before it runs: editing this file during a run cannot change it
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bhpm="$root/build/src/bhpm"
 levels="0 0.01 0.05"
+config="$root/configs/nls.toml"
 dir=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --bhpm) bhpm="$2"; shift 2 ;;
     --levels) levels="$2"; shift 2 ;;
+    --config) config="$2"; shift 2 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) dir="$1"; shift ;;
   esac
 done
-[ -n "$dir" ] || { echo "usage: bash bench/system_recovery.sh DIR [--bhpm PATH] [--levels \"0 0.01 0.05\"]" >&2; exit 2; }
+[ -n "$dir" ] || { echo "usage: bash bench/system_recovery.sh DIR [--bhpm PATH] [--config PATH] [--levels \"0 0.01 0.05\"]" >&2; exit 2; }
 mkdir -p "$dir"
 python=""  # a Python that imports h5py (python3-h5py may be installed for the system's only)
 for candidate in python3 /usr/bin/python3; do
   if "$candidate" -c "import h5py" 2>/dev/null; then python="$candidate"; break; fi
 done
 [ -n "$python" ] || { echo "system_recovery: needs a python3 with h5py (scripts/install-deps.sh)" >&2; exit 1; }
-config="$root/configs/nls.toml"
 echo "load average $(cut -d' ' -f1 /proc/loadavg); $config; levels: $levels"
 [ -f "$dir/clean.h5" ] || "$bhpm" simulate "$config" -o "$dir/clean.h5" -q >/dev/null
 rms=$("$python" -c '
 import h5py, numpy as np, sys
 m = h5py.File(sys.argv[1], "r")["train/measurements"]
-print(np.sqrt(np.mean(np.concatenate([m["u_clean"][:].ravel(), m["v_clean"][:].ravel()]) ** 2)))
+clean = [m[key][:].ravel() for key in m if key.endswith("_clean")]
+print(np.sqrt(np.mean(np.concatenate(clean) ** 2)))
 ' "$dir/clean.h5")
 for level in $levels; do
   sd=$("$python" -c "print($level * $rms)")

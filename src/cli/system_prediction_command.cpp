@@ -17,6 +17,7 @@
 #include "pde/system_dataset_file.h"
 #include "pde/system_initial_condition.h"
 #include "pipeline/system_calibration.h"
+#include "pipeline/system_equation_operators.h"
 #include "pipeline/system_prediction.h"
 #include "pipeline/system_prediction_file.h"
 #include "pipeline/trained_system.h"
@@ -157,16 +158,22 @@ int run_system_prediction(const PredictCommandOptions& options) {
   prediction_options.features = settings.features;
   prediction_options.seed = trained.config.sets.seed;
   prediction_options.max_amplification = settings.max_amplification;
-  const pipeline::SpreadCalibration calibration =
-      pipeline::run_spread_calibration(options.run_dir, trained.config.system.fields);
+  const bool equation = settings.operator_source != "gp";  // distill.json's coefficient samples
+  pipeline::SpreadCalibration calibration{{}, "none: the equations' coefficient samples"};
+  if (!equation)
+    calibration = pipeline::run_spread_calibration(options.run_dir, trained.config.system.fields);
   prediction_options.spread_factors = calibration.factors;
   prediction_options.solve = trained.config.sets.solve;
   prediction_options.solve.tolerance = settings.step_tolerance;
   prediction_options.solve.t_end = problem.t_end;
   prediction_options.solve.output_dt = problem.output_dt;
   use_threads(0);
+  const pipeline::SystemOperators operators =
+      equation ? pipeline::system_equation_operators(options.run_dir, trained,
+                                                     settings.operator_source, settings.samples)
+               : pipeline::system_root_operators(trained, prediction_options);
   const pipeline::SystemPrediction prediction =
-      pipeline::predict_system(trained, problem.box, problem.u0, prediction_options);
+      pipeline::predict_system(trained, problem.box, problem.u0, prediction_options, &operators);
   const pipeline::SystemBand band = pipeline::system_band(prediction);
   pipeline::SystemPredictionRecord record{&prediction,   &band, trained.config.system.fields,
                                           problem.truth, {},    {}};
@@ -177,6 +184,7 @@ int run_system_prediction(const PredictCommandOptions& options) {
                        {"initial_condition", initial_condition_text(options)},
                        {"system", trained.config.system.describe()},
                        {"config", trained.config.resolved_toml},
+                       {"operator", settings.operator_source},
                        {"calibration", calibration.description},
                        {"created_by", "bhpm " BHPM_VERSION}};
   pipeline::write_system_prediction(output, problem.box, record);

@@ -149,7 +149,7 @@ SystemConfig read_system_sections(ConfigReader& reader, const std::string& base_
     read_initial_fields(reader, config);
     read_system_data(reader, config);
   }
-  config.learning = read_system_learning_config(reader);
+  config.learning = read_system_learning_config(reader, config.system.dimensions);
   config.pipeline = read_system_pipeline_config(reader, base_dir);
   reader.reject_unknown_keys();
   config.resolved_toml = reader.resolved_toml();

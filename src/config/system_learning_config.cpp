@@ -4,6 +4,7 @@
 
 #include "config/distill_config.h"
 #include "config/leaf_config.h"
+#include "config/predict_config.h"
 #include "config/root_config.h"
 #include "model/root_gp.h"
 
@@ -31,8 +32,12 @@ void read_roots(ConfigReader& reader, SystemLearningConfig& config) {
 
 }  // namespace
 
-SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
+SystemLearningConfig read_system_learning_config(ConfigReader& reader, int dimensions) {
   SystemLearningConfig config;
+  if (dimensions == 2) {  // n^2 T points per leaf: 64 x 64 x 32 by default
+    config.distill.weak_x_points = kPlaneWeakGrid[0];
+    config.distill.weak_t_points = kPlaneWeakGrid[1];
+  }
   config.leaves = read_leaf_model(reader);
   ConfigSection train = reader.section("train_leaves");
   model::SystemLeafTrainingOptions& t = config.leaf_training;
@@ -57,6 +62,8 @@ SystemLearningConfig read_system_learning_config(ConfigReader& reader) {
       predict.number("max_amplification", config.predict.max_amplification);
   predict.require(config.predict.max_amplification > 1.0, "max_amplification", "must be > 1",
                   std::to_string(config.predict.max_amplification));
+  config.predict.operator_source =
+      predict.one_of("operator", config.predict.operator_source, operator_sources());
   return config;
 }
 

@@ -11,12 +11,15 @@
 ///                   weak_form, weak_space_factors, weak_time_factor, weak_grid (as
 ///                   config/distill_config.h, but max_points: that many points drawn
 ///                   uniformly in the leaves' boxes, or 0 (the default) the roots' own rows,
-///                   where their posteriors are informed)
+///                   where their posteriors are informed; and weak_grid on a plane: the
+///                   points along x and along y each, [64, 32] by default)
 ///   [predict]       samples (members, >= 1, default 16), features (random features of each
 ///                   pathwise sample, >= 1, default 1024), step_tolerance (the solves'
 ///                   step-doubling tolerance in [0, 1); default 0: fixed steps of solver.dt),
 ///                   max_amplification (> 1, default 10: the growth along u0 beyond which a
-///                   member is repaired by added diffusion, pde/system_well_posedness.h)
+///                   member is repaired by added diffusion, pde/system_well_posedness.h),
+///                   operator ("gp" (default): the roots' samples; "distilled" or
+///                   "weak-form": distill.json's equations, pipeline/system_equation_operators.h)
 /// The one-field keys a system does not use yet (inducing points, input noise, the joint
 /// phase, checkpoints, early stopping) are unknown keys here, refused by the reader.
 
@@ -36,6 +39,7 @@ struct SystemPredictConfig {
   std::int64_t features = 1024;
   double step_tolerance = 0.0;
   double max_amplification = 10.0;
+  std::string operator_source = "gp";  ///< one of config::operator_sources()
 };
 
 struct SystemLearningConfig {
@@ -49,7 +53,11 @@ struct SystemLearningConfig {
   SystemPredictConfig predict;
 };
 
-/// Reads the six sections; throws ConfigError naming the field and the rule.
-SystemLearningConfig read_system_learning_config(ConfigReader& reader);
+/// distill.weak_grid's default for a system on a plane: [points along x and along y, times].
+inline constexpr std::int64_t kPlaneWeakGrid[2] = {64, 32};
+
+/// Reads the six sections of a system in `dimensions` (1 or 2) space dimensions; throws
+/// ConfigError naming the field and the rule.
+SystemLearningConfig read_system_learning_config(ConfigReader& reader, int dimensions);
 
 }  // namespace bhpm::config

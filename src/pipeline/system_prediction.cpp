@@ -115,17 +115,15 @@ struct OperatorSolver {
   }
 };
 
-/// Every field's posterior mean and S pathwise samples of its exact root.
-struct RootFunctions {
-  std::vector<Functions> means, samples;  ///< [q]
-};
+}  // namespace
 
-RootFunctions root_functions(const TrainedSystem& trained, const SystemPredictionOptions& options) {
+SystemOperators system_root_operators(const TrainedSystem& trained,
+                                      const SystemPredictionOptions& options) {
   if (!options.spread_factors.empty() && options.spread_factors.size() != trained.roots.size())
     throw std::invalid_argument("predict: " + std::to_string(options.spread_factors.size()) +
                                 " spread factors for " + std::to_string(trained.roots.size()) +
                                 " fields");
-  RootFunctions functions;
+  SystemOperators functions;
   const at::NoGradGuard no_grad;
   for (std::size_t i = 0; i < trained.roots.size(); ++i) {
     const gp::ExactGpImpl& root = *trained.roots[i];
@@ -141,11 +139,10 @@ RootFunctions root_functions(const TrainedSystem& trained, const SystemPredictio
   return functions;
 }
 
-}  // namespace
-
 SystemPrediction predict_system(const TrainedSystem& trained, const pde::PeriodicBox& box,
                                 const std::vector<double>& u0,
-                                const SystemPredictionOptions& options) {
+                                const SystemPredictionOptions& options,
+                                const SystemOperators* operators) {
   validate(options);
   const auto start = std::chrono::steady_clock::now();
   const pde::FieldSystem& system = trained.config.system;
@@ -161,7 +158,11 @@ SystemPrediction predict_system(const TrainedSystem& trained, const pde::Periodi
                             .view({inputs, box.points()})
                             .t();
 
-  const RootFunctions roots = root_functions(trained, options);
+  const SystemOperators roots = operators ? *operators : system_root_operators(trained, options);
+  if (roots.means.size() != static_cast<std::size_t>(q) ||
+      roots.samples.size() != static_cast<std::size_t>(q))
+    throw std::invalid_argument("predict: operators for " + std::to_string(roots.means.size()) +
+                                " fields; the system has " + std::to_string(q));
   const OperatorSolver solver{trained.config.system, box, partials, v0, u0, options};
   SystemPrediction prediction;
   OperatorSolve mean;
@@ -176,7 +177,7 @@ SystemPrediction predict_system(const TrainedSystem& trained, const pde::Periodi
   prediction.mean_operator = std::move(mean.solution.u);
   prediction.linear_part = std::move(mean.linear);
   prediction.mean_added_diffusion = mean.added_diffusion;
-  for (std::int64_t s = 0; s < options.samples; ++s) {
+  for (std::int64_t s = 0; s < roots.samples.front()->count(); ++s) {
     std::vector<Functions> member;
     const at::Tensor index = at::tensor({s}, at::kLong);
     for (const Functions& field : roots.samples) member.push_back(gp::select_members(field, index));

@@ -15,9 +15,11 @@
 /// reported; the others go on.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gp/function_samples.h"
 #include "pde/field_system.h"
 #include "pde/periodic_box.h"
 #include "pde/system_solve.h"
@@ -51,12 +53,27 @@ struct SystemPrediction {
   double seconds = 0.0;
 };
 
-/// Solves from u0 [q, points] on `box`. Throws std::invalid_argument for a u0 of another
-/// size, pde::SolverDivergence (naming the time and field) when the mean operator's solve
+/// What the members solve: per field a mean operator (count 1) and S operator samples, each
+/// a function of every field's partials to order K in the order of
+/// FieldSystem::expression_partials.
+struct SystemOperators {
+  std::vector<std::shared_ptr<const gp::FunctionSamples>> means;    ///< [q]
+  std::vector<std::shared_ptr<const gp::FunctionSamples>> samples;  ///< [q], S each
+};
+
+/// Every field's root posterior mean and options.samples pathwise samples of it (their
+/// deviations scaled by sqrt(spread factor)), as the header says.
+SystemOperators system_root_operators(const TrainedSystem& trained,
+                                      const SystemPredictionOptions& options);
+
+/// Solves from u0 [q, points] on `box` under `operators` (system_root_operators when null).
+/// Throws std::invalid_argument for a u0 of another size or operators of another count,
+/// pde::SolverDivergence (naming the time and field) when the mean operator's solve
 /// diverges.
 SystemPrediction predict_system(const TrainedSystem& trained, const pde::PeriodicBox& box,
                                 const std::vector<double>& u0,
-                                const SystemPredictionOptions& options);
+                                const SystemPredictionOptions& options,
+                                const SystemOperators* operators = nullptr);
 
 /// The members' mean, standard deviation and the 95 % prediction band for the truth,
 /// mean -/+ t_{m-1}(0.975) sqrt(1 + 1/m) sd over the m members, each [T, q, points]: one
