@@ -27,8 +27,8 @@ SystemNonlinearPart::SystemNonlinearPart(const PeriodicBox& box, const FieldSyst
                                          const PointwiseNonlinearity* given)
     : box_(box),
       fields_(system.size()),
-      given_(given),
       fft_(box.shape()),
+      given_(given),
       scratch_(static_cast<std::size_t>(box.modes())),
       result_(static_cast<std::size_t>(box.points())),
       keep_(static_cast<std::size_t>(box.modes())) {
