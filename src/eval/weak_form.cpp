@@ -110,9 +110,9 @@ WeakSystem weak_system(const pde::GridField& field, const std::vector<WeakTerm>&
 
 namespace {
 
-/// The test functions along one axis: the grid step, the centres [N] and psi^(m) rows [N, n]
-/// for each derivative order m <= max_order (each divided by width^m and times the step,
-/// the axis's share of the cell).
+/// The test functions along one axis: their centres [N] and, for each derivative order
+/// m <= max_order, the rows d^m/ds^m psi((s - s_c)/a) [N, n] on the axis's grid, each times
+/// the grid step (the axis's share of the cell).
 struct AxisBumps {
   at::Tensor centres;
   std::vector<at::Tensor> rows;
@@ -175,6 +175,7 @@ WeakSystem product_weak_system(const WeakGrids& grids, const std::vector<at::Ten
 
   const AxisBumps in_x = axis_bumps(grids.x, "x", widths.space, power, max_order);
   const AxisBumps in_time = axis_bumps(grids.t, "t", widths.time, power, 1);
+  // On a line the fields are [T, 1, n]: one y "centre" whose row is 1 at the only y.
   AxisBumps in_y{at::zeros({1}, at::kDouble), {at::ones({1, 1}, at::kDouble)}};
   if (plane) in_y = axis_bumps(grids.y, "y", widths.space, power, max_y_order);
   const std::int64_t rows = in_x.centres.size(0) * in_y.centres.size(0) * in_time.centres.size(0);
