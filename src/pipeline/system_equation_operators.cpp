@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <tuple>
@@ -51,16 +52,19 @@ SystemOperators system_equation_operators(const std::string& run_dir, const Trai
        trained.config.system.expression_partials(trained.config.learning.order))
     variables.push_back(trained.config.system.name_of(p));
   SystemOperators operators;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto& [field, file] = fields[i];
-    const std::string where = path + ": fields: " + field;
+  for (const std::string& name : names) {  // distill.json's fields are by name, in any order
+    const auto named = std::find_if(fields.begin(), fields.end(),
+                                    [&](const auto& field) { return field.first == name; });
+    if (named == fields.end())
+      throw std::invalid_argument(flag + ": " + path + " holds no equation of field " + name +
+                                  "; run `bhpm distill` again");
+    const eval::DistillationFile& file = named->second;
+    const std::string where = path + ": fields: " + name;
     const std::vector<std::string> differences = config::stored_differences(
         path, file.config, trained.config.resolved_toml, config::training_sections());
-    if (field != names[i] || !differences.empty())
-      throw std::invalid_argument(
-          flag + ": " + path + " was made from another training (" +
-          (field != names[i] ? "field " + field + " for " + names[i] : differences.front()) +
-          "); run `bhpm distill` again");
+    if (!differences.empty())
+      throw std::invalid_argument(flag + ": " + path + " was made from another training (" +
+                                  differences.front() + "); run `bhpm distill` again");
     if (weak && file.weak_samples.empty())
       throw std::invalid_argument(flag + ": " + where +
                                   " holds no weak form (`bhpm distill` fitted none; it says why)");
