@@ -255,8 +255,8 @@ status=$?
 "$python" - "$work/plane-pointwise.h5" <<'PY' || status=1
 import sys, h5py, numpy as np
 p = h5py.File(sys.argv[1], "r")
-# This small plane's pointwise fit keeps no linear term (its roots' samples are rough), so
-# only the route is checked here: the members solved the distilled equation's samples.
+# This small plane's pointwise equation is poor (its means' solve measured 8.8 % off, its
+# linear part empty), so only the route is checked: the members solved its samples.
 assert p.attrs["operator"] == "distilled" and p.attrs["members"] == 2, dict(p.attrs)
 assert np.isfinite(p["u/mean"][:]).all() and "u_t = " in p.attrs["linear_part"]
 PY
