@@ -66,6 +66,8 @@ FieldSquares pooled_squares(const std::vector<SystemGridFields>& experiments) {
   return squares;
 }
 
+/// Throws std::invalid_argument unless every experiment holds q fields with their slopes and
+/// rates (u_y on a plane only) and all lie on a line or all on a plane.
 void require_fields(const std::vector<SystemGridFields>& experiments, std::size_t q) {
   const bool plane = !experiments.empty() && experiments.front().grids.y.defined();
   for (const SystemGridFields& e : experiments) {
