@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "config/run_layout.h"
@@ -20,39 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A field system's scores pooled over its fields, each scored at the same grid points:
-/// the RMSE over every field's targets, the mean NLPD and the coverage over them; the
-/// median NLPD as the mean of the fields' medians.
-eval::OperatorScores pooled_field_scores(const std::string& path) {
-  eval::OperatorScores pooled{};
-  const auto fields = eval::read_field_operator_scores(path);
-  double squares = 0;
-  for (const auto& [field, scores] : fields) {
-    squares += scores.rmse * scores.rmse;
-    pooled.mean_nlpd += scores.mean_nlpd;
-    pooled.median_nlpd += scores.median_nlpd;
-    pooled.coverage95 += scores.coverage95;
-  }
-  const double q = static_cast<double>(fields.size());
-  pooled.rmse = std::sqrt(squares / q);
-  pooled.mean_nlpd /= q, pooled.median_nlpd /= q, pooled.coverage95 /= q;
-  return pooled;
-}
-
-/// Whether the metrics file at `path` is a field system's (an object per field).
-bool holds_fields(const std::string& path) {
-  std::ifstream in(path);
-  const nlohmann::json file = nlohmann::json::parse(in, nullptr, false);
-  return file.is_object() && file.contains("fields");
-}
-
 /// The member's held-out scores (a system's pooled over its fields); a member whose RMSE
 /// or MNLP is not a number (a NaN written as null) counts as failed, so that it cannot
 /// poison the means.
 void read_member_metrics(eval::SweepMember& member) {
   const std::string path = config::RunLayout{member.run_dir}.held_out_metrics();
-  const eval::OperatorScores scores =
-      holds_fields(path) ? pooled_field_scores(path) : eval::read_operator_scores(path);
+  const eval::OperatorScores scores = eval::read_pooled_operator_scores(path);
   if (!std::isfinite(scores.rmse) || !std::isfinite(scores.mean_nlpd))
     throw std::runtime_error(path + ": rmse or mean_nlpd is not a finite number");
   member.rmse = scores.rmse;

@@ -149,9 +149,11 @@ OperatorScores read_operator_scores(const std::string& path) {
   return scores_of(parse_object(path), path, path);
 }
 
-std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
-    const std::string& path) {
-  const json document = parse_object(path);
+namespace {
+
+/// Each field's scores of a field system's metrics `document` read from `path`.
+std::vector<std::pair<std::string, OperatorScores>> field_scores_of(const json& document,
+                                                                    const std::string& path) {
   const auto fields = document.find("fields");
   if (fields == document.end() || !fields->is_object())
     throw std::runtime_error(path + ": no \"fields\" object (not a field system's metrics)");
@@ -162,6 +164,38 @@ std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
     scores.emplace_back(field, scores_of(object, path, where));
   }
   return scores;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
+    const std::string& path) {
+  return field_scores_of(parse_object(path), path);
+}
+
+OperatorScores read_pooled_operator_scores(const std::string& path) {
+  const json document = parse_object(path);
+  if (!document.contains("fields")) return scores_of(document, path, path);
+  const auto fields = field_scores_of(document, path);
+  OperatorScores pooled{};
+  pooled.file = path;
+  double squares = 0;
+  for (const auto& [field, scores] : fields) {
+    pooled.points += scores.points;
+    squares += scores.rmse * scores.rmse;
+    pooled.mean_nlpd += scores.mean_nlpd;
+    pooled.median_nlpd += scores.median_nlpd;
+    pooled.coverage50 += scores.coverage50;
+    pooled.coverage90 += scores.coverage90;
+    pooled.coverage95 += scores.coverage95;
+  }
+  const double q = static_cast<double>(fields.size());
+  pooled.rmse = std::sqrt(squares / q);
+  pooled.relative_rmse = std::nan("");
+  for (double* mean : {&pooled.mean_nlpd, &pooled.median_nlpd, &pooled.coverage50,
+                       &pooled.coverage90, &pooled.coverage95})
+    *mean /= q;
+  return pooled;
 }
 
 }  // namespace bhpm::eval

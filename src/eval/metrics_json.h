@@ -56,4 +56,10 @@ OperatorScores read_operator_scores(const std::string& path);
 std::vector<std::pair<std::string, OperatorScores>> read_field_operator_scores(
     const std::string& path);
 
+/// A metrics file's scores, read once: one field's as they are; a field system's pooled over
+/// its fields (each scored at the same points): RMSE over every field's targets, mean NLPD
+/// and coverages the means over the fields, median NLPD the mean of the fields' medians,
+/// points their sum, relative RMSE NaN. Throws as above.
+OperatorScores read_pooled_operator_scores(const std::string& path);
+
 }  // namespace bhpm::eval

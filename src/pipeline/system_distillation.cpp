@@ -139,31 +139,33 @@ void read_grid_times(const TrainedSystem& trained, std::vector<eval::SystemGridF
   }
 }
 
-/// Joins field k's pieces along time: pieces[c * q + k] of every chunk c.
-at::Tensor joined(const std::vector<at::Tensor>& pieces, std::size_t q, std::size_t k) {
-  std::vector<at::Tensor> chunks;
-  for (std::size_t c = k; c < pieces.size(); c += q) chunks.push_back(pieces[c]);
-  return at::cat(chunks, 0);
+/// Each field's chunks joined along time: pieces[c q + k] of every chunk c for field k; [q].
+std::vector<at::Tensor> joined(const std::vector<at::Tensor>& pieces, std::size_t q) {
+  std::vector<at::Tensor> fields;
+  for (std::size_t k = 0; k < q; ++k) {
+    std::vector<at::Tensor> chunks;
+    for (std::size_t c = k; c < pieces.size(); c += q) chunks.push_back(pieces[c]);
+    fields.push_back(at::cat(chunks, 0));
+  }
+  return fields;
 }
 
 /// Each leaf's fields, slopes and rates on its grids (leaf_grids), read in chunks of whole
 /// times of at most kGridChunkPoints points each.
 std::vector<eval::SystemGridFields> leaf_grid_fields(const TrainedSystem& trained, std::int64_t n,
                                                      std::int64_t nt) {
-  std::vector<eval::SystemGridFields> pieces = leaf_grids(trained, n, nt);
+  std::vector<eval::SystemGridFields> experiments = leaf_grids(trained, n, nt);
   const std::int64_t per_time = trained.config.system.dimensions == 2 ? n * n : n;
   const std::int64_t step = std::max<std::int64_t>(1, kGridChunkPoints / per_time);
   for (std::int64_t first = 0; first < nt; first += step)
-    read_grid_times(trained, pieces, first, std::min(nt, first + step));
+    read_grid_times(trained, experiments, first, std::min(nt, first + step));
   const std::size_t q = trained.config.system.fields.size();
-  std::vector<eval::SystemGridFields> experiments = leaf_grids(trained, n, nt);
-  for (std::size_t e = 0; e < experiments.size(); ++e)
-    for (std::size_t k = 0; k < q; ++k) {
-      experiments[e].u.push_back(joined(pieces[e].u, q, k));
-      experiments[e].u_x.push_back(joined(pieces[e].u_x, q, k));
-      if (!pieces[e].u_y.empty()) experiments[e].u_y.push_back(joined(pieces[e].u_y, q, k));
-      experiments[e].u_t.push_back(joined(pieces[e].u_t, q, k));
-    }
+  for (eval::SystemGridFields& e : experiments) {
+    e.u = joined(e.u, q);
+    e.u_x = joined(e.u_x, q);
+    if (!e.u_y.empty()) e.u_y = joined(e.u_y, q);
+    e.u_t = joined(e.u_t, q);
+  }
   return experiments;
 }
 
